@@ -1,0 +1,90 @@
+//! The stable error codes shared by every layer (see `tests/conformance/FORMAT.md`).
+
+use std::fmt;
+
+/// The class of an error. Every error einrow reports carries one; the names are stable and are
+/// what users and tests match on.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[non_exhaustive]
+pub enum ErrorCode {
+    /// Malformed spec, type, literal or JSON.
+    Syntax,
+    /// Wrong operand count.
+    Arity,
+    /// Label misuse: unknown or repeated output label, a name used as both axis and row variable.
+    Label,
+    /// Sizes or bases that cannot be equal or broadcast.
+    Mismatch,
+    /// Wrong number of axes.
+    Rank,
+    /// Infinitely many axes: self-reference or a rank cycle.
+    Cycle,
+    /// Not enough information, e.g. a parameter's hidden dimension.
+    Unresolved,
+    /// Total-elements or exact-shape constraint violated.
+    Elems,
+    /// Index or bound out of range.
+    Bounds,
+    /// A number that is not allowed.
+    Value,
+    /// A value that does not fit the declared type.
+    Type,
+    /// A request einrow cannot serve (an unsupported kind or operation).
+    Unsupported,
+    /// Input/output failure (a file that cannot be read).
+    Io,
+}
+
+impl ErrorCode {
+    /// The stable lowercase name, as printed in messages and matched by conformance cases.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::Syntax => "syntax",
+            ErrorCode::Arity => "arity",
+            ErrorCode::Label => "label",
+            ErrorCode::Mismatch => "mismatch",
+            ErrorCode::Rank => "rank",
+            ErrorCode::Cycle => "cycle",
+            ErrorCode::Unresolved => "unresolved",
+            ErrorCode::Elems => "elems",
+            ErrorCode::Bounds => "bounds",
+            ErrorCode::Value => "value",
+            ErrorCode::Type => "type",
+            ErrorCode::Unsupported => "unsupported",
+            ErrorCode::Io => "io",
+        }
+    }
+
+    /// Parses a code name; `None` for names outside the list.
+    pub fn from_name(name: &str) -> Option<ErrorCode> {
+        ALL.iter().copied().find(|c| c.as_str() == name)
+    }
+}
+
+const ALL: [ErrorCode; 13] = [
+    ErrorCode::Syntax,
+    ErrorCode::Arity,
+    ErrorCode::Label,
+    ErrorCode::Mismatch,
+    ErrorCode::Rank,
+    ErrorCode::Cycle,
+    ErrorCode::Unresolved,
+    ErrorCode::Elems,
+    ErrorCode::Bounds,
+    ErrorCode::Value,
+    ErrorCode::Type,
+    ErrorCode::Unsupported,
+    ErrorCode::Io,
+];
+
+impl fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Implemented by every error type of every layer: its stable code.
+pub trait Coded {
+    /// The error's class.
+    fn code(&self) -> ErrorCode;
+}

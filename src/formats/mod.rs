@@ -1,0 +1,4 @@
+//! The tensor formats users exchange tensors in: Vespa tensors and TensorStore index spaces.
+
+pub mod tensorstore;
+pub mod vespa;

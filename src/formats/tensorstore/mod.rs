@@ -1,0 +1,1 @@
+//! TensorStore index domains, transforms, alignment and dimension expressions.

@@ -1,0 +1,1 @@
+//! Vespa tensor types, literals and JSON.

@@ -1,0 +1,12 @@
+//! einrow: a shape engine for tensor programs.
+//!
+//! (Crate documentation with a runnable example is written when the public API settles.)
+
+pub mod check;
+pub mod code;
+pub mod formats;
+pub mod span;
+pub mod spec;
+
+pub use code::{Coded, ErrorCode};
+pub use span::Span;
