@@ -4,9 +4,7 @@
 //! which sequences are rows (at most one ellipsis, commas between axes, commas optional next to
 //! an ellipsis, one trailing comma) and reports the others with the span of the offending item.
 
-use smallvec::SmallVec;
-
-use super::ast::{Affine, Axis, Coeff, Conv, Ellipsis, Padding, Row};
+use super::ast::{Affine, Axis, Coeff, Conv, Ellipsis, Name, Padding, Row};
 use super::error::SpecError;
 use crate::span::Span;
 
@@ -21,53 +19,63 @@ pub enum Item {
     Comma(Span),
 }
 
-/// Assembles a row from its items, checking separators and the single-ellipsis rule.
-pub fn row(items: Vec<Item>, span: Span) -> Result<Row, SpecError> {
-    let mut row = Row { span, ..Row::default() };
-    // What came just before the current item, and whether anything but commas came yet.
-    let mut prev: Option<&Item> = None;
-    let mut started = false;
-    for item in &items {
-        match item {
-            Item::Axis(axis) => {
-                match prev {
-                    Some(Item::Axis(_)) => {
-                        let at = axis.span.start as usize;
-                        return Err(SpecError::MissingComma { span: Span::point(at) });
-                    }
-                    // `, a` is rejected, as in OCANNL, while `, ...` is accepted.
-                    Some(Item::Comma(c)) if !started => {
-                        return Err(SpecError::StrayComma { span: *c });
-                    }
-                    _ => {}
-                }
-                push_axis(&mut row, axis.clone());
-                started = true;
-            }
-            Item::Ellipsis(e) => {
-                if let Some(first) = &row.ellipsis {
-                    return Err(SpecError::TwoEllipses { first: first.span, second: e.span });
-                }
-                row.ellipsis = Some(e.clone());
-                started = true;
-            }
-            Item::Comma(c) => {
-                if let Some(Item::Comma(_)) = prev {
-                    return Err(SpecError::StrayComma { span: *c });
-                }
-            }
-        }
-        prev = Some(item);
-    }
-    close_row(&mut row);
-    Ok(row)
+/// Builds a row item by item, checking separators and the single-ellipsis rule as it goes.
+#[derive(Default)]
+pub struct RowBuilder {
+    row: Row,
+    prev_axis: bool,
+    prev_comma: bool,
+    /// Whether anything but commas came yet.
+    started: bool,
+    first_comma: Option<Span>,
 }
 
-fn push_axis(row: &mut Row, axis: Axis) {
-    if row.ellipsis.is_some() {
-        row.trailing.push(axis);
-    } else {
-        row.leading.push(axis);
+impl RowBuilder {
+    /// Adds the next item.
+    pub fn push(&mut self, item: Item) -> Result<(), SpecError> {
+        let (is_axis, is_comma) = (matches!(item, Item::Axis(_)), matches!(item, Item::Comma(_)));
+        match item {
+            Item::Axis(axis) => {
+                if self.prev_axis {
+                    let at = axis.span.start as usize;
+                    return Err(SpecError::MissingComma { span: Span::point(at) });
+                }
+                // `, a` is rejected, as in OCANNL, while `, ...` is accepted.
+                if let (true, Some(comma)) = (!self.started, self.first_comma) {
+                    return Err(SpecError::StrayComma { span: comma });
+                }
+                if self.row.ellipsis.is_some() {
+                    self.row.trailing.push(axis);
+                } else {
+                    self.row.leading.push(axis);
+                }
+                self.started = true;
+            }
+            Item::Ellipsis(e) => {
+                if let Some(first) = &self.row.ellipsis {
+                    return Err(SpecError::TwoEllipses { first: first.span, second: e.span });
+                }
+                self.row.ellipsis = Some(e);
+                self.started = true;
+            }
+            Item::Comma(c) if self.prev_comma => return Err(SpecError::StrayComma { span: c }),
+            Item::Comma(c) => {
+                self.first_comma.get_or_insert(c);
+            }
+        }
+        (self.prev_axis, self.prev_comma) = (is_axis, is_comma);
+        Ok(())
+    }
+
+    /// The finished row; a row without an ellipsis has all its axes trailing.
+    pub fn finish(self, span: Span) -> Row {
+        let mut row = self.row;
+        row.span = span;
+        if row.ellipsis.is_none() && !row.leading.is_empty() {
+            let leading = std::mem::take(&mut row.leading);
+            row.trailing = leading;
+        }
+        row
     }
 }
 
@@ -75,9 +83,9 @@ fn push_axis(row: &mut Row, axis: Axis) {
 /// kernel term `(offset, dilation, kernel)`.
 pub fn conv(
     stride: Coeff,
-    over: (Box<str>, Span),
+    over: (Name, Span),
     padding: Padding,
-    kernel: (u64, Coeff, (Box<str>, Span)),
+    kernel: (u64, Coeff, (Name, Span)),
 ) -> Affine {
     let (offset, dilation, (kernel, kernel_span)) = kernel;
     Affine {
@@ -86,15 +94,5 @@ pub fn conv(
         over_span: over.1,
         offset,
         conv: Some(Conv { dilation, kernel, padding, kernel_span }),
-    }
-}
-
-/// Moves the axes of a row without an ellipsis to the trailing flank (a closed row's axes are
-/// all trailing).
-fn close_row(row: &mut Row) {
-    if row.ellipsis.is_none() && !row.leading.is_empty() {
-        let mut axes: SmallVec<[Axis; 4]> = std::mem::take(&mut row.leading);
-        axes.extend(std::mem::take(&mut row.trailing));
-        row.trailing = axes;
     }
 }

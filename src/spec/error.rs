@@ -1,5 +1,6 @@
 //! Errors of the parsing stage. Every variant carries the span of the offending text.
 
+use super::ast::Name;
 use crate::code::{Coded, ErrorCode};
 use crate::span::Span;
 
@@ -63,7 +64,7 @@ pub enum SpecError {
     #[error("`{name}` is used both as an axis label and as a row variable")]
     NameClash {
         /// The name.
-        name: Box<str>,
+        name: Name,
         /// Where it is used as a label.
         label: Span,
         /// Where it is used as a row variable.

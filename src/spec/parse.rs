@@ -16,8 +16,8 @@ pub fn parse_labels(spec: &str) -> Result<LabelsSpec, SpecError> {
     let multichar = is_multichar(spec);
     let tokens = lex(spec, multichar)?;
     let shape = LabelsParser::new().parse(tokens).map_err(from_lalrpop)?;
-    check_slots(std::iter::once(&shape), None)?;
-    Ok(LabelsSpec { shape, multichar })
+    check_slots(std::iter::once(&*shape), None)?;
+    Ok(LabelsSpec { shape: *shape, multichar })
 }
 
 /// Parses an einsum spec in OCANNL syntax (`rhs1;rhs2=>lhs`, one or more operand slots).
@@ -30,6 +30,6 @@ pub fn parse_einsum(spec: &str) -> Result<EinsumSpec, SpecError> {
     let multichar = is_multichar(spec);
     let tokens = lex(spec, multichar)?;
     let (rhs, lhs) = EinsumParser::new().parse(tokens).map_err(from_lalrpop)?;
-    check_slots(rhs.iter().chain(std::iter::once(&lhs)), Some(&lhs))?;
-    Ok(EinsumSpec { rhs, lhs, multichar })
+    check_slots(rhs.iter().chain(std::iter::once(&*lhs)), Some(&lhs))?;
+    Ok(EinsumSpec { rhs, lhs: *lhs, multichar })
 }

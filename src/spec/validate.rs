@@ -2,7 +2,7 @@
 //! row variable (per spec), strides and dilations are positive, and fixed-size concatenation
 //! components appear only where they are read.
 
-use std::collections::HashMap;
+use smallvec::SmallVec;
 
 use super::ast::{AxisKind, Coeff, ConcatPart, RowKind, ShapeSpec};
 use super::error::SpecError;
@@ -13,13 +13,14 @@ pub fn check_slots<'a>(
     slots: impl Iterator<Item = &'a ShapeSpec> + Clone,
     result: Option<&ShapeSpec>,
 ) -> Result<(), SpecError> {
-    let mut labels: HashMap<&str, Span> = HashMap::new();
-    let mut row_vars: HashMap<&str, Span> = HashMap::new();
+    // Specs are short: linear scans over inline vectors beat hashing here.
+    let mut labels: Names = SmallVec::new();
+    let mut row_vars: Names = SmallVec::new();
     for slot in slots.clone() {
         collect_names(slot, &mut labels, &mut row_vars)?;
     }
     for (name, row_span) in &row_vars {
-        if let Some(label_span) = labels.get(name) {
+        if let Some((_, label_span)) = labels.iter().find(|(l, _)| l == name) {
             return Err(SpecError::NameClash {
                 name: (*name).into(),
                 label: *label_span,
@@ -33,19 +34,26 @@ pub fn check_slots<'a>(
     Ok(())
 }
 
+/// Names with the span of their first use.
+type Names<'a> = SmallVec<[(&'a str, Span); 16]>;
+
+fn note_first<'a>(names: &mut Names<'a>, name: &'a str, span: Span) {
+    if !names.iter().any(|(n, _)| *n == name) {
+        names.push((name, span));
+    }
+}
+
 fn collect_names<'a>(
     slot: &'a ShapeSpec,
-    labels: &mut HashMap<&'a str, Span>,
-    row_vars: &mut HashMap<&'a str, Span>,
+    labels: &mut Names<'a>,
+    row_vars: &mut Names<'a>,
 ) -> Result<(), SpecError> {
     for (kind, row) in slot.rows() {
         if let Some(e) = &row.ellipsis {
-            row_vars.entry(row_var_name(e.name.as_deref(), kind)).or_insert(e.span);
+            note_first(row_vars, row_var_name(e.name.as_deref(), kind), e.span);
         }
         for axis in row.axes() {
-            for (name, span) in axis_labels(&axis.kind, axis.span) {
-                labels.entry(name).or_insert(span);
-            }
+            for_each_label(&axis.kind, axis.span, |name, span| note_first(labels, name, span));
             check_coefficients(&axis.kind, axis.span)?;
         }
     }
@@ -56,25 +64,24 @@ fn row_var_name(name: Option<&str>, kind: RowKind) -> &str {
     name.unwrap_or(kind.name())
 }
 
-/// The labels an axis mentions, with the span to blame for each.
-pub fn axis_labels(kind: &AxisKind, span: Span) -> Vec<(&str, Span)> {
+/// Calls `f` with every label an axis mentions and the span to blame for it.
+pub fn for_each_label<'a>(kind: &'a AxisKind, span: Span, mut f: impl FnMut(&'a str, Span)) {
     match kind {
-        AxisKind::Label(l) => vec![(l, span)],
-        AxisKind::Placeholder | AxisKind::Int(_) => Vec::new(),
+        AxisKind::Label(l) => f(l, span),
+        AxisKind::Placeholder | AxisKind::Int(_) => {}
         AxisKind::Affine(a) => {
-            let mut v = vec![(&*a.over, a.over_span)];
+            f(&a.over, a.over_span);
             if let Some(c) = &a.conv {
-                v.push((&c.kernel, c.kernel_span));
+                f(&c.kernel, c.kernel_span);
             }
-            v
         }
-        AxisKind::Concat(parts) => parts
-            .iter()
-            .filter_map(|p| match p {
-                ConcatPart::Label(l) => Some((&**l, span)),
-                ConcatPart::Size(_) => None,
-            })
-            .collect(),
+        AxisKind::Concat(parts) => {
+            for p in parts {
+                if let ConcatPart::Label(l) = p {
+                    f(l, span);
+                }
+            }
+        }
     }
 }
 
