@@ -11,3 +11,6 @@ pub mod spec;
 
 pub use code::{Coded, ErrorCode};
 pub use span::Span;
+pub mod ids;
+pub mod infer;
+pub mod shape;
