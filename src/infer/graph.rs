@@ -151,6 +151,13 @@ impl Graph {
         }
     }
 
+    /// Renames a tensor (for messages and pictures).
+    pub fn set_name(&mut self, t: TensorId, name: &str) {
+        if let Some(e) = self.tensors.get_mut(t.index()) {
+            e.name = name.into();
+        }
+    }
+
     /// The tensor entry.
     pub fn tensor(&self, t: TensorId) -> &TensorEntry {
         &self.tensors[t.index()]

@@ -9,9 +9,11 @@ mod dims;
 mod elaborate;
 pub mod env;
 mod error;
+pub mod explain;
 mod graph;
 mod lower;
 mod op;
+pub mod program;
 mod rows;
 mod solver;
 

@@ -1,6 +1,7 @@
 //! The `einrow` command-line tool.
 
 mod check_cmd;
+mod infer_cmd;
 mod parse_cmd;
 
 use std::process::ExitCode;
@@ -21,6 +22,8 @@ enum Command {
     Parse(parse_cmd::Args),
     /// Run conformance case files (FORMAT.md) and report failures.
     Check(check_cmd::Args),
+    /// Infer every tensor's shape in a program (text format or an `infer` case).
+    Infer(infer_cmd::Args),
 }
 
 fn main() -> ExitCode {
@@ -28,5 +31,6 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Parse(args) => parse_cmd::run(&args),
         Command::Check(args) => check_cmd::run(&args),
+        Command::Infer(args) => infer_cmd::run(&args),
     }
 }
