@@ -188,9 +188,10 @@ fn layout(negative: bool, digits: &str, exp: i32) -> String {
                 out.extend(std::iter::repeat_n('0', int_len - n));
                 out.push_str(".0");
             } else {
-                out.push_str(&digits[..int_len]);
+                let (int, frac) = digits.split_at(int_len);
+                out.push_str(int);
                 out.push('.');
-                out.push_str(&digits[int_len..]);
+                out.push_str(frac);
             }
         } else {
             out.push_str("0.");
@@ -198,9 +199,10 @@ fn layout(negative: bool, digits: &str, exp: i32) -> String {
             out.push_str(digits);
         }
     } else {
-        out.push_str(&digits[..1]);
+        let (first, rest) = digits.split_at(digits.len().min(1));
+        out.push_str(first);
         out.push('.');
-        out.push_str(if n > 1 { &digits[1..] } else { "0" });
+        out.push_str(if rest.is_empty() { "0" } else { rest });
         out.push('E');
         out.push_str(&exp.to_string());
     }

@@ -3,7 +3,7 @@
 
 use super::builder::Builder;
 use super::cell::CellType;
-use super::error::Result;
+use super::error::{Result, VespaError};
 use super::types::{Dimension, TensorType};
 use crate::span::Span;
 
@@ -49,9 +49,13 @@ impl Tensor {
         let span = Span::default();
         let mut b = Builder::new(ty, span)?;
         for (address, value) in cells {
-            let mut full: Vec<Option<String>> = address.into_iter().map(Some).collect();
-            full.resize(ty.rank(), None);
-            b.cell(full, ty.cell_type().narrow(value), span)?;
+            if address.len() != ty.rank() {
+                return Err(VespaError::label(
+                    span,
+                    format!("an address of {ty} needs {} labels, not {}", ty.rank(), address.len()),
+                ));
+            }
+            b.cell(address.into_iter().map(Some).collect(), ty.cell_type().narrow(value), span)?;
         }
         b.build(span)
     }
