@@ -6,7 +6,7 @@ use super::cell::CellType;
 use super::error::{Result, VespaError};
 use super::scanner::Scanner;
 use super::tensor::Tensor;
-use super::types::{is_bare_label, Dimension, TensorType};
+use super::types::{check_rank, is_bare_label, Dimension, TensorType};
 use crate::span::Span;
 
 /// Parses `{cell, ...}`; without a type, the type is inferred from the first address.
@@ -92,6 +92,7 @@ fn infer_type(mut sc: Scanner, span: Span) -> Result<TensorType> {
                     format!("a dimension name must be an identifier or integer, not '{dim}'"),
                 ));
             }
+            check_rank(dims.len() + 1, dspan)?;
             if dims.iter().any(|d| d.name() == dim) {
                 return Err(VespaError::label(
                     dspan,

@@ -3,6 +3,8 @@
 //! whitespace), numbers are integers unless they contain `.`, `e` or `E`. Unlike Slime, text
 //! after the root value is an error, and a repeated key keeps its first value.
 
+use std::collections::HashSet;
+
 use super::error::{Result, VespaError};
 use super::javanum::parse_double;
 use crate::span::Span;
@@ -178,6 +180,7 @@ impl Reader<'_> {
     fn object(&mut self) -> Result<Json> {
         self.expect(b'{')?;
         let mut members: Vec<(String, Node)> = Vec::new();
+        let mut seen: HashSet<String> = HashSet::new();
         self.skip_space();
         if self.peek() != Some(b'}') {
             loop {
@@ -186,7 +189,7 @@ impl Reader<'_> {
                 self.skip_space();
                 self.expect(b':')?;
                 let value = self.value()?;
-                if !members.iter().any(|(k, _)| *k == key) {
+                if seen.insert(key.clone()) {
                     members.push((key, value));
                 }
                 self.skip_space();

@@ -42,7 +42,8 @@
 //! * JSON encoding of a multi-mapped mixed tensor with hex dense parts writes each block's hex
 //!   string into that block (Java drops it). Java's hexadecimal float literals (`0x1p3`) are not
 //!   accepted as numbers.
-//! * Tensors hold at most 2^24 cells (a `value` error beyond that).
+//! * Tensors hold at most 2^24 cells and types at most 256 dimensions (a `value` error beyond
+//!   that), so that no input exhausts memory or the stack.
 
 mod builder;
 mod cell;
@@ -72,4 +73,4 @@ pub use json_decode::decode_json;
 pub use json_encode::{encode_json, EncodeOptions};
 pub use tensor::{Tensor, TensorKind};
 pub use text::label_text;
-pub use types::{DimKind, Dimension, TensorType, MAX_DIMENSION_SIZE};
+pub use types::{DimKind, Dimension, TensorType, MAX_DIMENSION_SIZE, MAX_RANK};

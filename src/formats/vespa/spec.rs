@@ -11,11 +11,11 @@
 //! inside an element or between `tensor` and `(`, unbound `x[]` and rank-0 types of any cell
 //! type are accepted.
 
-use super::cell::CellType;
-use super::error::{Result, VespaError};
 use std::collections::HashSet;
 
-use super::types::{check_size, Dimension, TensorType, MAX_DIMENSION_SIZE};
+use super::cell::CellType;
+use super::error::{Result, VespaError};
+use super::types::{check_rank, check_size, Dimension, TensorType, MAX_DIMENSION_SIZE};
 use crate::span::Span;
 
 const FORM: &str = "a tensor type must be on the form tensor[<valuetype>](dimension{}|dimension[size]|dimension[], ...), e.g. tensor(x[3]) or tensor<float>(name{},x[10])";
@@ -61,6 +61,7 @@ pub(crate) fn parse_spec(
     let mut seen = HashSet::new();
     for (s, e) in elements(text, dims_start, body_end) {
         let span = Span::new(s, e);
+        check_rank(dims.len() + 1, span)?;
         let dim = parse_dimension(text.get(s..e).unwrap_or(""), span)?;
         // Validate one by one so that the span points at the offending element.
         check_size(&dim, span)?;

@@ -419,3 +419,23 @@ fn errors_carry_spans_into_the_text() {
     let e = TensorType::parse("tensor(x{},y[0])").expect_err("size 0");
     assert_eq!(e.span(), crate::span::Span::new(11, 15));
 }
+
+#[test]
+fn hostile_inputs_fail_cleanly() {
+    let deep_json = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+    assert_eq!(outcome(decode_json(&deep_json, None), Tensor::to_text), "error:syntax");
+    let dims: Vec<String> = (0..300).map(|i| format!("d{i}[1]")).collect();
+    let spec = format!("tensor({})", dims.join(","));
+    assert_eq!(outcome(TensorType::parse(&spec), |t| t.to_string()), "error:value");
+    let nested = format!("tensor(x[]):{}1{}", "[".repeat(50_000), "]".repeat(50_000));
+    assert!(Tensor::from_literal(&nested, None).is_err());
+    check_literal("tensor(x[2147483647]):{}", None, "error:value");
+    check_literal("tensor(x[]):{{x:99999999999}:1}", None, "error:bounds");
+    check_literal("tensor(k{},x[16777217]):{}", None, "error:value");
+    check_literal("tensor(x[4096],y[4097]):[1]", None, "error:value");
+    let keys: Vec<String> = (0..200_000).map(|i| format!("'k{i}':{i}")).collect();
+    let many = format!("{{{}}}", keys.join(","));
+    let t = decode_json(&many, Some(&TensorType::parse("tensor(x{})").expect("type")))
+        .expect("decodes");
+    assert_eq!(t.len(), 200_000);
+}

@@ -9,6 +9,10 @@ use crate::span::Span;
 /// The largest bound size a dimension may have (Java's `Integer.MAX_VALUE`).
 pub const MAX_DIMENSION_SIZE: u64 = i32::MAX as u64;
 
+/// The most dimensions a type may have (nested literals and printing recurse once per
+/// dimension).
+pub const MAX_RANK: usize = 256;
+
 /// Whether a dimension is mapped (sparse labels) or indexed (dense `0..size`).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum DimKind {
@@ -86,6 +90,7 @@ impl TensorType {
     /// Builds a type from dimensions in any order. Duplicate names are a `label` error and
     /// bound sizes must lie in `1..=2^31-1` (`value` error); `span` locates the culprit.
     pub fn new(cell: CellType, dims: Vec<Dimension>, span: Span) -> Result<TensorType> {
+        check_rank(dims.len(), span)?;
         let mut sorted: Vec<Dimension> = Vec::with_capacity(dims.len());
         for d in dims {
             check_size(&d, span)?;
@@ -159,6 +164,17 @@ impl TensorType {
     pub(crate) fn with_dims_unchecked(&self, dims: Vec<Dimension>) -> TensorType {
         TensorType { cell: self.cell, dims }
     }
+}
+
+/// Checks that a type of `rank` dimensions is allowed.
+pub(crate) fn check_rank(rank: usize, span: Span) -> Result<()> {
+    if rank > MAX_RANK {
+        return Err(VespaError::value(
+            span,
+            format!("a tensor type may have at most {MAX_RANK} dimensions"),
+        ));
+    }
+    Ok(())
 }
 
 /// Checks a bound size lies in `1..=2^31-1`.
