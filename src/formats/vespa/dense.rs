@@ -103,12 +103,11 @@ pub(crate) fn parse_dense(
     if ty.has_unbound() {
         return parse_unbound(sc, ty, span);
     }
-    let builder = Builder::new(ty, span)?;
+    let mut builder = Builder::new(ty, span)?;
     let layout = DenseLayout::new(ty, order);
     let mut values = vec![0.0; layout.total()];
     parse_block(&mut sc, &layout, ty.cell_type(), &mut values, false)?;
     expect_end(&mut sc, "the dense tensor")?;
-    let mut builder = builder;
     builder.block(Vec::new(), &values, span)?;
     builder.build(span)
 }
@@ -159,14 +158,13 @@ pub(crate) fn parse_block(
         sc.consume_or('[', VespaError::elems)?;
     }
     let total = layout.total();
-    for (k, (offset, (open, close))) in
-        layout.offsets().into_iter().zip(layout.brackets()).enumerate()
-    {
-        for _ in 0..if nested { open } else { 0 } {
+    for (k, (offset, brackets)) in layout.offsets().into_iter().zip(layout.brackets()).enumerate() {
+        let (open, close) = if nested { brackets } else { (0, 0) };
+        for _ in 0..open {
             sc.consume_or('[', VespaError::elems)?;
         }
         out[offset] = sc.number(cell)?.0;
-        for _ in 0..if nested { close } else { 0 } {
+        for _ in 0..close {
             sc.consume_or(']', VespaError::elems)?;
         }
         if k + 1 < total {
