@@ -5,8 +5,10 @@
 pub mod check;
 pub mod code;
 pub mod formats;
+pub mod kernel;
 pub mod span;
 pub mod spec;
+pub mod tensor;
 
 pub use code::{Coded, ErrorCode};
 pub use span::Span;

@@ -1,0 +1,5 @@
+//! The strided kernel (work in progress).
+
+mod copy;
+
+pub use copy::gather;
