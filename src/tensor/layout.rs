@@ -233,7 +233,8 @@ mod tests {
 
     #[test]
     fn contiguity() {
-        let cases: &[(&[usize], &[isize], bool, bool, bool)] = &[
+        type Case<'a> = (&'a [usize], &'a [isize], bool, bool, bool);
+        let cases: &[Case] = &[
             (&[5, 3], &[3, 1], true, true, true),
             (&[5, 3], &[4, 1], false, false, false),
             (&[5, 3], &[1, 0], false, false, true),

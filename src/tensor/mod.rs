@@ -21,5 +21,5 @@ pub use dtype::{Buffer, DType, Element};
 pub use error::TensorError;
 pub use layout::Layout;
 pub use named::{FlattenItem, NamedAxis, NamedView, SliceItem};
-pub use size::{check_dim, numel, row_major, Dims, Strides, MAX_DIM};
+pub use size::{address_range, check_dim, numel, row_major, Dims, Strides, MAX_DIM};
 pub use view::{resolve_index, SliceSpec};

@@ -93,11 +93,6 @@ pub fn add_isize(a: isize, b: isize, what: &'static str) -> Result<isize> {
     a.checked_add(b).ok_or(TensorError::Overflow { what })
 }
 
-/// Converts a size to `isize`, reporting overflow.
-pub fn to_isize(x: usize, what: &'static str) -> Result<isize> {
-    isize::try_from(x).map_err(|_| TensorError::Overflow { what })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
