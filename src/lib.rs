@@ -4,6 +4,7 @@
 
 pub mod check;
 pub mod code;
+pub mod diagnostic;
 pub mod formats;
 pub mod kernel;
 pub mod span;

@@ -4,7 +4,7 @@
 //! module below that runs it. A kind einrow does not implement fails with "unsupported kind".
 
 mod case;
-mod compare;
+pub mod compare;
 mod einsum;
 mod infer;
 mod parse;

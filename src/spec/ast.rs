@@ -3,8 +3,11 @@
 //! Every axis, row and slot carries the byte span of the text it was parsed from. Spans are
 //! provenance, not meaning: [`PartialEq`] compares them too, so compare trees parsed from
 //! different texts after `without_spans()` (see `spec::spans`).
+//!
+//! Names are [`Name`]s (`SmolStr`): labels up to 23 bytes are stored inline, without allocation.
 
 use smallvec::SmallVec;
+pub use smol_str::SmolStr as Name;
 
 use crate::span::Span;
 
@@ -41,7 +44,7 @@ pub enum Coeff {
     /// A literal integer (always ≥ 1 after validation).
     Int(u64),
     /// An identifier standing for a host-language integer.
-    Name(Box<str>),
+    Name(Name),
 }
 
 impl Coeff {
@@ -68,7 +71,7 @@ pub struct Conv {
     /// Dilation `D` (default 1).
     pub dilation: Coeff,
     /// The kernel label.
-    pub kernel: Box<str>,
+    pub kernel: Name,
     /// The padding marker written before the kernel term.
     pub padding: Padding,
     /// Span of the kernel label.
@@ -81,7 +84,7 @@ pub struct Affine {
     /// Stride `S` (default 1).
     pub stride: Coeff,
     /// The output-side label the axis is iterated over.
-    pub over: Box<str>,
+    pub over: Name,
     /// Span of the `over` label.
     pub over_span: Span,
     /// Constant offset added to the index (default 0).
@@ -94,7 +97,7 @@ pub struct Affine {
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub enum ConcatPart {
     /// A label whose size is inferred.
-    Label(Box<str>),
+    Label(Name),
     /// A fixed-size component (`3^a => a` skips three elements).
     Size(u64),
 }
@@ -103,15 +106,15 @@ pub enum ConcatPart {
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub enum AxisKind {
     /// A label (`i`, `hid`). Repeated labels denote the same dimension.
-    Label(Box<str>),
+    Label(Name),
     /// `_`: an unconstrained placeholder; each occurrence is its own dimension.
     Placeholder,
     /// An integer: a fixed index in an einsum spec, a size in a labels spec.
     Int(u64),
-    /// A strided or convolution axis.
-    Affine(Affine),
+    /// A strided or convolution axis (boxed: it is rare and large).
+    Affine(Box<Affine>),
     /// A concatenation of two or more components.
-    Concat(SmallVec<[ConcatPart; 2]>),
+    Concat(Vec<ConcatPart>),
 }
 
 /// An axis with its span.
@@ -127,7 +130,7 @@ pub struct Axis {
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Ellipsis {
     /// `None` for plain `...`, else the variable's name.
-    pub name: Option<Box<str>>,
+    pub name: Option<Name>,
     /// Where the ellipsis was written.
     pub span: Span,
 }
@@ -145,11 +148,11 @@ impl Ellipsis {
 #[derive(Clone, PartialEq, Eq, Hash, Debug, Default)]
 pub struct Row {
     /// Axes written before the row variable.
-    pub leading: SmallVec<[Axis; 4]>,
+    pub leading: SmallVec<[Axis; 2]>,
     /// The row variable, if any.
     pub ellipsis: Option<Ellipsis>,
     /// Axes written after the row variable, or all axes of a closed row.
-    pub trailing: SmallVec<[Axis; 4]>,
+    pub trailing: SmallVec<[Axis; 2]>,
     /// Span of the row's text (empty at the row's position for an empty row).
     pub span: Span,
 }

@@ -1,1 +1,32 @@
-fn main() {}
+//! The `einrow` command-line tool.
+
+mod check_cmd;
+mod parse_cmd;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// einrow: parse, infer, plan and run tensor specs.
+#[derive(Parser)]
+#[command(name = "einrow", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Parse a labels spec (default), an einsum spec or numpy subscripts and print it.
+    Parse(parse_cmd::Args),
+    /// Run conformance case files (FORMAT.md) and report failures.
+    Check(check_cmd::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Parse(args) => parse_cmd::run(&args),
+        Command::Check(args) => check_cmd::run(&args),
+    }
+}

@@ -1,0 +1,25 @@
+//! Parsing speed of typical specs (issue target: under 1 µs for `...|...->...` and `ij;jk=>ik`).
+
+use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use einrow::spec::{parse_einsum, parse_labels, parse_numpy};
+
+fn parse(c: &mut Criterion) {
+    let mut g = c.benchmark_group("parse");
+    g.bench_function("labels ...|...->...", |b| b.iter(|| parse_labels(black_box("...|...->..."))));
+    g.bench_function("einsum ij;jk=>ik", |b| b.iter(|| parse_einsum(black_box("ij;jk=>ik"))));
+    g.bench_function("einsum b|i->o => o|b->i", |b| {
+        b.iter(|| parse_einsum(black_box("b|i->o => o|b->i")))
+    });
+    g.bench_function("einsum conv2d", |b| {
+        let spec =
+            "... | 2*oh<+kh, 2*ow<+kw, ..ic..; kh, kw, ..ic.. -> ..oc.. => ... | oh, ow, ..oc..";
+        b.iter(|| parse_einsum(black_box(spec)))
+    });
+    g.bench_function("numpy ...ij,...jk->...ik", |b| {
+        b.iter(|| parse_numpy(black_box("...ij,...jk->...ik")))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, parse);
+criterion_main!(benches);

@@ -1,0 +1,98 @@
+//! Building rows and affine axes from what the grammar matched.
+//!
+//! The grammar accepts a row as any sequence of axes, ellipses and commas; this module decides
+//! which sequences are rows (at most one ellipsis, commas between axes, commas optional next to
+//! an ellipsis, one trailing comma) and reports the others with the span of the offending item.
+
+use super::ast::{Affine, Axis, Coeff, Conv, Ellipsis, Name, Padding, Row};
+use super::error::SpecError;
+use crate::span::Span;
+
+/// One element of a row as the grammar sees it.
+#[derive(Clone, Debug)]
+pub enum Item {
+    /// An axis.
+    Axis(Axis),
+    /// A row variable.
+    Ellipsis(Ellipsis),
+    /// A comma (written, or injected by the single-char lexer).
+    Comma(Span),
+}
+
+/// Builds a row item by item, checking separators and the single-ellipsis rule as it goes.
+#[derive(Default)]
+pub struct RowBuilder {
+    row: Row,
+    prev_axis: bool,
+    prev_comma: bool,
+    /// Whether anything but commas came yet.
+    started: bool,
+    first_comma: Option<Span>,
+}
+
+impl RowBuilder {
+    /// Adds the next item.
+    pub fn push(&mut self, item: Item) -> Result<(), SpecError> {
+        let (is_axis, is_comma) = (matches!(item, Item::Axis(_)), matches!(item, Item::Comma(_)));
+        match item {
+            Item::Axis(axis) => {
+                if self.prev_axis {
+                    let at = axis.span.start as usize;
+                    return Err(SpecError::MissingComma { span: Span::point(at) });
+                }
+                // `, a` is rejected, as in OCANNL, while `, ...` is accepted.
+                if let (true, Some(comma)) = (!self.started, self.first_comma) {
+                    return Err(SpecError::StrayComma { span: comma });
+                }
+                if self.row.ellipsis.is_some() {
+                    self.row.trailing.push(axis);
+                } else {
+                    self.row.leading.push(axis);
+                }
+                self.started = true;
+            }
+            Item::Ellipsis(e) => {
+                if let Some(first) = &self.row.ellipsis {
+                    return Err(SpecError::TwoEllipses { first: first.span, second: e.span });
+                }
+                self.row.ellipsis = Some(e);
+                self.started = true;
+            }
+            Item::Comma(c) if self.prev_comma => return Err(SpecError::StrayComma { span: c }),
+            Item::Comma(c) => {
+                self.first_comma.get_or_insert(c);
+            }
+        }
+        (self.prev_axis, self.prev_comma) = (is_axis, is_comma);
+        Ok(())
+    }
+
+    /// The finished row; a row without an ellipsis has all its axes trailing.
+    pub fn finish(self, span: Span) -> Row {
+        let mut row = self.row;
+        row.span = span;
+        if row.ellipsis.is_none() && !row.leading.is_empty() {
+            let leading = std::mem::take(&mut row.leading);
+            row.trailing = leading;
+        }
+        row
+    }
+}
+
+/// Builds a convolution axis from the stride, the `over` label, the padding marker and the
+/// kernel term `(offset, dilation, kernel)`.
+pub fn conv(
+    stride: Coeff,
+    over: (Name, Span),
+    padding: Padding,
+    kernel: (u64, Coeff, (Name, Span)),
+) -> Affine {
+    let (offset, dilation, (kernel, kernel_span)) = kernel;
+    Affine {
+        stride,
+        over: over.0,
+        over_span: over.1,
+        offset,
+        conv: Some(Conv { dilation, kernel, padding, kernel_span }),
+    }
+}

@@ -1,0 +1,168 @@
+//! Errors of the parsing stage. Every variant carries the span of the offending text.
+
+use super::ast::Name;
+use crate::code::{Coded, ErrorCode};
+use crate::span::Span;
+
+/// A spec that does not parse, or that breaks a rule checkable without solving.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SpecError {
+    /// A character no token starts with.
+    #[error("unexpected character {ch:?}")]
+    BadChar {
+        /// The character.
+        ch: char,
+        /// Where it is.
+        span: Span,
+    },
+    /// An integer above 2^62.
+    #[error("integer too large: sizes and indices are at most 2^62")]
+    IntTooLarge {
+        /// The integer's text.
+        span: Span,
+    },
+    /// A token the grammar cannot take here.
+    #[error("unexpected {found}; expected {expected}")]
+    Unexpected {
+        /// The token found, described.
+        found: String,
+        /// What would have been accepted.
+        expected: String,
+        /// The token's span.
+        span: Span,
+    },
+    /// The spec ends too early.
+    #[error("unexpected end of spec; expected {expected}")]
+    UnexpectedEnd {
+        /// What would have been accepted.
+        expected: String,
+        /// The end of the spec.
+        span: Span,
+    },
+    /// Two axes without a comma between them (multichar mode).
+    #[error("missing `,` between two axes (this spec is in multichar mode, where axes are separated by commas)")]
+    MissingComma {
+        /// Where the comma is missing.
+        span: Span,
+    },
+    /// A comma with no axis before it.
+    #[error("stray `,`: commas separate axes")]
+    StrayComma {
+        /// The comma.
+        span: Span,
+    },
+    /// A second row variable in one row.
+    #[error("a row has at most one row variable (`...` or `..name..`)")]
+    TwoEllipses {
+        /// The first row variable.
+        first: Span,
+        /// The second one.
+        second: Span,
+    },
+    /// A name used both as an axis label and as a row variable.
+    #[error("`{name}` is used both as an axis label and as a row variable")]
+    NameClash {
+        /// The name.
+        name: Name,
+        /// Where it is used as a label.
+        label: Span,
+        /// Where it is used as a row variable.
+        row_var: Span,
+    },
+    /// A stride or dilation of 0.
+    #[error("a stride or dilation must be at least 1")]
+    ZeroCoefficient {
+        /// The coefficient.
+        span: Span,
+    },
+    /// A fixed-size concatenation component in a result slot.
+    #[error("a fixed-size concatenation component can only be read (in an operand slot): in the result it would leave elements unwritten")]
+    ConcatSizeInResult {
+        /// The component's axis.
+        span: Span,
+    },
+    /// A numpy subscript that is not a letter.
+    #[error("invalid subscript {ch:?}: numpy subscripts are letters")]
+    NumpySubscript {
+        /// The character.
+        ch: char,
+        /// Where it is.
+        span: Span,
+    },
+    /// A `.` that does not belong to a `...`.
+    #[error("invalid ellipsis: write exactly `...`")]
+    NumpyEllipsis {
+        /// The dots.
+        span: Span,
+    },
+    /// Two `->` in numpy subscripts.
+    #[error("numpy subscripts have at most one `->`")]
+    NumpyArrow {
+        /// The second arrow.
+        span: Span,
+    },
+    /// An output label that no input has.
+    #[error("output subscript `{label}` does not appear in any input")]
+    OutputLabelUnknown {
+        /// The label.
+        label: char,
+        /// Its place in the output.
+        span: Span,
+    },
+    /// An output label written twice.
+    #[error("output subscript `{label}` is repeated")]
+    OutputLabelRepeated {
+        /// The label.
+        label: char,
+        /// Its first place in the output.
+        first: Span,
+        /// Its second place.
+        second: Span,
+    },
+}
+
+impl SpecError {
+    /// The primary span: where a caret should point.
+    pub fn span(&self) -> Span {
+        match self {
+            SpecError::BadChar { span, .. }
+            | SpecError::IntTooLarge { span }
+            | SpecError::Unexpected { span, .. }
+            | SpecError::UnexpectedEnd { span, .. }
+            | SpecError::MissingComma { span }
+            | SpecError::StrayComma { span }
+            | SpecError::ZeroCoefficient { span }
+            | SpecError::ConcatSizeInResult { span }
+            | SpecError::NumpySubscript { span, .. }
+            | SpecError::NumpyEllipsis { span }
+            | SpecError::NumpyArrow { span }
+            | SpecError::OutputLabelUnknown { span, .. } => *span,
+            SpecError::TwoEllipses { second, .. } => *second,
+            SpecError::NameClash { row_var, .. } => *row_var,
+            SpecError::OutputLabelRepeated { second, .. } => *second,
+        }
+    }
+
+    /// Secondary spans with a short note each (e.g. the first of two clashing uses).
+    pub fn related(&self) -> Vec<(Span, &'static str)> {
+        match self {
+            SpecError::TwoEllipses { first, .. } => vec![(*first, "first row variable here")],
+            SpecError::NameClash { label, .. } => vec![(*label, "used as an axis label here")],
+            SpecError::OutputLabelRepeated { first, .. } => vec![(*first, "first written here")],
+            _ => Vec::new(),
+        }
+    }
+}
+
+impl Coded for SpecError {
+    fn code(&self) -> ErrorCode {
+        match self {
+            SpecError::NameClash { .. }
+            | SpecError::OutputLabelUnknown { .. }
+            | SpecError::OutputLabelRepeated { .. } => ErrorCode::Label,
+            SpecError::ZeroCoefficient { .. } => ErrorCode::Value,
+            _ => ErrorCode::Syntax,
+        }
+    }
+}
