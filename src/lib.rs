@@ -6,10 +6,14 @@ pub mod check;
 pub mod code;
 pub mod diagnostic;
 pub mod formats;
+pub mod kernel;
+pub mod numpy;
 pub mod span;
 pub mod spec;
+pub mod tensor;
 
 pub use code::{Coded, ErrorCode};
+pub use numpy::einsum;
 pub use span::Span;
 pub mod ids;
 pub mod infer;
