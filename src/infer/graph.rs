@@ -42,8 +42,8 @@ pub struct Step {
     pub spec: Option<EinsumSpec>,
     /// The spec text.
     pub spec_text: Option<String>,
-    /// The spec's fixed indices (variable, index), for projections.
-    pub fixed: SmallVec<[(crate::ids::DimVar, u64); 2]>,
+    /// The spec's labels and their variables, for projections.
+    pub labels: Vec<(crate::spec::ast::Name, crate::ids::DimVar)>,
 }
 
 /// A graph of tensors and operations with its shape solver.
@@ -298,7 +298,7 @@ impl Graph {
             args: args.iter().copied().collect(),
             spec: parsed,
             spec_text: spec.map(String::from),
-            fixed: env.fixed,
+            labels: env.labels().to_vec(),
         });
         self.solver.run()?;
         Ok(out)
@@ -414,6 +414,11 @@ impl Graph {
         }
         text.push_str(&show(&o));
         Ok(text)
+    }
+
+    /// The solved size of a dim variable (after [`Graph::solve`]).
+    pub fn var_size(&mut self, v: crate::ids::DimVar) -> Option<u64> {
+        self.solver.env.dim(&Dim::Var(v)).solved().map(|s| s.size)
     }
 
     /// The name of a basis.
