@@ -1,0 +1,1 @@
+//! Data-driven tests of the TensorStore layer.
