@@ -41,6 +41,8 @@ mod transform;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_expr;
 
 pub use align::{align_dimensions_to, align_domain_to, align_transform_to, AlignOptions};
 pub use array::{IndexArray, NdArray, MAX_ARRAY_ELEMENTS};
