@@ -40,6 +40,8 @@ mod slice;
 mod transform;
 
 #[cfg(test)]
+mod proptests;
+#[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod tests_expr;
