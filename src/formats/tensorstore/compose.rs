@@ -271,6 +271,63 @@ fn source_for<'a>(
     }
 }
 
+impl Source<'_> {
+    /// The `b` coordinate at result position `pos` (`origin`: the result domain's origin).
+    fn coordinate(&self, pos: &[usize], origin: &[i64]) -> Option<i64> {
+        match self {
+            Source::Fixed(c) => Some(*c),
+            Source::Input { dim, offset, stride } => pos
+                .get(*dim)
+                .and_then(|&q| i64::try_from(q).ok())
+                .zip(origin.get(*dim))
+                .and_then(|(q, o)| q.checked_add(*o))
+                .and_then(|x| x.checked_mul(*stride))
+                .and_then(|x| x.checked_add(*offset)),
+            Source::Array { offset, stride, array } => {
+                let p: Vec<usize> = array
+                    .shape()
+                    .iter()
+                    .zip(pos)
+                    .map(|(&n, &q)| if n == 1 { 0 } else { q })
+                    .collect();
+                array
+                    .get(&p)
+                    .and_then(|v| v.checked_mul(*stride))
+                    .and_then(|v| v.checked_add(*offset))
+            }
+        }
+    }
+
+    /// Whether the coordinate varies along result dimension `d`.
+    fn depends_on(&self, d: usize) -> bool {
+        match self {
+            Source::Input { dim, .. } => *dim == d,
+            Source::Array { array, .. } => array.shape().get(d).is_some_and(|&n| n != 1),
+            Source::Fixed(_) => false,
+        }
+    }
+}
+
+/// The extents of the recomputed array: the domain size where some source varies, else 1.
+fn result_shape(sources: &[Option<Source<'_>>], a: &IndexDomain) -> TsResult<Vec<usize>> {
+    let shape: Vec<usize> = a
+        .dims()
+        .iter()
+        .enumerate()
+        .map(|(d, x)| {
+            let size = usize::try_from(x.interval().size()).unwrap_or(usize::MAX);
+            let varies = sources.iter().flatten().any(|s| s.depends_on(d));
+            if size != 1 && varies {
+                size
+            } else {
+                1
+            }
+        })
+        .collect();
+    element_count(&shape)?;
+    Ok(shape)
+}
+
 /// Recomputes the index array `array` (over `b`) on the domain `a` through `a_to_b`.
 /// `None` when `a` holds no index vector.
 fn transform_array(
@@ -287,59 +344,19 @@ fn transform_array(
         let b_int = b.dim(k).map(Dim::interval).unwrap_or_default();
         sources.push(if extent == 1 { None } else { Some(source_for(k, map, b_int, a)?) });
     }
-    let depends = |d: usize| {
-        sources.iter().flatten().any(|s| match s {
-            Source::Input { dim, .. } => *dim == d,
-            Source::Array { array, .. } => array.shape().get(d).is_some_and(|&n| n != 1),
-            Source::Fixed(_) => false,
-        })
-    };
-    let shape: Vec<usize> = (0..a.rank())
-        .map(|d| {
-            let size = a.dim(d).map_or(1, |x| x.interval().size());
-            let size = usize::try_from(size).unwrap_or(usize::MAX);
-            if size != 1 && depends(d) {
-                size
-            } else {
-                1
-            }
-        })
-        .collect();
-    element_count(&shape)?;
+    let shape = result_shape(&sources, a)?;
     let origin = a.origin();
     let b_origin = b.origin();
     let bad = || TsError::bounds("index array position out of range");
     let new = IndexArray::from_fn(shape, |pos| {
         let mut b_pos = Vec::with_capacity(sources.len());
-        for (k, s) in sources.iter().enumerate() {
-            let coord = match s {
-                None => {
-                    b_pos.push(0);
-                    continue;
-                }
-                Some(Source::Fixed(c)) => Some(*c),
-                Some(Source::Input { dim, offset, stride }) => pos
-                    .get(*dim)
-                    .and_then(|&q| i64::try_from(q).ok())
-                    .zip(origin.get(*dim))
-                    .and_then(|(q, o)| q.checked_add(*o))
-                    .and_then(|x| x.checked_mul(*stride))
-                    .and_then(|x| x.checked_add(*offset)),
-                Some(Source::Array { offset, stride, array }) => {
-                    let p: Vec<usize> = array
-                        .shape()
-                        .iter()
-                        .zip(pos)
-                        .map(|(&n, &q)| if n == 1 { 0 } else { q })
-                        .collect();
-                    array
-                        .get(&p)
-                        .and_then(|v| v.checked_mul(*stride))
-                        .and_then(|v| v.checked_add(*offset))
+        for (s, &base) in sources.iter().zip(&b_origin) {
+            let rel = match s {
+                None => 0,
+                Some(s) => {
+                    s.coordinate(pos, &origin).and_then(|c| c.checked_sub(base)).ok_or_else(bad)?
                 }
             };
-            let base = b_origin.get(k).copied().ok_or_else(bad)?;
-            let rel = coord.and_then(|c| c.checked_sub(base)).ok_or_else(bad)?;
             b_pos.push(usize::try_from(rel).map_err(|_| bad())?);
         }
         array.get(&b_pos).copied().ok_or_else(bad)

@@ -150,6 +150,14 @@ fn intervals(v: &Value, path: &JsonPath) -> TsResult<PerDim<SliceSpec>> {
     }
 }
 
+/// `mark_bounds_implicit`: `lower`/`upper` (or `implicit` for both), each a bool or null.
+fn mark_implicit(obj: &Map<String, Value>, path: &JsonPath) -> TsResult<DimOp> {
+    let both = opt_bool(obj, "implicit", path)?;
+    let lower = opt_bool(obj, "lower", path)?.or(both);
+    let upper = opt_bool(obj, "upper", path)?.or(both);
+    Ok(DimOp::MarkBoundsImplicit { lower, upper })
+}
+
 /// The op and the names of the members it reads (besides `op` and `dims`).
 fn read_op(
     name: &str,
@@ -200,12 +208,7 @@ fn read_op(
         }
         "diagonal" => (DimOp::Diagonal, &[]),
         "newaxis" => (DimOp::NewAxis, &[]),
-        "mark_bounds_implicit" => {
-            let both = opt_bool(obj, "implicit", path)?;
-            let lower = opt_bool(obj, "lower", path)?.or(both);
-            let upper = opt_bool(obj, "upper", path)?.or(both);
-            (DimOp::MarkBoundsImplicit { lower, upper }, &["lower", "upper", "implicit"])
-        }
+        "mark_bounds_implicit" => (mark_implicit(obj, path)?, &["lower", "upper", "implicit"]),
         other => {
             return Err(TsError::syntax(format!("unknown dimension-expression op {other:?}"))
                 .at(&path.key("op")));

@@ -34,6 +34,7 @@ mod interval;
 mod json;
 mod json_read;
 mod json_write;
+mod locate;
 mod permute;
 mod select;
 mod slice;
@@ -61,6 +62,7 @@ pub use json_read::{
     domain_from_json, transform_from_json, transform_from_json_with_ranks, RankConstraint,
 };
 pub use json_write::{domain_to_json, transform_to_json};
+pub use locate::locate;
 pub use select::DimSelector;
 pub use slice::{IntervalForm, SliceSpec};
 pub use transform::{AxisMap, IndexTransform, OutputMap};

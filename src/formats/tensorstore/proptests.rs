@@ -229,6 +229,19 @@ proptest! {
     }
 
     #[test]
+    fn error_spans_point_at_the_offending_value(v in json_value(), pretty: bool) {
+        let text = if pretty { serde_json::to_string_pretty(&v).unwrap() } else { v.to_string() };
+        for e in [IndexDomain::from_json(&v).err(), IndexTransform::from_json(&v).err()].into_iter().flatten() {
+            if let Some(expected) = v.pointer(e.path().as_str()) {
+                let span = e.span_in(&text);
+                prop_assert!(span.is_some(), "{} in {}", e.path(), text);
+                let located: Value = serde_json::from_str(&text[span.unwrap().range()]).unwrap();
+                prop_assert_eq!(&located, expected);
+            }
+        }
+    }
+
+    #[test]
     fn dimension_expressions_never_panic(t in transform(), ops in proptest::collection::vec(op(), 1..4)) {
         let mut t = t;
         for o in &ops {
