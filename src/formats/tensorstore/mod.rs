@@ -45,6 +45,8 @@ mod proptests;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_align;
+#[cfg(test)]
 mod tests_expr;
 
 pub use align::{align_dimensions_to, align_domain_to, align_transform_to, AlignOptions};

@@ -209,3 +209,70 @@ fn strided_export() {
     .is_err());
     assert!(IndexTransform::from_strided(&[1 << 63], &[0], &[1]).is_err());
 }
+
+#[test]
+fn tensorstore_json_test_examples() {
+    let unlabeled = json!({
+        "input_inclusive_min": ["-inf", 7, ["-inf"], [8]],
+        "input_exclusive_max": ["+inf", 10, ["+inf"], [17]],
+        "output": [
+            {"offset": 3},
+            {"stride": 2, "input_dimension": 2},
+            {"offset": 7, "index_array": [[[[1]], [[2]], [[3]]]], "index_array_bounds": [1, 2]}
+        ]
+    });
+    let mut labeled = unlabeled.clone();
+    labeled["input_labels"] = json!(["x", "y", "z", "t"]);
+    labeled["output"][2] = json!({"offset": 7, "index_array": [[[[1]], [[2]], [[3]]]]});
+    for v in [
+        unlabeled,
+        labeled,
+        json!({"input_labels": ["x", "y", "z"]}),
+        json!({"input_inclusive_min": ["-inf"]}),
+        json!({"input_exclusive_max": ["+inf"]}),
+        json!({"input_rank": 1, "output": []}),
+        json!({"input_rank": 0}),
+    ] {
+        check_transform(v.clone(), Ok(v));
+    }
+    check_transform(
+        json!({"input_inclusive_min": [1, 2], "input_shape": [5, "+inf"]}),
+        Ok(json!({"input_inclusive_min": [1, 2], "input_exclusive_max": [6, "+inf"]})),
+    );
+    check_transform(
+        json!({"input_inclusive_min": [1, 2], "input_inclusive_max": [5, "+inf"]}),
+        Ok(json!({"input_inclusive_min": [1, 2], "input_exclusive_max": [6, "+inf"]})),
+    );
+    check_transform(
+        json!({"input_shape": [3], "output": [{"index_array": [1, 2, 3], "index_array_bounds": [1, 3]}]}),
+        Ok(
+            json!({"input_inclusive_min": [0], "input_exclusive_max": [3], "output": [{"index_array": [1, 2, 3]}]}),
+        ),
+    );
+    check_transform(
+        json!({"input_shape": [3], "output": [{"index_array": [1, 2, 3], "index_array_bounds": [5, 4]}]}),
+        Ok(json!({"input_inclusive_min": [0], "input_exclusive_max": [3],
+                  "output": [{"index_array": [1, 2, 3], "index_array_bounds": [5, 4]}]})),
+    );
+    use ErrorCode::*;
+    check_transform(
+        json!({"input_inclusive_min": [1, "a"], "input_exclusive_max": [5, 10]}),
+        Err(Value),
+    );
+    check_transform(
+        json!({"input_inclusive_min": [1, "-inf"], "input_exclusive_max": [5, "-inf"]}),
+        Err(Value),
+    );
+    check_transform(
+        json!({"input_inclusive_min": [1], "input_exclusive_max": [5], "output": [{"offset": "a"}]}),
+        Err(Value),
+    );
+    check_transform(
+        json!({"input_inclusive_min": [1], "input_exclusive_max": [5], "output": [{"index_array": "a"}]}),
+        Err(Value),
+    );
+    check_transform(json!({"input_inclusive_min": [1, 2], "input_shape": [1, 2, 3]}), Err(Rank));
+    check_transform(json!({"input_rank": -3}), Err(Rank));
+    check_domain(json!({"labels": vec![""; 33]}), Err(Rank));
+    check_domain(json!({"inclusive_min": [1], "exclusive_max": [2], "output": "abc"}), Err(Syntax));
+}
