@@ -120,6 +120,7 @@ impl Solver {
         if !self.env.row_info[x.index()].upper.contains(&y) {
             self.env.row_info[x.index()].upper.push(y);
             self.env.row_info[y.index()].lower.push(x);
+            self.env.linked_rows.push(x);
         }
         for cap in self.env.row_info[x.index()].caps.clone() {
             self.push(Constraint::RowIneq { res: cap, opnd: Row::open(y) });

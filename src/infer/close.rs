@@ -49,14 +49,17 @@ impl Solver {
     pub fn finish(&mut self, tensors: &[Closing]) -> Result<(), InferError> {
         let result = self.finish_stages(tensors);
         self.stage = 1;
+        self.wake_deferred();
         result
     }
 
     fn finish_stages(&mut self, tensors: &[Closing]) -> Result<(), InferError> {
         self.stage = 2;
+        self.wake_deferred();
         self.collapse_single_links();
         self.run()?;
         self.stage = 3;
+        self.wake_deferred();
         for t in tensors.iter().filter(|t| t.leaf) {
             for v in self.vars_of(t.shape).1 {
                 self.close_row_to_cap(v)?;
@@ -64,18 +67,19 @@ impl Solver {
         }
         self.run()?;
         self.stage = 4;
+        self.wake_deferred();
         for t in tensors.iter().filter(|t| t.leaf) {
             self.close_leaf_stage4(t)?;
         }
         self.run()?;
         self.stage = 5;
+        self.wake_deferred();
         for t in tensors.iter().filter(|t| t.leaf) {
             self.guess_leaf_dims(t)?;
         }
         self.run()?;
         self.stage = 6;
-        let deferred = self.take_deferred();
-        self.requeue(deferred);
+        self.wake_deferred();
         self.run()?;
         for t in tensors {
             for v in self.vars_of(t.shape).1 {
@@ -84,6 +88,7 @@ impl Solver {
         }
         self.run()?;
         self.stage = 7;
+        self.wake_deferred();
         for t in tensors {
             self.close_all(t)?;
             self.run()?;
@@ -96,14 +101,20 @@ impl Solver {
     }
 
     /// Stage 2: a variable whose only upper neighbour has it as only lower neighbour, neither
-    /// with a cap, is equal to it.
+    /// with a cap, is equal to it. Only variables linked since the last collapse can newly
+    /// qualify (links and caps are only ever added), so only those are looked at, in index order.
     fn collapse_single_links(&mut self) {
-        for i in 0..self.env.dim_count() {
-            let x = DimVar::from_index(i);
-            if self.env.dim_root(x) != x || self.env.dim_bound(x) {
+        let mut dims = std::mem::take(&mut self.env.linked_dims);
+        for v in &mut dims {
+            *v = self.env.dim_root(*v);
+        }
+        dims.sort_unstable();
+        dims.dedup();
+        for x in dims {
+            if self.env.dim_bound(x) {
                 continue;
             }
-            let info = &self.env.dim_info[i];
+            let info = &self.env.dim_info[x.index()];
             if let ([y], None) = (info.upper.as_slice(), &info.cap) {
                 let y = *y;
                 let yi = &self.env.dim_info[y.index()];
@@ -112,12 +123,17 @@ impl Solver {
                 }
             }
         }
-        for i in 0..self.env.row_count() {
-            let x = RowVar::from_index(i);
-            if self.env.row_root(x) != x || self.env.row_bound(x) {
+        let mut rows = std::mem::take(&mut self.env.linked_rows);
+        for v in &mut rows {
+            *v = self.env.row_root(*v);
+        }
+        rows.sort_unstable();
+        rows.dedup();
+        for x in rows {
+            if self.env.row_bound(x) {
                 continue;
             }
-            let info = &self.env.row_info[i];
+            let info = &self.env.row_info[x.index()];
             if let ([y], true) = (info.upper.as_slice(), info.caps.is_empty()) {
                 let y = *y;
                 let yi = &self.env.row_info[y.index()];

@@ -143,6 +143,7 @@ impl Solver {
         if !self.env.dim_info[x.index()].upper.contains(&y) {
             self.env.dim_info[x.index()].upper.push(y);
             self.env.dim_info[y.index()].lower.push(x);
+            self.env.linked_dims.push(x);
         }
         if let Some(cap) = self.env.dim_info[x.index()].cap.clone() {
             self.push(Constraint::DimIneq { res: cap, opnd: Dim::Var(y) });

@@ -86,8 +86,16 @@ pub struct Env {
     pub dim_info: Vec<DimInfo>,
     /// Side table indexed by row variable.
     pub row_info: Vec<RowInfo>,
-    /// Number of bindings and unions so far (progress detection).
-    pub progress: u64,
+    /// Dim variables that gained an upper neighbour since the last stage-2 collapse.
+    pub linked_dims: Vec<DimVar>,
+    /// Row variables that gained an upper neighbour since the last stage-2 collapse.
+    pub linked_rows: Vec<RowVar>,
+    /// Whether bindings and unions are recorded in `changed_*` (some constraint is deferred).
+    pub watching: bool,
+    /// Dim variables (roots at the time) bound or united since the solver last looked.
+    pub changed_dims: Vec<DimVar>,
+    /// Row variables (roots at the time) bound or united since the solver last looked.
+    pub changed_rows: Vec<RowVar>,
 }
 
 impl Env {
@@ -119,7 +127,9 @@ impl Env {
     pub fn union_dims(&mut self, a: DimVar, b: DimVar) -> (DimVar, DimVar) {
         let (ra, rb) = (self.dims.find(a), self.dims.find(b));
         self.dims.union(ra, rb);
-        self.progress += 1;
+        if self.watching {
+            self.changed_dims.extend([ra, rb]);
+        }
         let root = self.dims.find(ra);
         (root, if root == ra { rb } else { ra })
     }
@@ -128,7 +138,9 @@ impl Env {
     pub fn union_rows(&mut self, a: RowVar, b: RowVar) -> (RowVar, RowVar) {
         let (ra, rb) = (self.rows.find(a), self.rows.find(b));
         self.rows.union(ra, rb);
-        self.progress += 1;
+        if self.watching {
+            self.changed_rows.extend([ra, rb]);
+        }
         let root = self.rows.find(ra);
         (root, if root == ra { rb } else { ra })
     }
@@ -139,7 +151,9 @@ impl Env {
         self.dim_values.push(d);
         let root = self.dims.find(v);
         self.dims.union_value(root, DimVal(Some(idx)));
-        self.progress += 1;
+        if self.watching {
+            self.changed_dims.push(root);
+        }
     }
 
     /// Records `v := r` (v unbound, r resolved and not mentioning v).
@@ -148,7 +162,9 @@ impl Env {
         self.row_values.push(r);
         let root = self.rows.find(v);
         self.rows.union_value(root, RowVal(Some(idx)));
-        self.progress += 1;
+        if self.watching {
+            self.changed_rows.push(root);
+        }
     }
 
     /// Whether a dim variable is bound.

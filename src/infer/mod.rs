@@ -5,6 +5,7 @@ mod broadcast;
 mod close;
 mod concat;
 pub mod constraint;
+mod deferred;
 mod dims;
 mod elaborate;
 pub mod env;
