@@ -2,6 +2,8 @@
 //! left edge, its trailing flank with the right edge; explicit operand dims are `⊒` the facing
 //! result dims; an open operand's row variable takes what is left of the result as a cap.
 
+use smallvec::SmallVec;
+
 use super::constraint::Constraint;
 use super::error::InferError;
 use super::solver::{Outcome, Solver};
@@ -99,7 +101,7 @@ impl Solver {
     /// The result is shorter than the operand: `x := fresh^dl . <τ> . fresh^dr`.
     fn template(&mut self, x: RowVar, dl: usize, dr: usize) -> Result<(), InferError> {
         let depth = self.env.row_info[x.index()].depth + 1;
-        if depth > MAX_TEMPLATE_DEPTH {
+        if u32::from(depth) > MAX_TEMPLATE_DEPTH {
             let msg = "infinitely many axes: the rows' ranks form a cycle that grows forever";
             return Err(self.error(ErrorCode::Cycle, msg.into()));
         }
@@ -113,16 +115,16 @@ impl Solver {
     }
 
     fn row_var_le_var(&mut self, x: RowVar, y: RowVar) {
-        if self.env.row_info[x.index()].lower.contains(&y) {
+        if self.env.row_info[x.index()].lower().contains(&y) {
             self.push(Constraint::RowEq(Row::open(x), Row::open(y)));
             return;
         }
-        if !self.env.row_info[x.index()].upper.contains(&y) {
-            self.env.row_info[x.index()].upper.push(y);
-            self.env.row_info[y.index()].lower.push(x);
+        if !self.env.row_info[x.index()].upper().contains(&y) {
+            self.env.row_info[x.index()].links_mut().upper.push(y);
+            self.env.row_info[y.index()].links_mut().lower.push(x);
             self.env.linked_rows.push(x);
         }
-        for cap in self.env.row_info[x.index()].caps.clone() {
+        for cap in self.env.row_info[x.index()].caps().to_vec() {
             self.push(Constraint::RowIneq { res: cap, opnd: Row::open(y) });
         }
     }
@@ -131,11 +133,11 @@ impl Solver {
     /// stay, different ones become the broadcast top); a joined cap that is empty or a single
     /// size-1 axis decides `y` at once.
     fn add_row_cap(&mut self, y: RowVar, cap: Row) -> Res {
-        let uppers = self.env.row_info[y.index()].upper.clone();
+        let uppers: SmallVec<[RowVar; 2]> = self.env.row_info[y.index()].upper().into();
         for o in uppers {
             self.push(Constraint::RowIneq { res: cap.clone(), opnd: Row::open(o) });
         }
-        let info = &mut self.env.row_info[y.index()];
+        let info = self.env.row_info[y.index()].links_mut();
         let Some(first) = info.caps.first().cloned() else {
             info.caps.push(cap);
             return Ok(Outcome::Done);

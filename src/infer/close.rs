@@ -4,29 +4,52 @@
 
 use super::constraint::Constraint;
 use super::error::InferError;
+use super::graph::TensorEntry;
 use super::solver::Solver;
+use super::store::ShapeRef;
 use crate::code::ErrorCode;
 use crate::ids::{DimVar, RowVar, TensorId};
-use crate::shape::{Dim, Row, Shape, Solved};
+use crate::shape::{Dim, Row, Solved};
 
 /// A tensor whose shape takes part in closing.
-pub struct Closing<'a> {
+struct Closing<'a> {
     /// The tensor.
-    pub id: TensorId,
+    id: TensorId,
     /// Its name, for messages.
-    pub name: &'a str,
+    name: &'a str,
     /// Its shape (possibly with variables).
-    pub shape: &'a Shape,
+    shape: ShapeRef,
     /// Whether it is a leaf (its unknowns close downward).
-    pub leaf: bool,
+    leaf: bool,
     /// Whether it is a parameter (its unknowns are never guessed).
-    pub param: bool,
+    param: bool,
+}
+
+/// The tensors to close, looked up as they are visited (no list of them is built).
+#[derive(Clone, Copy)]
+struct Tensors<'a> {
+    entries: &'a [TensorEntry],
+    ids: &'a [TensorId],
+}
+
+impl<'a> Tensors<'a> {
+    fn all(self) -> impl Iterator<Item = Closing<'a>> {
+        self.ids.iter().map(move |&id| {
+            let e = &self.entries[id.index()];
+            Closing { id, name: &e.name, shape: e.shape, leaf: e.leaf, param: e.param }
+        })
+    }
+
+    fn leaves(self) -> impl Iterator<Item = Closing<'a>> {
+        self.all().filter(|t| t.leaf)
+    }
 }
 
 impl Solver {
     /// The unbound variables of a shape, in memory order, without repeats.
-    fn vars_of(&mut self, shape: &Shape) -> (Vec<DimVar>, Vec<RowVar>) {
+    fn vars_of(&mut self, shape: ShapeRef) -> (Vec<DimVar>, Vec<RowVar>) {
         let (mut dims, mut rows) = (Vec::new(), Vec::new());
+        let shape = shape.shape(&self.env.store);
         for row in [&shape.batch, &shape.output, &shape.input] {
             let r = self.env.row(row);
             for d in r.all() {
@@ -46,21 +69,21 @@ impl Solver {
     }
 
     /// Runs stages 2 to 7 over the given tensors; afterwards their shapes hold no variables.
-    pub fn finish(&mut self, tensors: &[Closing]) -> Result<(), InferError> {
-        let result = self.finish_stages(tensors);
+    pub fn finish(&mut self, entries: &[TensorEntry], ids: &[TensorId]) -> Result<(), InferError> {
+        let result = self.finish_stages(Tensors { entries, ids });
         self.stage = 1;
         self.wake_deferred();
         result
     }
 
-    fn finish_stages(&mut self, tensors: &[Closing]) -> Result<(), InferError> {
+    fn finish_stages(&mut self, tensors: Tensors) -> Result<(), InferError> {
         self.stage = 2;
         self.wake_deferred();
         self.collapse_single_links();
         self.run()?;
         self.stage = 3;
         self.wake_deferred();
-        for t in tensors.iter().filter(|t| t.leaf) {
+        for t in tensors.leaves() {
             for v in self.vars_of(t.shape).1 {
                 self.close_row_to_cap(v)?;
             }
@@ -68,20 +91,20 @@ impl Solver {
         self.run()?;
         self.stage = 4;
         self.wake_deferred();
-        for t in tensors.iter().filter(|t| t.leaf) {
-            self.close_leaf_stage4(t)?;
+        for t in tensors.leaves() {
+            self.close_leaf_stage4(&t)?;
         }
         self.run()?;
         self.stage = 5;
         self.wake_deferred();
-        for t in tensors.iter().filter(|t| t.leaf) {
-            self.guess_leaf_dims(t)?;
+        for t in tensors.leaves() {
+            self.guess_leaf_dims(&t)?;
         }
         self.run()?;
         self.stage = 6;
         self.wake_deferred();
         self.run()?;
-        for t in tensors {
+        for t in tensors.all() {
             for v in self.vars_of(t.shape).1 {
                 self.close_row_to_cap(v)?;
             }
@@ -89,8 +112,8 @@ impl Solver {
         self.run()?;
         self.stage = 7;
         self.wake_deferred();
-        for t in tensors {
-            self.close_all(t)?;
+        for t in tensors.all() {
+            self.close_all(&t)?;
             self.run()?;
         }
         if self.has_deferred() {
@@ -115,10 +138,10 @@ impl Solver {
                 continue;
             }
             let info = &self.env.dim_info[x.index()];
-            if let ([y], None) = (info.upper.as_slice(), &info.cap) {
+            if let ([y], None) = (info.upper(), info.cap()) {
                 let y = *y;
                 let yi = &self.env.dim_info[y.index()];
-                if yi.lower.as_slice() == [x] && yi.cap.is_none() {
+                if yi.lower() == [x] && yi.cap().is_none() {
                     self.push(Constraint::DimEq(Dim::Var(x), Dim::Var(y)));
                 }
             }
@@ -134,10 +157,10 @@ impl Solver {
                 continue;
             }
             let info = &self.env.row_info[x.index()];
-            if let ([y], true) = (info.upper.as_slice(), info.caps.is_empty()) {
+            if let ([y], true) = (info.upper(), info.caps().is_empty()) {
                 let y = *y;
                 let yi = &self.env.row_info[y.index()];
-                if yi.lower.as_slice() == [x] && yi.caps.is_empty() {
+                if yi.lower() == [x] && yi.caps().is_empty() {
                     self.push(Constraint::RowEq(Row::open(x), Row::open(y)));
                 }
             }
@@ -149,7 +172,7 @@ impl Solver {
         if self.env.row_bound(v) {
             return Ok(());
         }
-        if let Some(cap) = self.env.row_info[v.index()].caps.first().cloned() {
+        if let Some(cap) = self.env.row_info[v.index()].caps().first().cloned() {
             self.bind_row_var(v, cap)?;
         }
         Ok(())
@@ -160,13 +183,13 @@ impl Solver {
         let (dims, rows) = self.vars_of(t.shape);
         for v in dims {
             if let (false, Some(cap)) =
-                (self.env.dim_bound(v), self.env.dim_info[v.index()].cap.clone())
+                (self.env.dim_bound(v), self.env.dim_info[v.index()].cap().cloned())
             {
                 self.push(Constraint::DimEq(Dim::Var(v), cap));
             }
         }
         for v in rows {
-            if self.env.row_bound(v) || !self.env.row_info[v.index()].caps.is_empty() {
+            if self.env.row_bound(v) || !self.env.row_info[v.index()].caps().is_empty() {
                 continue;
             }
             let info = &self.env.row_info[v.index()];
@@ -188,7 +211,7 @@ impl Solver {
     fn guess_leaf_dims(&mut self, t: &Closing) -> Result<(), InferError> {
         for v in self.vars_of(t.shape).0 {
             let info = &self.env.dim_info[v.index()];
-            if info.cap.is_some() || info.at_least > 0 {
+            if info.cap().is_some() || info.at_least() > 0 {
                 continue;
             }
             if t.param {
@@ -244,8 +267,8 @@ impl Solver {
 
     fn closing_value(&mut self, v: DimVar) -> Result<Dim, InferError> {
         let info = &self.env.dim_info[v.index()];
-        let (at_least, discardable) = (info.at_least, info.discardable);
-        match info.cap.clone().map(|c| self.env.dim(&c)) {
+        let (at_least, discardable) = (info.at_least(), info.discardable);
+        match info.cap().cloned().map(|c| self.env.dim(&c)) {
             Some(Dim::Solved(cap)) if at_least > cap.size => {
                 let msg = format!(
                     "index {} is used where the dimension has size {}",

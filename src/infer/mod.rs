@@ -12,11 +12,13 @@ pub mod env;
 mod error;
 pub mod explain;
 mod graph;
+mod info;
 mod lower;
 mod op;
 pub mod program;
 mod rows;
 mod solver;
+mod store;
 
 pub use error::{InferError, ShapeError};
 pub use graph::{Graph, Step, TensorEntry};

@@ -155,12 +155,12 @@ impl Solver {
 
     fn union_row_vars(&mut self, x: RowVar, y: RowVar) {
         let (root, other) = self.env.union_rows(x, y);
-        let moved = std::mem::take(&mut self.env.row_info[other.index()]);
+        let mut moved = std::mem::take(&mut self.env.row_info[other.index()]);
         let info = &mut self.env.row_info[root.index()];
         info.safe_to_guess &= moved.safe_to_guess;
         info.used_in_spec |= moved.used_in_spec;
         info.depth = info.depth.max(moved.depth);
-        self.reemit_row_facts(moved, &Row::open(root));
+        self.reemit_row_facts(moved.take_links(), &Row::open(root));
     }
 
     /// Binds an unbound row variable and re-emits what was known about it.
@@ -179,14 +179,14 @@ impl Solver {
             inner.used_in_spec |= info.used_in_spec;
             inner.depth = inner.depth.max(info.depth);
         }
-        info.bound_by = None;
-        self.env.row_info[x.index()].bound_by = Some(self.current_origin());
-        self.env.bind_row(x, value.clone());
-        self.reemit_row_facts(info, &value);
+        let origin = self.current_origin();
+        self.env.row_info[x.index()].set_bound_by(origin);
+        self.env.bind_row(x, &value);
+        self.reemit_row_facts(info.take_links(), &value);
         Ok(())
     }
 
-    fn reemit_row_facts(&mut self, info: super::env::RowInfo, value: &Row) {
+    fn reemit_row_facts(&mut self, info: super::env::RowLinks, value: &Row) {
         for r in info.lower {
             self.push(Constraint::RowIneq { res: Row::open(r), opnd: value.clone() });
         }
