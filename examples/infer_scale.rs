@@ -21,7 +21,10 @@ fn main() {
         run_one(n);
         return;
     }
-    println!("{:>9} {:>10} {:>10} {:>10} {:>9} {:>10}", "ops", "build ms", "solve ms", "total ms", "µs/op", "peak MiB");
+    println!(
+        "{:>9} {:>10} {:>10} {:>10} {:>9} {:>10}",
+        "ops", "build ms", "solve ms", "total ms", "µs/op", "peak MiB"
+    );
     let exe = std::env::current_exe().expect("the benchmark knows its own path");
     let mut totals = Vec::new();
     for n in sizes {

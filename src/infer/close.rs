@@ -2,11 +2,14 @@
 //! *down* to their caps, unconstrained leaf rows close empty and dims to the broadcast top,
 //! interior ones close *up*; parameters are never guessed.
 
+use smallvec::SmallVec;
+
 use super::constraint::Constraint;
 use super::error::InferError;
 use super::graph::TensorEntry;
 use super::solver::Solver;
 use super::store::ShapeRef;
+use super::visit::Item;
 use crate::code::ErrorCode;
 use crate::ids::{DimVar, RowVar, TensorId};
 use crate::shape::{Dim, Row, Solved};
@@ -25,6 +28,13 @@ struct Closing<'a> {
     param: bool,
 }
 
+/// The unbound variables of a shape, and whether it is fully solved.
+struct Vars {
+    dims: SmallVec<[DimVar; 8]>,
+    rows: SmallVec<[RowVar; 4]>,
+    solved: bool,
+}
+
 /// The tensors to close, looked up as they are visited (no list of them is built).
 #[derive(Clone, Copy)]
 struct Tensors<'a> {
@@ -39,83 +49,105 @@ impl<'a> Tensors<'a> {
             Closing { id, name: &e.name, shape: e.shape, leaf: e.leaf, param: e.param }
         })
     }
-
-    fn leaves(self) -> impl Iterator<Item = Closing<'a>> {
-        self.all().filter(|t| t.leaf)
-    }
 }
 
 impl Solver {
     /// The unbound variables of a shape, in memory order, without repeats.
-    fn vars_of(&mut self, shape: ShapeRef) -> (Vec<DimVar>, Vec<RowVar>) {
-        let (mut dims, mut rows) = (Vec::new(), Vec::new());
-        let shape = shape.shape(&self.env.store);
-        for row in [&shape.batch, &shape.output, &shape.input] {
-            let r = self.env.row(row);
-            for d in r.all() {
+    fn vars_of(&mut self, shape: ShapeRef) -> Vars {
+        let mut vars = Vars { dims: SmallVec::new(), rows: SmallVec::new(), solved: true };
+        self.env.visit_shape(shape, &mut |item| match item {
+            Item::Dim(Dim::Solved(_)) => {}
+            Item::Dim(d) => {
+                vars.solved = false;
                 d.for_each_var(&mut |v| {
-                    if !dims.contains(&v) {
-                        dims.push(v)
+                    if !vars.dims.contains(&v) {
+                        vars.dims.push(v)
                     }
-                });
+                })
             }
-            if let Some(v) = r.var {
-                if !rows.contains(&v) {
-                    rows.push(v);
+            Item::Row(v) => {
+                vars.solved = false;
+                if !vars.rows.contains(&v) {
+                    vars.rows.push(v);
                 }
             }
+        });
+        vars
+    }
+
+    /// Calls `f` with each tensor (or leaf) and its variables, skipping tensors already found
+    /// solved (a solved shape stays solved, and closing has nothing to do for it).
+    fn each_open(
+        &mut self,
+        tensors: &Tensors,
+        done: &mut [bool],
+        leaves_only: bool,
+        mut f: impl FnMut(&mut Self, &Closing, Vars) -> Result<(), InferError>,
+    ) -> Result<(), InferError> {
+        for (i, t) in tensors.all().enumerate() {
+            if done[i] || (leaves_only && !t.leaf) {
+                continue;
+            }
+            let vars = self.vars_of(t.shape);
+            if vars.solved {
+                done[i] = true;
+                continue;
+            }
+            f(self, &t, vars)?;
         }
-        (dims, rows)
+        Ok(())
     }
 
     /// Runs stages 2 to 7 over the given tensors; afterwards their shapes hold no variables.
-    pub fn finish(&mut self, entries: &[TensorEntry], ids: &[TensorId]) -> Result<(), InferError> {
-        let result = self.finish_stages(Tensors { entries, ids });
+    /// Returns the tensors whose shapes are still not fully solved sizes (normally none).
+    pub fn finish(
+        &mut self,
+        entries: &[TensorEntry],
+        ids: &[TensorId],
+    ) -> Result<Vec<TensorId>, InferError> {
+        let tensors = Tensors { entries, ids };
+        let mut done = vec![false; ids.len()];
+        let result = self.finish_stages(&tensors, &mut done);
         self.stage = 1;
         self.wake_deferred();
-        result
+        result?;
+        let mut unsolved = Vec::new();
+        for (t, done) in ids.iter().zip(done) {
+            if !done && !self.env.shape_solved(entries[t.index()].shape) {
+                unsolved.push(*t);
+            }
+        }
+        Ok(unsolved)
     }
 
-    fn finish_stages(&mut self, tensors: Tensors) -> Result<(), InferError> {
+    fn finish_stages(&mut self, tensors: &Tensors, done: &mut [bool]) -> Result<(), InferError> {
         self.stage = 2;
         self.wake_deferred();
         self.collapse_single_links();
         self.run()?;
         self.stage = 3;
         self.wake_deferred();
-        for t in tensors.leaves() {
-            for v in self.vars_of(t.shape).1 {
-                self.close_row_to_cap(v)?;
-            }
-        }
+        self.each_open(tensors, done, true, |s, _, vars| s.close_rows_to_caps(&vars.rows))?;
         self.run()?;
         self.stage = 4;
         self.wake_deferred();
-        for t in tensors.leaves() {
-            self.close_leaf_stage4(&t)?;
-        }
+        self.each_open(tensors, done, true, |s, t, vars| s.close_leaf_stage4(t, vars))?;
         self.run()?;
         self.stage = 5;
         self.wake_deferred();
-        for t in tensors.leaves() {
-            self.guess_leaf_dims(&t)?;
-        }
+        self.each_open(tensors, done, true, |s, t, vars| s.guess_leaf_dims(t, vars))?;
         self.run()?;
         self.stage = 6;
         self.wake_deferred();
         self.run()?;
-        for t in tensors.all() {
-            for v in self.vars_of(t.shape).1 {
-                self.close_row_to_cap(v)?;
-            }
-        }
+        self.each_open(tensors, done, false, |s, _, vars| s.close_rows_to_caps(&vars.rows))?;
         self.run()?;
         self.stage = 7;
         self.wake_deferred();
-        for t in tensors.all() {
-            self.close_all(&t)?;
-            self.run()?;
-        }
+        self.each_open(tensors, done, false, |s, t, vars| {
+            s.close_all(t, vars)?;
+            s.run()
+        })?;
         if self.has_deferred() {
             let msg = "some constraints could not be decided (not enough shape information)";
             return Err(self.error(ErrorCode::Unresolved, msg.into()));
@@ -167,28 +199,29 @@ impl Solver {
         }
     }
 
-    fn close_row_to_cap(&mut self, v: RowVar) -> Result<(), InferError> {
-        let v = self.env.row_root(v);
-        if self.env.row_bound(v) {
-            return Ok(());
-        }
-        if let Some(cap) = self.env.row_info[v.index()].caps().first().cloned() {
-            self.bind_row_var(v, cap)?;
+    fn close_rows_to_caps(&mut self, rows: &[RowVar]) -> Result<(), InferError> {
+        for &v in rows {
+            let v = self.env.row_root(v);
+            if self.env.row_bound(v) {
+                continue;
+            }
+            if let Some(cap) = self.env.row_info[v.index()].caps().first().cloned() {
+                self.bind_row_var(v, cap)?;
+            }
         }
         Ok(())
     }
 
     /// Stage 4: leaf dims with a cap take it; leaf rows with nothing known close empty.
-    fn close_leaf_stage4(&mut self, t: &Closing) -> Result<(), InferError> {
-        let (dims, rows) = self.vars_of(t.shape);
-        for v in dims {
+    fn close_leaf_stage4(&mut self, t: &Closing, vars: Vars) -> Result<(), InferError> {
+        for v in vars.dims {
             if let (false, Some(cap)) =
                 (self.env.dim_bound(v), self.env.dim_info[v.index()].cap().cloned())
             {
                 self.push(Constraint::DimEq(Dim::Var(v), cap));
             }
         }
-        for v in rows {
+        for v in vars.rows {
             if self.env.row_bound(v) || !self.env.row_info[v.index()].caps().is_empty() {
                 continue;
             }
@@ -208,8 +241,8 @@ impl Solver {
 
     /// Stage 5: unconstrained leaf dims become the broadcast top (size 0 if discardable);
     /// a parameter's are an error.
-    fn guess_leaf_dims(&mut self, t: &Closing) -> Result<(), InferError> {
-        for v in self.vars_of(t.shape).0 {
+    fn guess_leaf_dims(&mut self, t: &Closing, vars: Vars) -> Result<(), InferError> {
+        for v in vars.dims {
             let info = &self.env.dim_info[v.index()];
             if info.cap().is_some() || info.at_least() > 0 {
                 continue;
@@ -243,9 +276,8 @@ impl Solver {
 
     /// Stage 7: every remaining dim takes its cap (checked against fixed-index bounds), its
     /// lower bound, or the broadcast top; every remaining row closes empty.
-    fn close_all(&mut self, t: &Closing) -> Result<(), InferError> {
-        let (dims, rows) = self.vars_of(t.shape);
-        for v in dims {
+    fn close_all(&mut self, t: &Closing, vars: Vars) -> Result<(), InferError> {
+        for v in vars.dims {
             if self.env.dim_bound(v) {
                 continue;
             }
@@ -256,7 +288,7 @@ impl Solver {
             self.push(Constraint::DimEq(Dim::Var(v), value));
             self.run()?;
         }
-        for v in rows {
+        for v in vars.rows {
             if !self.env.row_bound(v) {
                 self.bind_row_var(v, Row::empty())?;
                 self.run()?;

@@ -229,12 +229,14 @@ impl Env {
 
     /// Appends the value of `v` (substituted) at the marker of `out`.
     fn splice(&mut self, v: RowVar, out: &mut Row) {
-        let root = self.rows.find(v);
-        let Some(i) = self.rows.probe_value(root).0 else {
-            out.var = Some(root);
-            return;
+        let id = match self.row_value(v) {
+            Ok(id) => id,
+            Err(root) => {
+                out.var = Some(root);
+                return;
+            }
         };
-        let (start, beg, len, var) = self.store.layout(RowId(i));
+        let (start, beg, len, var) = self.store.layout(id);
         for k in start..start + beg {
             let d = self.stored_dim(k);
             out.beg.push(d);
@@ -248,7 +250,17 @@ impl Env {
         }
     }
 
-    fn stored_dim(&mut self, k: usize) -> Dim {
+    /// The stored value of a row variable, or its root when it is unbound.
+    pub fn row_value(&mut self, v: RowVar) -> Result<RowId, RowVar> {
+        let root = self.rows.find(v);
+        match self.rows.probe_value(root).0 {
+            Some(i) => Ok(RowId(i)),
+            None => Err(root),
+        }
+    }
+
+    /// The dim at a flat position of the row store, substituted.
+    pub fn stored_dim(&mut self, k: usize) -> Dim {
         match self.store.dim_at(k) {
             Dim::Solved(s) => Dim::Solved(*s),
             d => {

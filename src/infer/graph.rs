@@ -352,10 +352,9 @@ impl Graph {
         for t in &pending {
             self.in_pending[t.index()] = false;
         }
-        result?;
         // Every touched shape is now variable-free; a concatenation of conflicting bases is
         // the one thing that can still be left unsimplified.
-        for t in pending {
+        for t in result? {
             self.dims(t)?;
         }
         Ok(())

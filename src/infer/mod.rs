@@ -19,6 +19,7 @@ pub mod program;
 mod rows;
 mod solver;
 mod store;
+mod visit;
 
 pub use error::{InferError, ShapeError};
 pub use graph::{Graph, Step, TensorEntry};
