@@ -4,7 +4,7 @@
 
 use smallvec::SmallVec;
 
-use super::constraint::Constraint;
+use super::constraint::{Constraint, RowArg};
 use super::error::InferError;
 use super::solver::{Outcome, Solver};
 use crate::code::ErrorCode;
@@ -18,19 +18,19 @@ const MAX_TEMPLATE_DEPTH: u32 = 128;
 
 impl Solver {
     /// `res ⊑ opnd` for rows.
-    pub fn row_ineq(&mut self, res: &Row, opnd: &Row) -> Res {
-        let (r, o) = (self.env.row(res), self.env.row(opnd));
+    pub fn row_ineq(&mut self, res: &RowArg, opnd: &RowArg) -> Res {
+        let (r, o) = (self.env.row_arg(res), self.env.row_arg(opnd));
         if r == o || o.is_empty() {
             return Ok(Outcome::Done);
         }
         match (r.var, o.var) {
-            (Some(x), Some(y)) if x == y => self.same_var_ineq(&r, &o),
+            (Some(x), Some(y)) if x == y => self.same_var_ineq(r, o),
             (None, _) => self.closed_result_ineq(&r, &o),
-            (Some(x), _) => self.open_result_ineq(&r, x, &o),
+            (Some(x), _) => self.open_result_ineq(r, x, o),
         }
     }
 
-    fn same_var_ineq(&mut self, r: &Row, o: &Row) -> Res {
+    fn same_var_ineq(&mut self, r: Row, o: Row) -> Res {
         if r.explicit_len() != o.explicit_len() {
             let msg = "a row variable would contain itself plus more axes (infinitely many axes)";
             return Err(self.error(ErrorCode::Cycle, msg.into()));
@@ -43,7 +43,7 @@ impl Solver {
         }
         if let (true, Some(x)) = (self.stage >= 6, r.var) {
             self.bind_row_var(x, Row::empty())?;
-            self.push(Constraint::RowIneq { res: r.clone(), opnd: o.clone() });
+            self.push(Constraint::RowIneq { res: r.into(), opnd: o.into() });
             return Ok(Outcome::Done);
         }
         Ok(Outcome::Defer)
@@ -68,12 +68,12 @@ impl Solver {
         Ok(Outcome::Done)
     }
 
-    fn open_result_ineq(&mut self, r: &Row, x: RowVar, o: &Row) -> Res {
+    fn open_result_ineq(&mut self, r: Row, x: RowVar, o: Row) -> Res {
         let dl = o.beg.len().saturating_sub(r.beg.len());
         let dr = o.dims.len().saturating_sub(r.dims.len());
         if dl > 0 || dr > 0 {
             self.template(x, dl, dr)?;
-            self.push(Constraint::RowIneq { res: r.clone(), opnd: o.clone() });
+            self.push(Constraint::RowIneq { res: r.into(), opnd: o.into() });
             return Ok(Outcome::Done);
         }
         let (nl, nr) = (o.beg.len(), o.dims.len());
@@ -116,7 +116,7 @@ impl Solver {
 
     fn row_var_le_var(&mut self, x: RowVar, y: RowVar) {
         if self.env.row_info[x.index()].lower().contains(&y) {
-            self.push(Constraint::RowEq(Row::open(x), Row::open(y)));
+            self.push(Constraint::RowEq(x.into(), y.into()));
             return;
         }
         if !self.env.row_info[x.index()].upper().contains(&y) {
@@ -125,7 +125,7 @@ impl Solver {
             self.env.linked_rows.push(x);
         }
         for cap in self.env.row_info[x.index()].caps().to_vec() {
-            self.push(Constraint::RowIneq { res: cap, opnd: Row::open(y) });
+            self.push(Constraint::RowIneq { res: cap.into(), opnd: y.into() });
         }
     }
 
@@ -135,10 +135,11 @@ impl Solver {
     fn add_row_cap(&mut self, y: RowVar, cap: Row) -> Res {
         let uppers: SmallVec<[RowVar; 2]> = self.env.row_info[y.index()].upper().into();
         for o in uppers {
-            self.push(Constraint::RowIneq { res: cap.clone(), opnd: Row::open(o) });
+            self.push(Constraint::RowIneq { res: (&cap).into(), opnd: o.into() });
         }
         let info = self.env.row_info[y.index()].links_mut();
         let Some(first) = info.caps.first().cloned() else {
+            info.caps.reserve_exact(1);
             info.caps.push(cap);
             return Ok(Outcome::Done);
         };

@@ -193,7 +193,7 @@ impl Solver {
                 let y = *y;
                 let yi = &self.env.row_info[y.index()];
                 if yi.lower() == [x] && yi.caps().is_empty() {
-                    self.push(Constraint::RowEq(Row::open(x), Row::open(y)));
+                    self.push(Constraint::RowEq(x.into(), y.into()));
                 }
             }
         }

@@ -1,6 +1,6 @@
 //! Constraints between dims and rows, and where each came from.
 
-use crate::ids::{StepId, TensorId};
+use crate::ids::{RowVar, StepId, TensorId};
 use crate::shape::{Dim, Row};
 use crate::span::Span;
 use crate::spec::ast::RowKind;
@@ -18,16 +18,50 @@ pub enum Constraint {
         opnd: Dim,
     },
     /// Flat equality of two rows (same axes in order).
-    RowEq(Row, Row),
+    RowEq(RowArg, RowArg),
     /// `res ⊑ opnd` for rows: the operand broadcasts into the result.
     RowIneq {
         /// The result row.
-        res: Row,
+        res: RowArg,
         /// The operand row.
-        opnd: Row,
+        opnd: RowArg,
     },
     /// The dim's size is at least this (a fixed index `i` needs size `i + 1`).
     AtLeast(Dim, u64),
+}
+
+/// A row held by a constraint: a bare row variable (most constraints the solver derives relate
+/// variables), or a boxed row. Keeps queued constraints small.
+#[derive(Clone, Debug)]
+pub enum RowArg {
+    /// The open row `<v>` with no explicit axes.
+    Var(RowVar),
+    /// Any other row.
+    Row(Box<Row>),
+}
+
+impl From<Row> for RowArg {
+    fn from(r: Row) -> RowArg {
+        match r.var {
+            Some(v) if r.explicit_len() == 0 => RowArg::Var(v),
+            _ => RowArg::Row(Box::new(r)),
+        }
+    }
+}
+
+impl From<&Row> for RowArg {
+    fn from(r: &Row) -> RowArg {
+        match r.var {
+            Some(v) if r.explicit_len() == 0 => RowArg::Var(v),
+            _ => RowArg::Row(Box::new(r.clone())),
+        }
+    }
+}
+
+impl From<RowVar> for RowArg {
+    fn from(v: RowVar) -> RowArg {
+        RowArg::Var(v)
+    }
 }
 
 /// Index of an [`Origin`] in the solver's side table.

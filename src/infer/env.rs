@@ -10,6 +10,7 @@ use std::collections::HashMap;
 
 use ena::unify::{InPlaceUnificationTable, NoError, UnifyValue};
 
+use super::constraint::RowArg;
 pub use super::info::{DimFacts, DimInfo, RowInfo, RowLinks};
 use super::store::{RowId, RowStore};
 use crate::ids::{DimVar, RowVar};
@@ -225,6 +226,18 @@ impl Env {
             out.dims.push(d);
         }
         out
+    }
+
+    /// Substitutes the current bindings into a constraint's row.
+    pub fn row_arg(&mut self, r: &RowArg) -> Row {
+        match r {
+            RowArg::Var(v) => {
+                let mut out = Row::default();
+                self.splice(*v, &mut out);
+                out
+            }
+            RowArg::Row(r) => self.row(r),
+        }
     }
 
     /// Appends the value of `v` (substituted) at the marker of `out`.

@@ -231,7 +231,7 @@ impl Graph {
             span: None,
         });
         for k in RowKind::ALL {
-            self.solver.push_with(Constraint::RowEq(sa.row(k).clone(), sb.row(k).clone()), o);
+            self.solver.push_with(Constraint::RowEq(sa.row(k).into(), sb.row(k).into()), o);
         }
         self.touch(a);
         self.touch(b);

@@ -1,7 +1,7 @@
 //! Row rules: flat equality (binding row variables with the closed row's split), and the
 //! broadcast order `res ⊑ opnd` with deficit templates and caps.
 
-use super::constraint::Constraint;
+use super::constraint::{Constraint, RowArg};
 use super::error::InferError;
 use super::solver::{Outcome, Solver};
 use crate::code::ErrorCode;
@@ -16,8 +16,8 @@ fn flat(r: &Row) -> Dims {
 
 impl Solver {
     /// Flat equality `a = b`.
-    pub fn unify_row(&mut self, a: &Row, b: &Row) -> Res {
-        let (a, b) = (self.env.row(a), self.env.row(b));
+    pub fn unify_row(&mut self, a: &RowArg, b: &RowArg) -> Res {
+        let (a, b) = (self.env.row_arg(a), self.env.row_arg(b));
         match (a.var, b.var) {
             _ if a == b => Ok(Outcome::Done),
             (None, None) => self.closed_eq(&a, &b),
@@ -55,7 +55,7 @@ impl Solver {
         if self.stage >= 6 {
             // The least material solution of a shifted self-equation: the variable is empty.
             self.bind_row_var(x, Row::empty())?;
-            self.push(Constraint::RowEq(a.clone(), b.clone()));
+            self.push(Constraint::RowEq(a.into(), b.into()));
             return Ok(Outcome::Done);
         }
         Ok(Outcome::Defer)
@@ -188,13 +188,13 @@ impl Solver {
 
     fn reemit_row_facts(&mut self, info: super::env::RowLinks, value: &Row) {
         for r in info.lower {
-            self.push(Constraint::RowIneq { res: Row::open(r), opnd: value.clone() });
+            self.push(Constraint::RowIneq { res: r.into(), opnd: value.into() });
         }
         for o in info.upper {
-            self.push(Constraint::RowIneq { res: value.clone(), opnd: Row::open(o) });
+            self.push(Constraint::RowIneq { res: value.into(), opnd: o.into() });
         }
         for cap in info.caps {
-            self.push(Constraint::RowIneq { res: cap, opnd: value.clone() });
+            self.push(Constraint::RowIneq { res: cap.into(), opnd: value.into() });
         }
     }
 }

@@ -11,13 +11,13 @@ use std::collections::VecDeque;
 
 use smallvec::SmallVec;
 
-use super::constraint::{Constraint, Origin, OriginId, Queued};
+use super::constraint::{Constraint, Origin, OriginId, Queued, RowArg};
 use super::deferred::Deferred;
 use super::env::Env;
 use super::error::{InferError, ShapeError};
 use crate::code::ErrorCode;
 use crate::ids::{DimVar, RowVar};
-use crate::shape::{Dim, Row};
+use crate::shape::Dim;
 
 /// What handling a constraint did.
 pub enum Outcome {
@@ -108,8 +108,8 @@ impl Solver {
         let mut dims: SmallVec<[DimVar; 8]> = SmallVec::new();
         let mut rows: SmallVec<[RowVar; 4]> = SmallVec::new();
         let mut dim = |env: &mut Env, d: &Dim| env.dim(d).for_each_var(&mut |v| dims.push(v));
-        let mut row = |env: &mut Env, r: &Row, dim: &mut dyn FnMut(&mut Env, &Dim)| {
-            let r = env.row(r);
+        let mut row = |env: &mut Env, r: &RowArg, dim: &mut dyn FnMut(&mut Env, &Dim)| {
+            let r = env.row_arg(r);
             r.all().for_each(|d| dim(env, d));
             rows.extend(r.var);
         };
