@@ -7,6 +7,7 @@ use smallvec::SmallVec;
 use super::constraint::{Constraint, RowArg};
 use super::error::InferError;
 use super::solver::{Outcome, Solver};
+use super::store::RowId;
 use crate::code::ErrorCode;
 use crate::ids::RowVar;
 use crate::shape::{Dim, Dims, Row, Solved};
@@ -124,8 +125,9 @@ impl Solver {
             self.env.row_info[y.index()].links_mut().lower.push(x);
             self.env.linked_rows.push(x);
         }
-        for cap in self.env.row_info[x.index()].caps().to_vec() {
-            self.push(Constraint::RowIneq { res: cap.into(), opnd: y.into() });
+        let caps: SmallVec<[RowId; 2]> = self.env.row_info[x.index()].caps().into();
+        for cap in caps {
+            self.push(Constraint::RowIneq { res: RowArg::Stored(cap), opnd: y.into() });
         }
     }
 
@@ -134,27 +136,32 @@ impl Solver {
     /// size-1 axis decides `y` at once.
     fn add_row_cap(&mut self, y: RowVar, cap: Row) -> Res {
         let uppers: SmallVec<[RowVar; 2]> = self.env.row_info[y.index()].upper().into();
-        for o in uppers {
-            self.push(Constraint::RowIneq { res: (&cap).into(), opnd: o.into() });
+        if !uppers.is_empty() {
+            let id = self.env.store.push(&cap);
+            for o in uppers {
+                self.push(Constraint::RowIneq { res: RowArg::Stored(id), opnd: o.into() });
+            }
         }
-        let info = self.env.row_info[y.index()].links_mut();
-        let Some(first) = info.caps.first().cloned() else {
-            info.caps.reserve_exact(1);
-            info.caps.push(cap);
+        let Some(&first_id) = self.env.row_info[y.index()].caps().first() else {
+            let id = self.env.store.push(&cap);
+            self.env.row_info[y.index()].links_mut().caps.push(id);
             return Ok(Outcome::Done);
         };
+        let first = self.env.store.row(first_id);
         if first == cap {
             return Ok(Outcome::Done);
         }
         if first.var.is_some() || cap.var.is_some() {
-            info.caps.push(cap);
+            let id = self.env.store.push(&cap);
+            self.env.row_info[y.index()].links_mut().caps.push(id);
             return Ok(Outcome::Done);
         }
         let joined = join_closed(&first, &cap);
         let decisive = joined.explicit_len() == 0
             || (joined.explicit_len() == 1
                 && joined.all().all(|d| d.solved().is_some_and(|s| s.size == 1)));
-        info.caps[0] = joined.clone();
+        let id = self.env.store.push(&joined);
+        self.env.row_info[y.index()].links_mut().caps[0] = id;
         if decisive {
             self.bind_row_var(y, joined)?;
         }

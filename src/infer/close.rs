@@ -205,7 +205,8 @@ impl Solver {
             if self.env.row_bound(v) {
                 continue;
             }
-            if let Some(cap) = self.env.row_info[v.index()].caps().first().cloned() {
+            if let Some(&cap) = self.env.row_info[v.index()].caps().first() {
+                let cap = self.env.store.row(cap);
                 self.bind_row_var(v, cap)?;
             }
         }

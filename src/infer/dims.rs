@@ -42,7 +42,7 @@ impl Solver {
                 msg.push_str(&format!("; `{name}` is {}", self.show_solved(s)));
                 let root = self.env.dim_root(*v);
                 if let Some(o) = self.env.dim_info[root.index()].bound_by() {
-                    let line = self.origins.get(o.0 as usize).map(super::solver::describe_origin);
+                    let line = self.origins.get(o).as_ref().map(super::solver::describe_origin);
                     msg.push_str(&format!(" from {}", line.unwrap_or_default()));
                 }
             }

@@ -54,6 +54,7 @@ pub struct Env {
     pub dim_info: Vec<DimInfo>,
     /// Side table indexed by row variable.
     pub row_info: Vec<RowInfo>,
+    empty_row: Option<RowId>,
     names: Vec<Name>,
     name_ids: HashMap<Name, u32>,
     /// Dim variables that gained an upper neighbour since the last stage-2 collapse.
@@ -152,14 +153,21 @@ impl Env {
         }
     }
 
-    /// Records `v := r` (v unbound, r resolved and not mentioning v).
-    pub fn bind_row(&mut self, v: RowVar, r: &Row) {
-        let RowId(idx) = self.store.push(r);
+    /// Records `v := r` (v unbound, r resolved and not mentioning v); returns where the value
+    /// is stored.
+    pub fn bind_row(&mut self, v: RowVar, r: &Row) -> RowId {
+        let RowId(idx) = if r.is_empty() {
+            // Most rows close empty: they share one stored value.
+            *self.empty_row.get_or_insert_with(|| self.store.push(r))
+        } else {
+            self.store.push(r)
+        };
         let root = self.rows.find(v);
         self.rows.union_value(root, RowVal(Some(idx)));
         if self.watching {
             self.changed_rows.push(root);
         }
+        RowId(idx)
     }
 
     /// Whether a dim variable is bound.
@@ -236,19 +244,25 @@ impl Env {
                 self.splice(*v, &mut out);
                 out
             }
+            RowArg::Stored(id) => {
+                let mut out = Row::default();
+                self.splice_stored(*id, &mut out);
+                out
+            }
             RowArg::Row(r) => self.row(r),
         }
     }
 
     /// Appends the value of `v` (substituted) at the marker of `out`.
     fn splice(&mut self, v: RowVar, out: &mut Row) {
-        let id = match self.row_value(v) {
-            Ok(id) => id,
-            Err(root) => {
-                out.var = Some(root);
-                return;
-            }
-        };
+        match self.row_value(v) {
+            Ok(id) => self.splice_stored(id, out),
+            Err(root) => out.var = Some(root),
+        }
+    }
+
+    /// Appends a stored row (substituted) at the marker of `out`.
+    fn splice_stored(&mut self, id: RowId, out: &mut Row) {
         let (start, beg, len, var) = self.store.layout(id);
         for k in start..start + beg {
             let d = self.stored_dim(k);

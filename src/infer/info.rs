@@ -4,8 +4,9 @@
 use smallvec::SmallVec;
 
 use super::constraint::OriginId;
+use super::store::RowId;
 use crate::ids::{DimVar, RowVar};
-use crate::shape::{Dim, Row};
+use crate::shape::Dim;
 
 /// The sentinel of an absent `u32` field.
 const NONE: u32 = u32::MAX;
@@ -103,8 +104,9 @@ pub struct RowLinks {
     pub lower: SmallVec<[RowVar; 2]>,
     /// Variables this one refines.
     pub upper: SmallVec<[RowVar; 2]>,
-    /// Lower bounds (rows that must broadcast into this one); the first is the joined cap.
-    pub caps: Vec<Row>,
+    /// Lower bounds (rows that must broadcast into this one), in the row store; the first is
+    /// the joined cap.
+    pub caps: SmallVec<[RowId; 2]>,
 }
 
 /// What is known about a row variable (kept at its root).
@@ -137,8 +139,8 @@ impl RowInfo {
         self.links.as_ref().map_or(&[], |l| &l.upper)
     }
 
-    /// Its lower bounds; the first is the joined cap.
-    pub fn caps(&self) -> &[Row] {
+    /// Its lower bounds (in the row store); the first is the joined cap.
+    pub fn caps(&self) -> &[RowId] {
         self.links.as_ref().map_or(&[], |l| &l.caps)
     }
 

@@ -160,7 +160,7 @@ impl Solver {
         info.safe_to_guess &= moved.safe_to_guess;
         info.used_in_spec |= moved.used_in_spec;
         info.depth = info.depth.max(moved.depth);
-        self.reemit_row_facts(moved.take_links(), &Row::open(root));
+        self.reemit_row_facts(moved.take_links(), RowArg::Var(root));
     }
 
     /// Binds an unbound row variable and re-emits what was known about it.
@@ -181,20 +181,20 @@ impl Solver {
         }
         let origin = self.current_origin();
         self.env.row_info[x.index()].set_bound_by(origin);
-        self.env.bind_row(x, &value);
-        self.reemit_row_facts(info.take_links(), &value);
+        let stored = self.env.bind_row(x, &value);
+        self.reemit_row_facts(info.take_links(), RowArg::Stored(stored));
         Ok(())
     }
 
-    fn reemit_row_facts(&mut self, info: super::env::RowLinks, value: &Row) {
+    fn reemit_row_facts(&mut self, info: super::env::RowLinks, value: RowArg) {
         for r in info.lower {
-            self.push(Constraint::RowIneq { res: r.into(), opnd: value.into() });
+            self.push(Constraint::RowIneq { res: r.into(), opnd: value.clone() });
         }
         for o in info.upper {
-            self.push(Constraint::RowIneq { res: value.into(), opnd: o.into() });
+            self.push(Constraint::RowIneq { res: value.clone(), opnd: o.into() });
         }
         for cap in info.caps {
-            self.push(Constraint::RowIneq { res: cap.into(), opnd: value.into() });
+            self.push(Constraint::RowIneq { res: RowArg::Stored(cap), opnd: value.clone() });
         }
     }
 }

@@ -11,7 +11,7 @@ use std::collections::VecDeque;
 
 use smallvec::SmallVec;
 
-use super::constraint::{Constraint, Origin, OriginId, Queued, RowArg};
+use super::constraint::{Constraint, Origin, OriginId, Origins, Queued, RowArg};
 use super::deferred::Deferred;
 use super::env::Env;
 use super::error::{InferError, ShapeError};
@@ -37,7 +37,7 @@ pub struct Solver {
     /// Names of bases.
     pub bases: crate::shape::BasisTable,
     /// Provenance of every constraint.
-    pub origins: Vec<Origin>,
+    pub origins: Origins,
     /// The current stage (1 while adding operations, 2..=7 while closing).
     pub stage: u8,
     /// The origin of the constraint being processed.
@@ -57,8 +57,7 @@ impl Solver {
 
     /// Registers an origin.
     pub fn origin(&mut self, o: Origin) -> OriginId {
-        self.origins.push(o);
-        OriginId(u32::try_from(self.origins.len() - 1).unwrap_or(u32::MAX))
+        self.origins.push(o)
     }
 
     /// Queues a constraint with an explicit origin.
@@ -178,7 +177,7 @@ impl Solver {
     /// Adds the origin's step, tensor and span to an error that has none yet.
     pub fn attach(&self, e: InferError, origin: OriginId) -> InferError {
         let InferError::Shape(mut s) = e else { return e };
-        if let Some(o) = self.origins.get(origin.0 as usize) {
+        if let Some(o) = &self.origins.get(origin) {
             if s.step.is_none() {
                 s.step = o.step;
                 s.tensors.extend(o.tensor);
