@@ -116,16 +116,16 @@ impl Solver {
     }
 
     fn row_var_le_var(&mut self, x: RowVar, y: RowVar) {
-        if self.env.row_info[x.index()].lower().contains(&y) {
+        if self.env.row_lower(x).contains(&y) {
             self.push(Constraint::RowEq(x.into(), y.into()));
             return;
         }
-        if !self.env.row_info[x.index()].upper().contains(&y) {
-            self.env.row_info[x.index()].links_mut().upper.push(y);
-            self.env.row_info[y.index()].links_mut().lower.push(x);
+        if !self.env.row_upper(x).contains(&y) {
+            self.env.row_links_mut(x).upper.push(y);
+            self.env.row_links_mut(y).lower.push(x);
             self.env.linked_rows.push(x);
         }
-        let caps: SmallVec<[RowId; 2]> = self.env.row_info[x.index()].caps().into();
+        let caps: SmallVec<[RowId; 2]> = self.env.row_caps(x).into();
         for cap in caps {
             self.push(Constraint::RowIneq { res: RowArg::Stored(cap), opnd: y.into() });
         }
@@ -135,16 +135,16 @@ impl Solver {
     /// stay, different ones become the broadcast top); a joined cap that is empty or a single
     /// size-1 axis decides `y` at once.
     fn add_row_cap(&mut self, y: RowVar, cap: Row) -> Res {
-        let uppers: SmallVec<[RowVar; 2]> = self.env.row_info[y.index()].upper().into();
+        let uppers: SmallVec<[RowVar; 2]> = self.env.row_upper(y).into();
         if !uppers.is_empty() {
             let id = self.env.store.push(&cap);
             for o in uppers {
                 self.push(Constraint::RowIneq { res: RowArg::Stored(id), opnd: o.into() });
             }
         }
-        let Some(&first_id) = self.env.row_info[y.index()].caps().first() else {
+        let Some(&first_id) = self.env.row_caps(y).first() else {
             let id = self.env.store.push(&cap);
-            self.env.row_info[y.index()].links_mut().caps.push(id);
+            self.env.row_links_mut(y).caps.push(id);
             return Ok(Outcome::Done);
         };
         let first = self.env.store.row(first_id);
@@ -153,7 +153,7 @@ impl Solver {
         }
         if first.var.is_some() || cap.var.is_some() {
             let id = self.env.store.push(&cap);
-            self.env.row_info[y.index()].links_mut().caps.push(id);
+            self.env.row_links_mut(y).caps.push(id);
             return Ok(Outcome::Done);
         }
         let joined = join_closed(&first, &cap);
@@ -161,7 +161,7 @@ impl Solver {
             || (joined.explicit_len() == 1
                 && joined.all().all(|d| d.solved().is_some_and(|s| s.size == 1)));
         let id = self.env.store.push(&joined);
-        self.env.row_info[y.index()].links_mut().caps[0] = id;
+        self.env.row_links_mut(y).caps[0] = id;
         if decisive {
             self.bind_row_var(y, joined)?;
         }

@@ -188,11 +188,9 @@ impl Solver {
             if self.env.row_bound(x) {
                 continue;
             }
-            let info = &self.env.row_info[x.index()];
-            if let ([y], true) = (info.upper(), info.caps().is_empty()) {
+            if let ([y], true) = (self.env.row_upper(x), self.env.row_caps(x).is_empty()) {
                 let y = *y;
-                let yi = &self.env.row_info[y.index()];
-                if yi.lower() == [x] && yi.caps().is_empty() {
+                if self.env.row_lower(y) == [x] && self.env.row_caps(y).is_empty() {
                     self.push(Constraint::RowEq(x.into(), y.into()));
                 }
             }
@@ -205,7 +203,7 @@ impl Solver {
             if self.env.row_bound(v) {
                 continue;
             }
-            if let Some(&cap) = self.env.row_info[v.index()].caps().first() {
+            if let Some(&cap) = self.env.row_caps(v).first() {
                 let cap = self.env.store.row(cap);
                 self.bind_row_var(v, cap)?;
             }
@@ -223,7 +221,7 @@ impl Solver {
             }
         }
         for v in vars.rows {
-            if self.env.row_bound(v) || !self.env.row_info[v.index()].caps().is_empty() {
+            if self.env.row_bound(v) || !self.env.row_caps(v).is_empty() {
                 continue;
             }
             let info = &self.env.row_info[v.index()];

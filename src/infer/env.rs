@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use ena::unify::{InPlaceUnificationTable, NoError, UnifyValue};
 
 use super::constraint::RowArg;
-pub use super::info::{DimFacts, DimInfo, RowInfo, RowLinks};
+pub use super::info::{DimFacts, DimInfo, LinkSlab, RowInfo, RowLinks};
 use super::store::{RowId, RowStore};
 use crate::ids::{DimVar, RowVar};
 use crate::shape::{AffineDim, Basis, ConvPadding, Dim, Row, Solved};
@@ -54,6 +54,7 @@ pub struct Env {
     pub dim_info: Vec<DimInfo>,
     /// Side table indexed by row variable.
     pub row_info: Vec<RowInfo>,
+    links: LinkSlab,
     empty_row: Option<RowId>,
     names: Vec<Name>,
     name_ids: HashMap<Name, u32>,
@@ -113,6 +114,33 @@ impl Env {
         self.new_row();
         self.new_row();
         first
+    }
+
+    /// Variables known to refine row variable `v` (a root).
+    pub fn row_lower(&self, v: RowVar) -> &[RowVar] {
+        self.links.get(self.row_info[v.index()].links).map_or(&[], |l| &l.lower)
+    }
+
+    /// Variables row variable `v` (a root) refines.
+    pub fn row_upper(&self, v: RowVar) -> &[RowVar] {
+        self.links.get(self.row_info[v.index()].links).map_or(&[], |l| &l.upper)
+    }
+
+    /// Lower bounds of row variable `v` (a root), in the row store; the first is the joined cap.
+    pub fn row_caps(&self, v: RowVar) -> &[RowId] {
+        self.links.get(self.row_info[v.index()].links).map_or(&[], |l| &l.caps)
+    }
+
+    /// The links of row variable `v` (a root), created on first write.
+    pub fn row_links_mut(&mut self, v: RowVar) -> &mut RowLinks {
+        self.links.get_mut(&mut self.row_info[v.index()].links)
+    }
+
+    /// Takes the info and links of row variable `v` out (it is being bound or united).
+    pub fn take_row_info(&mut self, v: RowVar) -> (RowInfo, RowLinks) {
+        let info = std::mem::take(&mut self.row_info[v.index()]);
+        let links = self.links.take(info.links);
+        (info, links)
     }
 
     /// The representative of a dim variable.

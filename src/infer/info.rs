@@ -109,11 +109,12 @@ pub struct RowLinks {
     pub caps: SmallVec<[RowId; 2]>,
 }
 
-/// What is known about a row variable (kept at its root).
-#[derive(Clone, Debug)]
+/// What is known about a row variable (kept at its root): 8 bytes, with its links (when it
+/// has any) in the [`LinkSlab`].
+#[derive(Clone, Debug, Default)]
 pub struct RowInfo {
-    links: Option<Box<RowLinks>>,
-    bound_by: u32,
+    /// Slot of its links in the slab plus one; 0 when it has none.
+    pub(super) links: u32,
     /// How many templates deep this variable was minted (termination guard).
     pub depth: u16,
     /// Created by a deficit template that added trailing axes: closing it to empty is safe.
@@ -122,45 +123,39 @@ pub struct RowInfo {
     pub used_in_spec: bool,
 }
 
-impl Default for RowInfo {
-    fn default() -> RowInfo {
-        RowInfo { links: None, bound_by: NONE, depth: 0, safe_to_guess: false, used_in_spec: false }
-    }
+/// The links of row variables, in slots reused once a variable is bound or united.
+#[derive(Default)]
+pub struct LinkSlab {
+    slots: Vec<RowLinks>,
+    free: Vec<u32>,
 }
 
-impl RowInfo {
-    /// Variables known to refine this one.
-    pub fn lower(&self) -> &[RowVar] {
-        self.links.as_ref().map_or(&[], |l| &l.lower)
+impl LinkSlab {
+    /// The links in a slot (`slot` as stored in [`RowInfo`]).
+    pub fn get(&self, slot: u32) -> Option<&RowLinks> {
+        slot.checked_sub(1).and_then(|i| self.slots.get(i as usize))
     }
 
-    /// Variables this one refines.
-    pub fn upper(&self) -> &[RowVar] {
-        self.links.as_ref().map_or(&[], |l| &l.upper)
+    /// The links in a slot, allocating one if there is none yet.
+    pub fn get_mut(&mut self, slot: &mut u32) -> &mut RowLinks {
+        if *slot == 0 {
+            let i = match self.free.pop() {
+                Some(i) => i,
+                None => {
+                    self.slots.push(RowLinks::default());
+                    u32::try_from(self.slots.len() - 1).unwrap_or(u32::MAX)
+                }
+            };
+            *slot = i + 1;
+        }
+        let i = (*slot - 1) as usize;
+        &mut self.slots[i]
     }
 
-    /// Its lower bounds (in the row store); the first is the joined cap.
-    pub fn caps(&self) -> &[RowId] {
-        self.links.as_ref().map_or(&[], |l| &l.caps)
-    }
-
-    /// The links, created on first write.
-    pub fn links_mut(&mut self) -> &mut RowLinks {
-        self.links.get_or_insert_with(Box::default)
-    }
-
-    /// Takes the links out (the variable is being bound or united).
-    pub fn take_links(&mut self) -> RowLinks {
-        self.links.take().map(|b| *b).unwrap_or_default()
-    }
-
-    /// The constraint that bound it.
-    pub fn bound_by(&self) -> Option<OriginId> {
-        (self.bound_by != NONE).then_some(OriginId(self.bound_by))
-    }
-
-    /// Records the constraint that bound it.
-    pub fn set_bound_by(&mut self, o: OriginId) {
-        self.bound_by = o.0;
+    /// Takes the links out of a slot and frees it.
+    pub fn take(&mut self, slot: u32) -> RowLinks {
+        let Some(i) = slot.checked_sub(1) else { return RowLinks::default() };
+        self.free.push(i);
+        std::mem::take(&mut self.slots[i as usize])
     }
 }

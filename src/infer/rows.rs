@@ -155,12 +155,12 @@ impl Solver {
 
     fn union_row_vars(&mut self, x: RowVar, y: RowVar) {
         let (root, other) = self.env.union_rows(x, y);
-        let mut moved = std::mem::take(&mut self.env.row_info[other.index()]);
+        let (moved, links) = self.env.take_row_info(other);
         let info = &mut self.env.row_info[root.index()];
         info.safe_to_guess &= moved.safe_to_guess;
         info.used_in_spec |= moved.used_in_spec;
         info.depth = info.depth.max(moved.depth);
-        self.reemit_row_facts(moved.take_links(), RowArg::Var(root));
+        self.reemit_row_facts(links, RowArg::Var(root));
     }
 
     /// Binds an unbound row variable and re-emits what was known about it.
@@ -173,16 +173,14 @@ impl Solver {
             let msg = "a row variable would contain itself plus more axes (infinitely many axes)";
             return Err(self.error(ErrorCode::Cycle, msg.into()));
         }
-        let mut info = std::mem::take(&mut self.env.row_info[x.index()]);
+        let (info, links) = self.env.take_row_info(x);
         if let Some(v) = value.var {
             let inner = &mut self.env.row_info[v.index()];
             inner.used_in_spec |= info.used_in_spec;
             inner.depth = inner.depth.max(info.depth);
         }
-        let origin = self.current_origin();
-        self.env.row_info[x.index()].set_bound_by(origin);
         let stored = self.env.bind_row(x, &value);
-        self.reemit_row_facts(info.take_links(), RowArg::Stored(stored));
+        self.reemit_row_facts(links, RowArg::Stored(stored));
         Ok(())
     }
 
