@@ -257,38 +257,11 @@ impl Graph {
         if let Some((_, p)) = &parsed {
             check_spec_arity(op, p, args.len())?;
         }
-        let out_ref = ShapeRef::Fresh(self.solver.env.new_rows3());
-        let out_shape = out_ref.shape(&self.solver.env.store);
-        let out = self.add_tensor(TensorEntry {
-            name: smol_str::format_smolstr!("t{}", self.tensors.len()),
-            shape: out_ref,
-            leaf: false,
-            param: false,
-        });
         let arg_shapes: SmallVec<[(TensorId, Shape); 3]> =
             args.iter().map(|a| (*a, self.raw_shape(*a))).collect();
-        let s = StepShapes { step, out: (out, &out_shape), args: &arg_shapes };
-        let env = match (op, &parsed) {
-            (OpKind::Pointwise, _) => {
-                self.solver.lower_pointwise(&s);
-                SpecEnv::default()
-            }
-            (OpKind::Compose, _) => {
-                self.solver.lower_compose(&s);
-                SpecEnv::default()
-            }
-            (OpKind::Transpose, _) => {
-                self.solver.lower_transpose(&s);
-                SpecEnv::default()
-            }
-            (OpKind::BatchSlice, _) => {
-                self.solver.lower_batch_slice(&s);
-                SpecEnv::default()
-            }
-            (_, Some((_, p))) => {
-                self.solver.lower_spec(&s, op, p).map_err(|e| with_step(e, step))?
-            }
-            (_, None) => SpecEnv::default(),
+        let (out, env) = match &parsed {
+            Some((_, p)) => self.lower_spec_step(step, op, p, &arg_shapes)?,
+            None => (self.lower_plain_step(step, op, &arg_shapes), SpecEnv::default()),
         };
         for a in args {
             self.touch(*a);
@@ -305,6 +278,58 @@ impl Graph {
         });
         self.solver.run()?;
         Ok(out)
+    }
+
+    /// Adds the result of a spec operation and its constraints: the result's rows are the
+    /// result slot's rows.
+    fn lower_spec_step(
+        &mut self,
+        step: StepId,
+        op: OpKind,
+        spec: &EinsumSpec,
+        args: &[(TensorId, Shape)],
+    ) -> Result<(TensorId, SpecEnv), InferError> {
+        match self.solver.lower_spec(step, args, op, spec) {
+            Ok((env, [batch, input, output])) => {
+                let shape = Shape { batch, input, output };
+                let stored = ShapeRef::store(&shape, &mut self.solver.env.store);
+                let out = self.add_result(stored);
+                Ok((out, env))
+            }
+            Err(e) => {
+                // The result exists, with nothing known about it.
+                let fresh = ShapeRef::Fresh(self.solver.env.new_rows3());
+                self.add_result(fresh);
+                Err(with_step(e, step))
+            }
+        }
+    }
+
+    /// Adds the result of an operation without a spec and its constraints.
+    fn lower_plain_step(
+        &mut self,
+        step: StepId,
+        op: OpKind,
+        args: &[(TensorId, Shape)],
+    ) -> TensorId {
+        let out_ref = ShapeRef::Fresh(self.solver.env.new_rows3());
+        let out_shape = out_ref.shape(&self.solver.env.store);
+        let out = self.add_result(out_ref);
+        let s = StepShapes { step, out: (out, &out_shape), args };
+        match op {
+            OpKind::Pointwise => self.solver.lower_pointwise(&s),
+            OpKind::Compose => self.solver.lower_compose(&s),
+            OpKind::Transpose => self.solver.lower_transpose(&s),
+            OpKind::BatchSlice => self.solver.lower_batch_slice(&s),
+            // Spec operations always come with a parsed spec (checked by `add_step`).
+            OpKind::Permute | OpKind::Einsum | OpKind::Einsum3 | OpKind::Concat => {}
+        }
+        out
+    }
+
+    fn add_result(&mut self, shape: ShapeRef) -> TensorId {
+        let name = smol_str::format_smolstr!("t{}", self.tensors.len());
+        self.add_tensor(TensorEntry { name, shape, leaf: false, param: false })
     }
 
     /// Parses a spec, or finds it parsed already.

@@ -79,13 +79,16 @@ impl Solver {
         }
     }
 
-    /// Constraints of a spec operation; returns the spec's variables (for projections).
+    /// Constraints of a spec operation: the operands' rows equal the elaborated slots. Returns
+    /// the spec's variables (for projections) and the result slot's rows, which are the
+    /// result's shape (binding fresh result rows to them would change nothing).
     pub fn lower_spec(
         &mut self,
-        s: &StepShapes,
+        step: StepId,
+        args: &[(TensorId, Shape)],
         kind: OpKind,
         spec: &EinsumSpec,
-    ) -> Result<SpecEnv, InferError> {
+    ) -> Result<(SpecEnv, [Row; 3]), InferError> {
         let mut env = SpecEnv::default();
         let lhs = env.slot(&mut self.env, &spec.lhs)?;
         let mut rhs = Vec::with_capacity(spec.rhs.len());
@@ -99,52 +102,32 @@ impl Solver {
                 }
             }
         }
-        let lhs_first = matches!(kind, OpKind::Permute | OpKind::Einsum);
-        if lhs_first {
-            self.spec_lhs(s, spec, &lhs.rows);
-        }
         for (i, (slot, rows)) in spec.rhs.iter().zip(&rhs).enumerate() {
             for (j, k) in RowKind::ALL.into_iter().enumerate() {
                 let span = slot.row(k).map_or(slot.span, |r| r.span);
                 let o = self.origin(Origin {
-                    step: Some(s.step),
-                    tensor: Some(s.args[i].0),
+                    step: Some(step),
+                    tensor: Some(args[i].0),
                     part: Part::Operand(i as u8, k),
                     span: Some(span),
                 });
-                self.mark_used_in_spec(s.args[i].1.row(k));
+                self.mark_used_in_spec(args[i].1.row(k));
                 self.push_with(
-                    Constraint::RowEq((&rows.rows[j]).into(), s.args[i].1.row(k).into()),
+                    Constraint::RowEq((&rows.rows[j]).into(), args[i].1.row(k).into()),
                     o,
                 );
             }
         }
-        if !lhs_first {
-            self.spec_lhs(s, spec, &lhs.rows);
-        }
         for &(v, i) in &env.fixed {
             let o = self.origin(Origin {
-                step: Some(s.step),
+                step: Some(step),
                 tensor: None,
                 part: Part::Side,
                 span: None,
             });
             self.push_with(Constraint::AtLeast(Dim::Var(v), i.saturating_add(1)), o);
         }
-        Ok(env)
-    }
-
-    fn spec_lhs(&mut self, s: &StepShapes, spec: &EinsumSpec, rows: &[Row; 3]) {
-        for (j, k) in RowKind::ALL.into_iter().enumerate() {
-            let span = spec.lhs.row(k).map_or(spec.lhs.span, |r| r.span);
-            let o = self.origin(Origin {
-                step: Some(s.step),
-                tensor: Some(s.out.0),
-                part: Part::Result(k),
-                span: Some(span),
-            });
-            self.push_with(Constraint::RowEq(s.out.1.row(k).into(), (&rows[j]).into()), o);
-        }
+        Ok((env, lhs.rows))
     }
 
     fn mark_used_in_spec(&mut self, row: &Row) {
