@@ -110,24 +110,31 @@ pub struct Queued {
     pub origin: OriginId,
 }
 
-/// The origins of all constraints, packed to 20 bytes each (an operation adds several).
+/// The origins of all constraints. The constraints of one operation part (an operand, the
+/// result) share a 16-byte record; an [`OriginId`] is the record's index and the row kind in
+/// its two low bits. Spec spans live in a side table, three per record.
 #[derive(Default)]
 pub struct Origins {
-    packed: Vec<Packed>,
+    records: Vec<Record>,
+    spans: Vec<[Span; 3]>,
 }
 
-#[derive(Clone, Copy)]
-struct Packed {
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Record {
     step: u32,
     tensor: u32,
-    span_start: u32,
-    span_end: u32,
-    part: [u8; 2],
+    spans: u32,
+    tag: u8,
+    operand: u8,
 }
 
 const NONE: u32 = u32::MAX;
+/// The kind bits of a part without a row kind.
+const NO_KIND: u32 = 3;
+/// A span slot not filled.
+const NO_SPAN: Span = Span { start: NONE, end: NONE };
 
-fn kind_code(k: RowKind) -> u8 {
+fn kind_code(k: RowKind) -> u32 {
     match k {
         RowKind::Batch => 0,
         RowKind::Input => 1,
@@ -135,48 +142,71 @@ fn kind_code(k: RowKind) -> u8 {
     }
 }
 
-fn code_kind(c: u8) -> RowKind {
-    match c & 3 {
-        0 => RowKind::Batch,
-        1 => RowKind::Input,
-        _ => RowKind::Output,
+fn code_kind(c: u32) -> Option<RowKind> {
+    match c {
+        0 => Some(RowKind::Batch),
+        1 => Some(RowKind::Input),
+        2 => Some(RowKind::Output),
+        _ => None,
     }
 }
 
 impl Origins {
     /// Records an origin.
     pub fn push(&mut self, o: Origin) -> OriginId {
-        let part = match o.part {
-            Part::Result(k) => [kind_code(k), 0],
-            Part::Operand(i, k) => [4 | kind_code(k), i],
-            Part::Declaration => [8, 0],
-            Part::Side => [12, 0],
+        let (tag, operand, kind) = match o.part {
+            Part::Result(k) => (0, 0, kind_code(k)),
+            Part::Operand(i, k) => (1, i, kind_code(k)),
+            Part::Declaration => (2, 0, NO_KIND),
+            Part::Side => (3, 0, NO_KIND),
         };
-        let (span_start, span_end) = o.span.map_or((NONE, NONE), |s| (s.start, s.end));
-        self.packed.push(Packed {
+        let rec = Record {
             step: o.step.map_or(NONE, |s| s.0),
             tensor: o.tensor.map_or(NONE, |t| t.0),
-            span_start,
-            span_end,
-            part,
+            spans: NONE,
+            tag,
+            operand,
+        };
+        let reuse = self.records.last().is_some_and(|last| {
+            let same = Record { spans: last.spans, ..rec } == *last;
+            let free = |i: u32| self.spans[i as usize][kind as usize] == NO_SPAN;
+            same && kind != NO_KIND && (last.spans == NONE || free(last.spans))
         });
-        OriginId(u32::try_from(self.packed.len() - 1).unwrap_or(u32::MAX))
+        if !reuse {
+            self.records.push(rec);
+        }
+        let index = self.records.len() - 1;
+        if let (Some(span), Some(last)) = (o.span, self.records.last_mut()) {
+            if last.spans == NONE {
+                self.spans.push([NO_SPAN; 3]);
+                last.spans = u32::try_from(self.spans.len() - 1).unwrap_or(NONE);
+            }
+            if let Some(slot) = self.spans.get_mut(last.spans as usize) {
+                slot[kind.min(2) as usize] = span;
+            }
+        }
+        let index = u32::try_from(index).unwrap_or(u32::MAX >> 2).min(u32::MAX >> 2);
+        OriginId(index << 2 | kind)
     }
 
     /// An origin recorded before.
     pub fn get(&self, id: OriginId) -> Option<Origin> {
-        let p = self.packed.get(id.0 as usize)?;
-        let part = match p.part[0] >> 2 {
-            0 => Part::Result(code_kind(p.part[0])),
-            1 => Part::Operand(p.part[1], code_kind(p.part[0])),
-            2 => Part::Declaration,
+        let r = self.records.get((id.0 >> 2) as usize)?;
+        let kind = code_kind(id.0 & 3);
+        let part = match (r.tag, kind) {
+            (0, Some(k)) => Part::Result(k),
+            (1, Some(k)) => Part::Operand(r.operand, k),
+            (2, _) => Part::Declaration,
             _ => Part::Side,
         };
+        let span = kind
+            .and_then(|k| self.spans.get(r.spans as usize).map(|s| s[kind_code(k) as usize]))
+            .filter(|s| *s != NO_SPAN);
         Some(Origin {
-            step: (p.step != NONE).then_some(StepId(p.step)),
-            tensor: (p.tensor != NONE).then_some(TensorId(p.tensor)),
+            step: (r.step != NONE).then_some(StepId(r.step)),
+            tensor: (r.tensor != NONE).then_some(TensorId(r.tensor)),
             part,
-            span: (p.span_start != NONE).then_some(Span { start: p.span_start, end: p.span_end }),
+            span,
         })
     }
 }

@@ -2,7 +2,8 @@
 //! values pointing into arenas (dims in a vector, rows in a [`RowStore`]), and side tables for
 //! bounds, caps and provenance.
 //!
-//! A bound variable's value is stored once (in `dim_values` / `row_values`); substitution is
+//! A bound variable's value is stored once (in `dim_values` / the row store; solved sizes are
+//! interned, as a program binds thousands of variables to a handful of sizes); substitution is
 //! lazy ([`Env::dim`], [`Env::row`]), so binding a variable costs O(its own facts), never
 //! O(all variables).
 
@@ -48,6 +49,7 @@ pub struct Env {
     dims: InPlaceUnificationTable<DimVar>,
     rows: InPlaceUnificationTable<RowVar>,
     dim_values: Vec<Dim>,
+    solved_ids: HashMap<Solved, u32>,
     /// Values of bound row variables and declared shapes of leaves.
     pub store: RowStore,
     /// Side table indexed by dim variable.
@@ -177,13 +179,27 @@ impl Env {
 
     /// Records `v := d` (v unbound, d resolved and not mentioning v).
     pub fn bind_dim(&mut self, v: DimVar, d: Dim) {
-        let idx = u32::try_from(self.dim_values.len()).unwrap_or(u32::MAX);
-        self.dim_values.push(d);
+        let idx = match d {
+            Dim::Solved(s) => match self.solved_ids.get(&s) {
+                Some(&i) => i,
+                None => {
+                    let i = self.push_dim_value(d);
+                    self.solved_ids.insert(s, i);
+                    i
+                }
+            },
+            d => self.push_dim_value(d),
+        };
         let root = self.dims.find(v);
         self.dims.union_value(root, DimVal(Some(idx)));
         if self.watching {
             self.changed_dims.push(root);
         }
+    }
+
+    fn push_dim_value(&mut self, d: Dim) -> u32 {
+        self.dim_values.push(d);
+        u32::try_from(self.dim_values.len() - 1).unwrap_or(u32::MAX)
     }
 
     /// Records `v := r` (v unbound, r resolved and not mentioning v); returns where the value
