@@ -69,6 +69,8 @@ pub struct Graph {
     in_pending: Vec<bool>,
     /// Parsed specs by text: a program repeats a few specs many times.
     specs: HashMap<Arc<str>, Arc<EinsumSpec>>,
+    /// Parsed declared shapes by text, for the same reason.
+    shape_texts: HashMap<Box<str>, Arc<ShapeText>>,
 }
 
 impl Default for Graph {
@@ -87,6 +89,7 @@ impl Graph {
             pending: Vec::new(),
             in_pending: Vec::new(),
             specs: HashMap::new(),
+            shape_texts: HashMap::new(),
         }
     }
 
@@ -102,10 +105,18 @@ impl Graph {
         let shape = match shape {
             None => ShapeRef::Fresh(self.solver.env.new_rows3()),
             Some(text) => {
-                let parsed = parse_shape_string(text).map_err(|e| InferError::Usage {
-                    code: ErrorCode::Syntax,
-                    message: format!("tensor `{name}`: {e}"),
-                })?;
+                let parsed = match self.shape_texts.get(text) {
+                    Some(p) => p.clone(),
+                    None => {
+                        let p =
+                            Arc::new(parse_shape_string(text).map_err(|e| InferError::Usage {
+                                code: ErrorCode::Syntax,
+                                message: format!("tensor `{name}`: {e}"),
+                            })?);
+                        self.shape_texts.insert(text.into(), p.clone());
+                        p
+                    }
+                };
                 let shape = self.shape_from_text(&parsed);
                 ShapeRef::store(&shape, &mut self.solver.env.store)
             }
@@ -114,17 +125,17 @@ impl Graph {
     }
 
     fn shape_from_text(&mut self, t: &ShapeText) -> Shape {
-        let mut vars: Vec<(String, crate::ids::RowVar)> = Vec::new();
+        let mut vars: SmallVec<[(&str, crate::ids::RowVar); 3]> = SmallVec::new();
         let mut shape = Shape::default();
         for kind in RowKind::ALL {
             let row = t.row(kind);
             let beg: Dims = row.beg.iter().map(|a| self.text_dim(a)).collect();
             let dims: Dims = row.dims.iter().map(|a| self.text_dim(a)).collect();
-            let var = row.var.as_ref().map(|n| match vars.iter().find(|(m, _)| m == n) {
+            let var = row.var.as_ref().map(|n| match vars.iter().find(|(m, _)| *m == n.as_str()) {
                 Some((_, v)) => *v,
                 None => {
                     let v = self.solver.env.new_row();
-                    vars.push((n.clone(), v));
+                    vars.push((n.as_str(), v));
                     v
                 }
             });
