@@ -4,7 +4,9 @@
 //! which sequences are rows (at most one ellipsis, commas between axes, commas optional next to
 //! an ellipsis, one trailing comma) and reports the others with the span of the offending item.
 
-use super::ast::{Affine, Axis, Coeff, Conv, Ellipsis, Name, Padding, Row};
+use smallvec::SmallVec;
+
+use super::ast::{Affine, Axis, Coeff, Conv, Ellipsis, Name, Padding, Row, ShapeSpec};
 use super::error::SpecError;
 use crate::span::Span;
 
@@ -79,6 +81,54 @@ impl RowBuilder {
     }
 }
 
+/// What the grammar matched, assembled in text order: items go into the current row, a finished
+/// row waits for its slot, a finished slot is kept until the end.
+pub struct Builder {
+    row: RowBuilder,
+    rows: SmallVec<[Row; 3]>,
+    slots: SmallVec<[ShapeSpec; 1]>,
+}
+
+impl Builder {
+    /// A builder for a spec of (at most) `slots` slots.
+    pub fn new(slots: usize) -> Builder {
+        Builder {
+            row: RowBuilder::default(),
+            rows: SmallVec::new(),
+            slots: SmallVec::with_capacity(slots),
+        }
+    }
+
+    /// Adds the next item of the current row.
+    pub fn push(&mut self, item: Item) -> Result<(), SpecError> {
+        self.row.push(item)
+    }
+
+    /// Finishes the current row.
+    pub fn end_row(&mut self, span: Span) {
+        let row = std::mem::take(&mut self.row).finish(span);
+        self.rows.push(row);
+    }
+
+    /// Finishes a slot from the rows just finished (batch, input, output as written).
+    pub fn slot(&mut self, batch: bool, input: bool, span: Span) {
+        let output = self.rows.pop().unwrap_or_default();
+        let input = input.then(|| self.rows.pop().unwrap_or_default());
+        let batch = batch.then(|| self.rows.pop().unwrap_or_default());
+        self.slots.push(ShapeSpec { batch, input, output, span });
+    }
+
+    /// The finished slots, in text order.
+    pub fn into_slots(self) -> Vec<ShapeSpec> {
+        self.slots.into_vec()
+    }
+
+    /// The first finished slot (a labels spec has exactly one).
+    pub fn into_slot(self) -> ShapeSpec {
+        self.slots.into_iter().next().unwrap_or_default()
+    }
+}
+
 /// Builds a convolution axis from the stride, the `over` label, the padding marker and the
 /// kernel term `(offset, dilation, kernel)`.
 pub fn conv(
@@ -86,13 +136,13 @@ pub fn conv(
     over: (Name, Span),
     padding: Padding,
     kernel: (u64, Coeff, (Name, Span)),
-) -> Affine {
+) -> Box<Affine> {
     let (offset, dilation, (kernel, kernel_span)) = kernel;
-    Affine {
+    Box::new(Affine {
         stride,
         over: over.0,
         over_span: over.1,
         offset,
         conv: Some(Conv { dilation, kernel, padding, kernel_span }),
-    }
+    })
 }

@@ -101,34 +101,102 @@ enum Raw {
 /// One lexed item as lalrpop's external-lexer interface wants it.
 pub type Spanned<'s> = Result<(usize, Token<'s>, usize), SpecError>;
 
-/// Lexes `spec` in the given mode into a token vector (specs are short; a vector keeps the
-/// single-char splitting simple and the parser's input a plain iterator).
+/// Lexes `spec` in the given mode into a token vector.
 pub fn lex(spec: &str, multichar: bool) -> Result<Vec<(usize, Token<'_>, usize)>, SpecError> {
-    let mut out = Vec::with_capacity(spec.len() + 4);
-    let mut raw = Raw::lexer(spec);
-    while let Some(item) = raw.next() {
-        let r = raw.span();
-        let text = raw.slice();
+    Lexer::new(spec, multichar).collect()
+}
+
+/// The first lexing error of `spec`, if any (lexing errors take precedence over parse errors).
+pub fn first_error(spec: &str, multichar: bool) -> Option<SpecError> {
+    Lexer::new(spec, multichar).find_map(Result::err)
+}
+
+/// The tokens of a spec, produced on demand (the parser pulls them; nothing is collected).
+///
+/// In single-char mode an identifier is split into letters, digit runs and `_`, and an integer
+/// or placeholder is followed by an injected comma; the pending pieces are kept here.
+pub struct Lexer<'s> {
+    raw: logos::Lexer<'s, Raw>,
+    multichar: bool,
+    /// An injected comma to emit next, at this position.
+    comma: Option<usize>,
+    /// The rest of a single-char identifier being split, with its start offset.
+    split: Option<(&'s str, usize)>,
+    done: bool,
+}
+
+impl<'s> Lexer<'s> {
+    /// A lexer over `spec` in the given mode.
+    pub fn new(spec: &'s str, multichar: bool) -> Lexer<'s> {
+        Lexer { raw: Raw::lexer(spec), multichar, comma: None, split: None, done: false }
+    }
+
+    /// The next piece of a single-char identifier: a letter, a digit run or `_`.
+    fn next_piece(&mut self, text: &'s str, base: usize) -> Spanned<'s> {
+        let bytes = text.as_bytes();
+        let mut end = 1;
+        let tok = match bytes.first() {
+            Some(b) if b.is_ascii_digit() => {
+                while bytes.get(end).is_some_and(u8::is_ascii_digit) {
+                    end += 1;
+                }
+                Token::Int(parse_int(&text[..end], base)?)
+            }
+            Some(b'_') => Token::Underscore,
+            _ => Token::Ident(&text[..1]),
+        };
+        let rest = &text[end..];
+        self.split = (!rest.is_empty()).then_some((rest, base + end));
+        self.comma = Some(base + end);
+        Ok((base, tok, base + end))
+    }
+}
+
+impl<'s> Iterator for Lexer<'s> {
+    type Item = Spanned<'s>;
+
+    fn next(&mut self) -> Option<Spanned<'s>> {
+        if let Some(at) = self.comma.take() {
+            return Some(Ok((at, Token::Comma, at)));
+        }
+        if let Some((text, base)) = self.split.take() {
+            return Some(self.next_piece(text, base));
+        }
+        if self.done {
+            return None;
+        }
+        let item = self.raw.next()?;
+        let r = self.raw.span();
+        let text = self.raw.slice();
         let tok = match item {
             Ok(t) => t,
-            Err(()) => return Err(bad_char(spec, r.start)),
+            Err(()) => {
+                self.done = true;
+                return Some(Err(bad_char(self.raw.source(), r.start)));
+            }
         };
-        match tok {
-            Raw::Ident if !multichar => split_single_char(text, r.start, &mut out)?,
+        let out = match tok {
+            Raw::Ident if !self.multichar => self.next_piece(text, r.start),
             Raw::Int => {
-                out.push((r.start, Token::Int(parse_int(text, r.start)?), r.end));
-                if !multichar {
-                    out.push((r.end, Token::Comma, r.end));
+                let n = parse_int(text, r.start);
+                if !self.multichar {
+                    self.comma = Some(r.end);
                 }
+                n.map(|n| (r.start, Token::Int(n), r.end))
             }
-            Raw::Underscore if !multichar => {
-                out.push((r.start, Token::Underscore, r.end));
-                out.push((r.end, Token::Comma, r.end));
+            Raw::Underscore if !self.multichar => {
+                self.comma = Some(r.end);
+                Ok((r.start, Token::Underscore, r.end))
             }
-            _ => out.push((r.start, simple(tok, text), r.end)),
+            _ => Ok((r.start, simple(tok, text), r.end)),
+        };
+        if out.is_err() {
+            self.done = true;
+            self.comma = None;
+            self.split = None;
         }
+        Some(out)
     }
-    Ok(out)
 }
 
 fn simple(tok: Raw, text: &str) -> Token<'_> {
@@ -149,36 +217,6 @@ fn simple(tok: Raw, text: &str) -> Token<'_> {
         Raw::Lt => Token::Lt,
         Raw::Int | Raw::Ident => Token::Ident(text),
     }
-}
-
-/// Splits a multichar identifier into single-char tokens: letters, digit runs and `_`, each
-/// followed by an injected comma.
-fn split_single_char<'s>(
-    text: &'s str,
-    base: usize,
-    out: &mut Vec<(usize, Token<'s>, usize)>,
-) -> Result<(), SpecError> {
-    let bytes = text.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        let start = i;
-        let tok = if bytes[i].is_ascii_digit() {
-            while i < bytes.len() && bytes[i].is_ascii_digit() {
-                i += 1;
-            }
-            Token::Int(parse_int(&text[start..i], base + start)?)
-        } else {
-            i += 1;
-            if bytes[start] == b'_' {
-                Token::Underscore
-            } else {
-                Token::Ident(&text[start..i])
-            }
-        };
-        out.push((base + start, tok, base + i));
-        out.push((base + i, Token::Comma, base + i));
-    }
-    Ok(())
 }
 
 fn parse_int(text: &str, start: usize) -> Result<u64, SpecError> {

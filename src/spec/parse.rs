@@ -1,9 +1,10 @@
 //! The entry points of the parsing stage.
 
+use super::assemble::Builder;
 use super::ast::{EinsumSpec, LabelsSpec};
 use super::error::SpecError;
 use super::grammar::{from_lalrpop, EinsumParser, LabelsParser};
-use super::lexer::{is_multichar, lex};
+use super::lexer::{first_error, is_multichar, Lexer};
 use super::validate::check_slots;
 
 /// Parses a labels spec (one tensor's shape, `batch|input->output`).
@@ -14,10 +15,14 @@ use super::validate::check_slots;
 /// ```
 pub fn parse_labels(spec: &str) -> Result<LabelsSpec, SpecError> {
     let multichar = is_multichar(spec);
-    let tokens = lex(spec, multichar)?;
-    let shape = LabelsParser::new().parse(tokens).map_err(from_lalrpop)?;
-    check_slots(std::iter::once(&*shape), None)?;
-    Ok(LabelsSpec { shape: *shape, multichar })
+    let mut b = Builder::new(1);
+    if let Err(e) = LabelsParser::new().parse(&mut b, Lexer::new(spec, multichar)) {
+        // A lexing error anywhere in the spec is reported before any parse error.
+        return Err(first_error(spec, multichar).unwrap_or_else(|| from_lalrpop(e)));
+    }
+    let shape = b.into_slot();
+    check_slots(std::iter::once(&shape), None)?;
+    Ok(LabelsSpec { shape, multichar })
 }
 
 /// Parses an einsum spec in OCANNL syntax (`rhs1;rhs2=>lhs`, one or more operand slots).
@@ -28,8 +33,15 @@ pub fn parse_labels(spec: &str) -> Result<LabelsSpec, SpecError> {
 /// ```
 pub fn parse_einsum(spec: &str) -> Result<EinsumSpec, SpecError> {
     let multichar = is_multichar(spec);
-    let tokens = lex(spec, multichar)?;
-    let (rhs, lhs) = EinsumParser::new().parse(tokens).map_err(from_lalrpop)?;
-    check_slots(rhs.iter().chain(std::iter::once(&*lhs)), Some(&lhs))?;
-    Ok(EinsumSpec { rhs, lhs: *lhs, multichar })
+    let slots = spec.bytes().filter(|&c| c == b';').count() + 2;
+    let mut b = Builder::new(slots);
+    if let Err(e) = EinsumParser::new().parse(&mut b, Lexer::new(spec, multichar)) {
+        // A lexing error anywhere in the spec is reported before any parse error.
+        return Err(first_error(spec, multichar).unwrap_or_else(|| from_lalrpop(e)));
+    }
+    let mut rhs = b.into_slots();
+    // The grammar ends every einsum spec with `=> slot`.
+    let lhs = rhs.pop().unwrap_or_default();
+    check_slots(rhs.iter().chain(std::iter::once(&lhs)), Some(&lhs))?;
+    Ok(EinsumSpec { rhs, lhs, multichar })
 }
