@@ -24,6 +24,8 @@ pub enum Item {
 /// Builds a row item by item, checking separators and the single-ellipsis rule as it goes.
 #[derive(Default)]
 pub struct RowBuilder {
+    /// Single-char mode: axes need no comma between them.
+    single_char: bool,
     row: Row,
     prev_axis: bool,
     prev_comma: bool,
@@ -38,7 +40,7 @@ impl RowBuilder {
         let (is_axis, is_comma) = (matches!(item, Item::Axis(_)), matches!(item, Item::Comma(_)));
         match item {
             Item::Axis(axis) => {
-                if self.prev_axis {
+                if self.prev_axis && !self.single_char {
                     let at = axis.span.start as usize;
                     return Err(SpecError::MissingComma { span: Span::point(at) });
                 }
@@ -85,15 +87,18 @@ impl RowBuilder {
 /// row waits for its slot, a finished slot is kept until the end.
 pub struct Builder {
     row: RowBuilder,
+    single_char: bool,
     rows: SmallVec<[Row; 3]>,
     slots: SmallVec<[ShapeSpec; 1]>,
 }
 
 impl Builder {
-    /// A builder for a spec of (at most) `slots` slots.
-    pub fn new(slots: usize) -> Builder {
+    /// A builder for a spec of (at most) `slots` slots, lexed in the given mode.
+    #[inline(always)]
+    pub fn new(slots: usize, multichar: bool) -> Builder {
         Builder {
-            row: RowBuilder::default(),
+            row: RowBuilder { single_char: !multichar, ..RowBuilder::default() },
+            single_char: !multichar,
             rows: SmallVec::new(),
             slots: SmallVec::with_capacity(slots),
         }
@@ -106,7 +111,8 @@ impl Builder {
 
     /// Finishes the current row.
     pub fn end_row(&mut self, span: Span) {
-        let row = std::mem::take(&mut self.row).finish(span);
+        let fresh = RowBuilder { single_char: self.single_char, ..RowBuilder::default() };
+        let row = std::mem::replace(&mut self.row, fresh).finish(span);
         self.rows.push(row);
     }
 

@@ -113,8 +113,12 @@ pub fn first_error(spec: &str, multichar: bool) -> Option<SpecError> {
 
 /// The tokens of a spec, produced on demand (the parser pulls them; nothing is collected).
 ///
-/// In single-char mode an identifier is split into letters, digit runs and `_`, and an integer
-/// or placeholder is followed by an injected comma; the pending pieces are kept here.
+/// In single-char mode an identifier is split into letters, digit runs and `_`, each a token.
+/// OCANNL separates such axes with commas; the grammar accepts axes written next to each other
+/// in this mode, so a comma is injected only where the parser could tell the difference: after
+/// the last axis of a run that is followed by something else than an axis (the parser then
+/// reaches the same state with or without it, except in its error messages), and after every
+/// piece of the name in `..name..`.
 pub struct Lexer<'s> {
     raw: logos::Lexer<'s, Raw>,
     multichar: bool,
@@ -122,13 +126,59 @@ pub struct Lexer<'s> {
     comma: Option<usize>,
     /// The rest of a single-char identifier being split, with its start offset.
     split: Option<(&'s str, usize)>,
+    /// The next raw token, read ahead to decide whether a comma goes before it.
+    peeked: Option<RawItem<'s>>,
+    /// The raw token being split follows `..` (a row variable's name).
+    in_name: bool,
+    /// The last raw token read was `..`.
+    after_dotdot: bool,
     done: bool,
 }
+
+/// A raw token with its byte range and text.
+type RawItem<'s> = (Result<Raw, ()>, usize, usize, &'s str);
 
 impl<'s> Lexer<'s> {
     /// A lexer over `spec` in the given mode.
     pub fn new(spec: &'s str, multichar: bool) -> Lexer<'s> {
-        Lexer { raw: Raw::lexer(spec), multichar, comma: None, split: None, done: false }
+        Lexer {
+            raw: Raw::lexer(spec),
+            multichar,
+            comma: None,
+            split: None,
+            peeked: None,
+            in_name: false,
+            after_dotdot: false,
+            done: false,
+        }
+    }
+
+    fn read_raw(&mut self) -> Option<RawItem<'s>> {
+        let item = self.raw.next()?;
+        let r = self.raw.span();
+        Some((item, r.start, r.end, self.raw.slice()))
+    }
+
+    fn next_raw(&mut self) -> Option<RawItem<'s>> {
+        let item = self.peeked.take().or_else(|| self.read_raw())?;
+        self.in_name = self.after_dotdot;
+        self.after_dotdot = matches!(item.0, Ok(Raw::DotDot));
+        Some(item)
+    }
+
+    /// Whether the next raw token is an axis of single-char mode (no comma needed before it).
+    fn axis_follows(&mut self) -> bool {
+        if self.peeked.is_none() {
+            self.peeked = self.read_raw();
+        }
+        matches!(self.peeked, Some((Ok(Raw::Ident | Raw::Int | Raw::Underscore), ..)))
+    }
+
+    /// Injects a comma after a single-char axis ending at `end`, if one is needed.
+    fn separate(&mut self, end: usize, more_in_run: bool) {
+        if self.in_name || (!more_in_run && !self.axis_follows()) {
+            self.comma = Some(end);
+        }
     }
 
     /// The next piece of a single-char identifier: a letter, a digit run or `_`.
@@ -147,7 +197,7 @@ impl<'s> Lexer<'s> {
         };
         let rest = &text[end..];
         self.split = (!rest.is_empty()).then_some((rest, base + end));
-        self.comma = Some(base + end);
+        self.separate(base + end, !rest.is_empty());
         Ok((base, tok, base + end))
     }
 }
@@ -165,30 +215,25 @@ impl<'s> Iterator for Lexer<'s> {
         if self.done {
             return None;
         }
-        let item = self.raw.next()?;
-        let r = self.raw.span();
-        let text = self.raw.slice();
-        let tok = match item {
-            Ok(t) => t,
-            Err(()) => {
-                self.done = true;
-                return Some(Err(bad_char(self.raw.source(), r.start)));
-            }
+        let (item, start, end, text) = self.next_raw()?;
+        let Ok(tok) = item else {
+            self.done = true;
+            return Some(Err(bad_char(self.raw.source(), start)));
         };
         let out = match tok {
-            Raw::Ident if !self.multichar => self.next_piece(text, r.start),
+            Raw::Ident if !self.multichar => self.next_piece(text, start),
             Raw::Int => {
-                let n = parse_int(text, r.start);
-                if !self.multichar {
-                    self.comma = Some(r.end);
+                let n = parse_int(text, start);
+                if !self.multichar && n.is_ok() {
+                    self.separate(end, false);
                 }
-                n.map(|n| (r.start, Token::Int(n), r.end))
+                n.map(|n| (start, Token::Int(n), end))
             }
             Raw::Underscore if !self.multichar => {
-                self.comma = Some(r.end);
-                Ok((r.start, Token::Underscore, r.end))
+                self.separate(end, false);
+                Ok((start, Token::Underscore, end))
             }
-            _ => Ok((r.start, simple(tok, text), r.end)),
+            _ => Ok((start, simple(tok, text), end)),
         };
         if out.is_err() {
             self.done = true;

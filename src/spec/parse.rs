@@ -15,7 +15,7 @@ use super::validate::check_slots;
 /// ```
 pub fn parse_labels(spec: &str) -> Result<LabelsSpec, SpecError> {
     let multichar = is_multichar(spec);
-    let mut b = Builder::new(1);
+    let mut b = Builder::new(1, multichar);
     if let Err(e) = LabelsParser::new().parse(&mut b, Lexer::new(spec, multichar)) {
         // A lexing error anywhere in the spec is reported before any parse error.
         return Err(first_error(spec, multichar).unwrap_or_else(|| from_lalrpop(e)));
@@ -34,7 +34,7 @@ pub fn parse_labels(spec: &str) -> Result<LabelsSpec, SpecError> {
 pub fn parse_einsum(spec: &str) -> Result<EinsumSpec, SpecError> {
     let multichar = is_multichar(spec);
     let slots = spec.bytes().filter(|&c| c == b';').count() + 2;
-    let mut b = Builder::new(slots);
+    let mut b = Builder::new(slots, multichar);
     if let Err(e) = EinsumParser::new().parse(&mut b, Lexer::new(spec, multichar)) {
         // A lexing error anywhere in the spec is reported before any parse error.
         return Err(first_error(spec, multichar).unwrap_or_else(|| from_lalrpop(e)));

@@ -16,8 +16,16 @@ pub fn check_slots<'a>(
     // Specs are short: linear scans over inline vectors beat hashing here.
     let mut labels: Names = SmallVec::new();
     let mut row_vars: Names = SmallVec::new();
+    let has_row_vars = slots.clone().any(|s| s.rows().any(|(_, r)| r.ellipsis.is_some()));
     for slot in slots.clone() {
-        collect_names(slot, &mut labels, &mut row_vars)?;
+        if has_row_vars {
+            collect_names(slot, &mut labels, &mut row_vars)?;
+        } else {
+            // Without row variables no name can clash: only the coefficients need checking.
+            for (_, row) in slot.rows() {
+                row.axes().try_for_each(|a| check_coefficients(&a.kind, a.span))?;
+            }
+        }
     }
     for (name, row_span) in &row_vars {
         if let Some((_, label_span)) = labels.iter().find(|(l, _)| l == name) {
