@@ -17,4 +17,5 @@ pub use numpy::einsum;
 pub use span::Span;
 pub mod ids;
 pub mod infer;
+pub mod project;
 pub mod shape;
