@@ -27,9 +27,9 @@ pub fn render_error(graph: Option<&Graph>, e: &InferError, explain: bool) -> Str
                 Some(text) if !s.spans.is_empty() => {
                     let labels: Vec<Label> =
                         s.spans.iter().map(|sp| Label { span: *sp, note: String::new() }).collect();
-                    render(text, s.code, &s.to_string(), &labels)
+                    render(text, s.code, &name_tensors(graph, &s.to_string()), &labels)
                 }
-                _ => format!("error[{}]: {s}\n", s.code),
+                _ => format!("error[{}]: {}\n", s.code, name_tensors(graph, &s.to_string())),
             };
             if let (Some(g), Some(st)) = (graph, s.step) {
                 if let Some(step) = g.steps().get(st.index()) {
