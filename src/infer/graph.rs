@@ -3,6 +3,8 @@
 
 use smallvec::SmallVec;
 
+mod search;
+
 use super::close::Closing;
 use super::constraint::{Constraint, Origin, Part};
 use super::elaborate::SpecEnv;
@@ -377,7 +379,7 @@ impl Graph {
             self.events.push(Event::Solve);
             return result;
         }
-        match self.replay_carefully() {
+        match self.replay_carefully().or_else(|| self.search_lengths()) {
             Some(g) => {
                 *self = g;
                 self.solver.careful = false;
@@ -393,22 +395,28 @@ impl Graph {
     fn replay_carefully(&self) -> Option<Graph> {
         let mut g = Graph::new();
         for e in &self.events {
-            match e {
-                Event::Declare { name, shape, param } => {
-                    g.declare(name, shape.as_deref(), *param).ok()?;
-                }
-                Event::Step { op, args, spec, name } => {
-                    g.next_name = name.clone();
-                    g.add_step(*op, args, spec.as_deref()).ok()?;
-                }
-                Event::Equal(a, b) => g.equal_shapes(*a, *b).ok()?,
-                Event::Name(t, n) => g.set_name(*t, n),
-                Event::Solve => g.solve_once().ok()?,
-            }
+            g.replay_event(e)?;
         }
         g.solver.careful = true;
         g.solve_once().ok()?;
         Some(g)
+    }
+
+    /// Applies one recorded event to this graph; `None` when it fails.
+    fn replay_event(&mut self, e: &Event) -> Option<()> {
+        match e {
+            Event::Declare { name, shape, param } => {
+                self.declare(name, shape.as_deref(), *param).ok()?;
+            }
+            Event::Step { op, args, spec, name } => {
+                self.next_name = name.clone();
+                self.add_step(*op, args, spec.as_deref()).ok()?;
+            }
+            Event::Equal(a, b) => self.equal_shapes(*a, *b).ok()?,
+            Event::Name(t, n) => self.set_name(*t, n),
+            Event::Solve => self.solve_once().ok()?,
+        }
+        Some(())
     }
 
     fn solve_once(&mut self) -> Result<(), InferError> {
