@@ -270,7 +270,31 @@ impl Graph {
     }
 
     /// Adds an operation producing a new tensor; its constraints are propagated at once.
+    /// A step that fails leaves the graph as it was before the call.
     pub fn add_step(
+        &mut self,
+        op: OpKind,
+        args: &[TensorId],
+        spec: Option<&str>,
+    ) -> Result<TensorId, InferError> {
+        let events = self.events.len();
+        let result = self.add_step_unchecked(op, args, spec);
+        if result.is_err() && self.events.len() > events {
+            self.roll_back_to(events);
+        }
+        result
+    }
+
+    /// Rebuilds the graph from its first `events` events (deterministic: the same ids).
+    fn roll_back_to(&mut self, events: usize) {
+        let mut g = Graph::new();
+        let ok = self.events[..events].iter().all(|e| g.replay_event(e).is_some());
+        if ok {
+            *self = g;
+        }
+    }
+
+    fn add_step_unchecked(
         &mut self,
         op: OpKind,
         args: &[TensorId],
