@@ -278,7 +278,18 @@ impl Graph {
         spec: Option<&str>,
     ) -> Result<TensorId, InferError> {
         let events = self.events.len();
-        let result = self.add_step_unchecked(op, args, spec);
+        let name = self.next_name.clone().unwrap_or_else(|| format!("t{}", self.tensors.len()));
+        let mut result = self.add_step_unchecked(op, args, spec);
+        if let Err(InferError::Shape(s)) = &mut result {
+            let names: Vec<&str> = args
+                .iter()
+                .filter_map(|a| self.tensors.get(a.index()))
+                .map(|t| t.name.as_str())
+                .collect();
+            let spec_part = spec.map(|t| format!(" \"{t}\"")).unwrap_or_default();
+            s.statement = Some(format!("{name} = {op}{spec_part} {}", names.join(" ")));
+            s.spec = spec.map(String::from);
+        }
         if result.is_err() && self.events.len() > events {
             self.roll_back_to(events);
         }
