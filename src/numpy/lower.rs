@@ -88,7 +88,6 @@ pub fn contract<T: Scalar>(
         combine: if ops.len() == 1 { Combine::First } else { Combine::Mul },
         init: Init::Touched,
     };
-    let mut result = vec![T::ZERO; out_layout.numel()];
-    nest.run_with(&bufs, &mut result, opts)?;
+    let result = nest.run_fresh(&bufs, out_layout.numel(), opts)?;
     Ok(Tensor::from_vec(&out_shape, result)?)
 }
