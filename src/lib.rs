@@ -15,3 +15,7 @@ pub mod tensor;
 pub use code::{Coded, ErrorCode};
 pub use numpy::einsum;
 pub use span::Span;
+pub mod ids;
+pub mod infer;
+pub mod project;
+pub mod shape;

@@ -1,10 +1,147 @@
-//! The `infer` kind.
+//! The `infer` kind: shape inference over a graph of operations (OCANNL semantics).
 
 use serde_json::Value;
 
 use super::case::CaseOutcome;
+use super::compare::{f64_list, member, values_diff, F64_TOL};
+use crate::ids::TensorId;
+use crate::infer::program::Program;
+use crate::infer::Graph;
+use crate::kernel::{Accum, Combine};
+use crate::project::{run_graph, Compute};
+use crate::shape::{parse_shape_string, Basis, Solved, TextAxis};
+use crate::spec::ast::RowKind;
 
 /// Runs one `infer` case.
-pub fn run(_case: &Value) -> CaseOutcome {
-    Err("unsupported kind \"infer\"".into())
+pub fn run(case: &Value) -> CaseOutcome {
+    let expect = member(case, "expect")?;
+    let program = Program::from_case(case).map_err(|e| format!("bad case: {e}"))?;
+    let built = program.build();
+    if let Some(code) = expect.get("error").and_then(Value::as_str) {
+        return match built.result {
+            Err(_) => Ok(()),
+            Ok(()) => Err(format!("expected error {code}, got success")),
+        };
+    }
+    built.result.map_err(|(e, _)| format!("unexpected error: {e}"))?;
+    let (mut g, names) = (built.graph, built.names);
+    let shapes = member(expect, "shapes")?.as_object().ok_or("\"shapes\" is not an object")?;
+    for (name, want) in shapes {
+        let id = names.iter().rev().find(|(n, _)| n == name).map(|(_, id)| *id);
+        let id = id.ok_or_else(|| format!("no tensor {name:?}"))?;
+        let want = want.as_str().ok_or("expected shape is not a string")?;
+        let got = g.dims(id).map_err(|e| format!("{name}: {e}"))?;
+        compare_shape(&g, name, want, &got)?;
+    }
+    match expect.get("values").and_then(Value::as_object) {
+        Some(values) => check_values(&program, &mut g, &names, values),
+        None => Ok(()),
+    }
+}
+
+/// Runs the graph from the leaves' values and compares the listed tensors.
+fn check_values(
+    program: &Program,
+    g: &mut Graph,
+    names: &[(String, TensorId)],
+    expected: &serde_json::Map<String, Value>,
+) -> CaseOutcome {
+    let mut leaves = Vec::new();
+    for (d, (_, id)) in program.decls.iter().zip(names) {
+        if let Some(v) = &d.values {
+            leaves.push((*id, v.clone()));
+        }
+    }
+    let mut computes = Vec::with_capacity(program.stmts.len());
+    for s in &program.stmts {
+        let mut c = Compute::default_for(s.op, s.args.len());
+        if let Some(a) = &s.accum {
+            c.accum = accum_named(a).ok_or_else(|| format!("unknown accum {a:?}"))?;
+        }
+        if let (Some(k), true) = (&s.combine, s.args.len() > 1) {
+            c.combine = combine_named(k).ok_or_else(|| format!("unknown combine {k:?}"))?;
+        }
+        computes.push(c);
+    }
+    let values = run_graph(g, &leaves, &|step| computes[step.index()])
+        .map_err(|e| format!("running the graph: {e}"))?;
+    for (name, want) in expected {
+        let id = names.iter().rev().find(|(n, _)| n == name).map(|(_, id)| *id);
+        let id = id.ok_or_else(|| format!("no tensor {name:?}"))?;
+        let want = f64_list(want).ok_or_else(|| format!("{name}: values are not numbers"))?;
+        let got = values[id.index()].as_ref().ok_or_else(|| format!("{name}: not computed"))?;
+        if let Some(d) = values_diff(&want, got, F64_TOL) {
+            return Err(format!("{name}: {d}"));
+        }
+    }
+    Ok(())
+}
+
+/// The accumulation named in a case (`+`, `*`, `max`, `min`).
+pub fn accum_named(name: &str) -> Option<Accum> {
+    Some(match name {
+        "+" => Accum::Add,
+        "*" => Accum::Mul,
+        "max" => Accum::Max,
+        "min" => Accum::Min,
+        "=" => Accum::Store,
+        _ => return None,
+    })
+}
+
+/// The combine named in a case (`*`, `+`, `-`, `/`, `max`, `min`).
+pub fn combine_named(name: &str) -> Option<Combine> {
+    Some(match name {
+        "*" => Combine::Mul,
+        "+" => Combine::Add,
+        "-" => Combine::Sub,
+        "/" => Combine::Div,
+        "max" => Combine::Max,
+        "min" => Combine::Min,
+        _ => return None,
+    })
+}
+
+/// Compares solved rows with an expected shape string. A plain `1` matches a size-1 axis of
+/// either basis; `1!` only the broadcast top; named bases compare exactly.
+fn compare_shape(g: &Graph, name: &str, want: &str, got: &[Vec<Solved>; 3]) -> CaseOutcome {
+    let text = parse_shape_string(want).map_err(|e| format!("expected shape {want:?}: {e}"))?;
+    for (i, kind) in RowKind::ALL.into_iter().enumerate() {
+        let row = text.row(kind);
+        let axes: Vec<&TextAxis> = row.beg.iter().chain(&row.dims).collect();
+        let ok = axes.len() == got[i].len()
+            && axes.iter().zip(&got[i]).all(|(w, s)| axis_matches(g, w, *s));
+        if !ok {
+            let have: Vec<String> = got[i].iter().map(|s| show(g, *s)).collect();
+            return Err(format!(
+                "{name}: {} row expected {want:?}, got [{}]",
+                kind.name(),
+                have.join(",")
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn axis_matches(g: &Graph, w: &TextAxis, s: Solved) -> bool {
+    if w.top {
+        return s.is_top();
+    }
+    match &w.basis {
+        Some(b) => s.size == w.size && s.basis.is_named() && g.basis_name(s.basis) == b,
+        None if w.size == 1 => {
+            s.size == 1 && (s.basis == Basis::DEFAULT || s.basis == Basis::BCAST)
+        }
+        None => s.size == w.size && s.basis == Basis::DEFAULT,
+    }
+}
+
+fn show(g: &Graph, s: Solved) -> String {
+    if s.is_top() {
+        "1!".into()
+    } else if s.basis.is_named() {
+        format!("{}={}", g.basis_name(s.basis), s.size)
+    } else {
+        s.size.to_string()
+    }
 }

@@ -1,7 +1,9 @@
 //! The `einrow` command-line tool.
 
 mod check_cmd;
+mod infer_cmd;
 mod parse_cmd;
+mod run_cmd;
 
 use std::process::ExitCode;
 
@@ -21,6 +23,10 @@ enum Command {
     Parse(parse_cmd::Args),
     /// Run conformance case files (FORMAT.md) and report failures.
     Check(check_cmd::Args),
+    /// Infer every tensor's shape in a program (text format or an `infer` case).
+    Infer(infer_cmd::Args),
+    /// Execute a spec on given or random tensors (result, plan, or timings).
+    Run(run_cmd::Args),
 }
 
 fn main() -> ExitCode {
@@ -28,5 +34,7 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Parse(args) => parse_cmd::run(&args),
         Command::Check(args) => check_cmd::run(&args),
+        Command::Infer(args) => infer_cmd::run(&args),
+        Command::Run(args) => run_cmd::run(&args),
     }
 }

@@ -1,0 +1,72 @@
+//! `einrow infer FILE`: solve a program and print every tensor's shape.
+
+use std::process::ExitCode;
+
+use einrow::infer::explain::{render_error, to_dot};
+use einrow::infer::program::Program;
+
+/// Arguments of `einrow infer`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// A program in einrow's text format, or an `infer` case as JSON (`-` for stdin).
+    file: String,
+    /// Print the chain of constraints behind an error.
+    #[arg(long)]
+    explain: bool,
+    /// Print the operation graph with solved shapes as Graphviz DOT instead.
+    #[arg(long)]
+    dot: bool,
+}
+
+/// Runs `einrow infer`.
+pub fn run(args: &Args) -> ExitCode {
+    let text = match read(&args.file) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("einrow infer: {}: {e}", args.file);
+            return ExitCode::from(2);
+        }
+    };
+    let program = if text.trim_start().starts_with('{') {
+        serde_json::from_str(&text)
+            .map_err(|e| e.to_string())
+            .and_then(|v| Program::from_case(&v).map_err(|e| e.to_string()))
+    } else {
+        Program::parse_text(&text).map_err(|e| e.to_string())
+    };
+    let program = match program {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error[syntax]: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let built = program.build();
+    let (mut g, names) = (built.graph, built.names);
+    if let Err((e, line)) = built.result {
+        eprint!("{}", render_error(Some(&g), &e, args.explain));
+        if let Some(l) = line {
+            eprintln!("  = at line {l} of {}", args.file);
+        }
+        return ExitCode::from(1);
+    }
+    if args.dot {
+        print!("{}", to_dot(&mut g));
+        return ExitCode::SUCCESS;
+    }
+    for (name, id) in names {
+        match g.shape_string(id) {
+            Ok(s) => println!("{name}: {s}"),
+            Err(e) => println!("{name}: {e}"),
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+fn read(path: &str) -> std::io::Result<String> {
+    if path == "-" {
+        std::io::read_to_string(std::io::stdin())
+    } else {
+        std::fs::read_to_string(path)
+    }
+}

@@ -1,0 +1,252 @@
+//! Assembling a tensor cell by cell or block by block, with Vespa's checks: every dimension
+//! labelled, indices inside bound dimensions, no repeated address in a purely mapped tensor.
+//! Unbound indexed dimensions are sized from the largest index seen.
+
+use std::collections::HashMap;
+
+use super::error::{Result, VespaError};
+use super::tensor::{Block, Tensor};
+use super::types::{DimKind, Dimension, TensorType};
+use crate::span::Span;
+
+/// The most cells a tensor may hold (dense cells included); larger tensors are a `value` error
+/// instead of an allocation failure.
+pub const MAX_CELLS: usize = 1 << 24;
+
+/// A tensor under construction.
+pub(crate) struct Builder {
+    ty: TensorType,
+    mapped: Vec<usize>,
+    indexed: Vec<usize>,
+    /// Sizes of the indexed dimensions when all are bound.
+    sizes: Option<Vec<usize>>,
+    dense_size: usize,
+    blocks: Vec<Block>,
+    index: HashMap<Vec<String>, usize>,
+    /// Cells waiting for the unbound sizes: mapped labels, indices, value.
+    pending: Vec<(Vec<String>, Vec<u64>, f64)>,
+}
+
+impl Builder {
+    /// A builder for `ty`; `span` is reported if even one dense block would be too large.
+    pub fn new(ty: &TensorType, span: Span) -> Result<Builder> {
+        let dims = ty.dims();
+        let mapped: Vec<usize> = (0..dims.len()).filter(|&i| dims[i].is_mapped()).collect();
+        let indexed: Vec<usize> = (0..dims.len()).filter(|&i| dims[i].is_indexed()).collect();
+        let sizes: Option<Vec<usize>> =
+            indexed.iter().map(|&i| dims[i].size().and_then(|s| usize::try_from(s).ok())).collect();
+        let dense_size = match &sizes {
+            Some(s) => checked_product(s).ok_or_else(|| too_large(ty, span))?,
+            None => 0,
+        };
+        let mut b = Builder {
+            ty: ty.clone(),
+            mapped,
+            indexed,
+            sizes,
+            dense_size,
+            blocks: Vec::new(),
+            index: HashMap::new(),
+            pending: Vec::new(),
+        };
+        if b.mapped.is_empty() && b.sizes.is_some() {
+            b.block_mut(Vec::new(), span)?;
+        }
+        Ok(b)
+    }
+
+    /// The type being built.
+    pub fn ty(&self) -> &TensorType {
+        &self.ty
+    }
+
+    /// The number of cells in one dense block (0 while unbound sizes are unknown).
+    pub fn dense_size(&self) -> usize {
+        self.dense_size
+    }
+
+    /// Whether all indexed dimensions are bound.
+    pub fn is_bound(&self) -> bool {
+        self.sizes.is_some()
+    }
+
+    /// Sets one cell. `address` has one entry per dimension in canonical order.
+    pub fn cell(&mut self, address: Vec<Option<String>>, value: f64, span: Span) -> Result<()> {
+        let mut labels = Vec::with_capacity(self.mapped.len());
+        let mut indices = Vec::with_capacity(self.indexed.len());
+        for (dim, label) in self.ty.dims().iter().zip(address) {
+            let Some(label) = label else {
+                return Err(VespaError::label(
+                    span,
+                    format!("missing a label for dimension '{}' for {}", dim.name(), self.ty),
+                ));
+            };
+            match dim.kind() {
+                DimKind::Mapped => labels.push(label),
+                DimKind::Indexed(size) => indices.push(parse_index(dim, &label, size, span)?),
+            }
+        }
+        if self.sizes.is_none() {
+            self.pending.push((labels, indices, value));
+            return Ok(());
+        }
+        let offset = self.offset(&indices);
+        if self.indexed.is_empty() && !self.mapped.is_empty() && self.index.contains_key(&labels) {
+            return Err(VespaError::label(
+                span,
+                format!("the address {} appears more than once", self.describe(&labels)),
+            ));
+        }
+        let block = self.block_mut(labels, span)?;
+        if let Some(slot) = block.values.get_mut(offset) {
+            *slot = value;
+        }
+        Ok(())
+    }
+
+    /// Sets a whole dense block (bound types only); `values` in row-major canonical order, any
+    /// missing tail left zero.
+    pub fn block(&mut self, labels: Vec<String>, values: &[f64], span: Span) -> Result<()> {
+        let block = self.block_mut(labels, span)?;
+        for (slot, v) in block.values.iter_mut().zip(values) {
+            *slot = *v;
+        }
+        Ok(())
+    }
+
+    /// Sets the cell at a row-major position of a purely indexed bound tensor.
+    pub fn direct(&mut self, position: usize, value: f64, span: Span) -> Result<()> {
+        let size = self.dense_size;
+        match self.blocks.first_mut().and_then(|b| b.values.get_mut(position)) {
+            Some(slot) => {
+                *slot = value;
+                Ok(())
+            }
+            None => Err(VespaError::elems(
+                span,
+                format!(
+                    "cannot set the cell at position {position} of {}: it has {size} cells",
+                    self.ty
+                ),
+            )),
+        }
+    }
+
+    fn offset(&self, indices: &[u64]) -> usize {
+        let sizes = self.sizes.as_deref().unwrap_or(&[]);
+        indices.iter().zip(sizes).fold(0, |acc, (i, s)| acc * s + *i as usize)
+    }
+
+    fn describe(&self, labels: &[String]) -> String {
+        let parts: Vec<String> = self
+            .mapped
+            .iter()
+            .zip(labels)
+            .map(|(&d, l)| format!("{}:{l}", self.ty.dims()[d].name()))
+            .collect();
+        format!("{{{}}}", parts.join(","))
+    }
+
+    fn block_mut(&mut self, labels: Vec<String>, span: Span) -> Result<&mut Block> {
+        let at = match self.index.get(&labels) {
+            Some(&at) => at,
+            None => {
+                let total = (self.blocks.len() + 1).checked_mul(self.dense_size);
+                if total.is_none_or(|t| t > MAX_CELLS) {
+                    return Err(too_large(&self.ty, span));
+                }
+                self.index.insert(labels.clone(), self.blocks.len());
+                self.blocks.push(Block { labels, values: vec![0.0; self.dense_size] });
+                self.blocks.len() - 1
+            }
+        };
+        Ok(&mut self.blocks[at])
+    }
+
+    /// Finishes the tensor; unbound dimensions get the largest index seen plus one (a mixed
+    /// tensor's type becomes bound, a purely indexed one keeps `x[]` in its type).
+    pub fn build(mut self, span: Span) -> Result<Tensor> {
+        if let Some(sizes) = self.sizes.take() {
+            return Ok(Tensor::from_parts(self.ty, sizes, self.blocks));
+        }
+        if self.mapped.is_empty() && self.pending.is_empty() {
+            return Err(VespaError::elems(
+                span,
+                format!("a tensor of type {} needs at least one value", self.ty),
+            ));
+        }
+        let sizes = self.unbound_sizes(span)?;
+        let pending = std::mem::take(&mut self.pending);
+        let mut bound = Builder::new(&self.bound_type(&sizes), span)?;
+        for (labels, indices, value) in pending {
+            let offset = bound.offset(&indices);
+            let block = bound.block_mut(labels, span)?;
+            if let Some(slot) = block.values.get_mut(offset) {
+                *slot = value;
+            }
+        }
+        let ty = if self.mapped.is_empty() { self.ty } else { bound.ty };
+        Ok(Tensor::from_parts(ty, sizes, bound.blocks))
+    }
+
+    fn unbound_sizes(&self, span: Span) -> Result<Vec<usize>> {
+        let dims = self.ty.dims();
+        let mut sizes = Vec::with_capacity(self.indexed.len());
+        for (k, &d) in self.indexed.iter().enumerate() {
+            let size = match dims[d].size() {
+                Some(s) => s,
+                None => {
+                    self.pending.iter().map(|(_, ix, _)| ix[k]).max().unwrap_or(0).saturating_add(1)
+                }
+            };
+            sizes.push(usize::try_from(size).map_err(|_| too_large(&self.ty, span))?);
+        }
+        Ok(sizes)
+    }
+
+    fn bound_type(&self, sizes: &[usize]) -> TensorType {
+        let mut k = 0;
+        let dims = self
+            .ty
+            .dims()
+            .iter()
+            .map(|d| {
+                if d.is_mapped() {
+                    d.clone()
+                } else {
+                    k += 1;
+                    Dimension::indexed(d.name(), Some(sizes[k - 1] as u64))
+                }
+            })
+            .collect();
+        self.ty.with_dims_unchecked(dims)
+    }
+}
+
+fn parse_index(dim: &Dimension, label: &str, size: Option<u64>, span: Span) -> Result<u64> {
+    if label.is_empty() || !label.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(VespaError::type_error(
+            span,
+            format!("label '{label}' of indexed dimension '{}' is not an index", dim.name()),
+        ));
+    }
+    let limit = size.unwrap_or(MAX_CELLS as u64);
+    match label.parse::<u64>() {
+        Ok(i) if i < limit => Ok(i),
+        _ => Err(VespaError::bounds(
+            span,
+            match size {
+                Some(n) => format!("index {label} is outside dimension {}[{n}]", dim.name()),
+                None => format!("index {label} of dimension {}[] is too large", dim.name()),
+            },
+        )),
+    }
+}
+
+fn checked_product(sizes: &[usize]) -> Option<usize> {
+    sizes.iter().try_fold(1usize, |acc, s| acc.checked_mul(*s)).filter(|n| *n <= MAX_CELLS)
+}
+
+fn too_large(ty: &TensorType, span: Span) -> VespaError {
+    VespaError::value(span, format!("a tensor of type {ty} would hold more than {MAX_CELLS} cells"))
+}

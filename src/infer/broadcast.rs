@@ -1,0 +1,175 @@
+//! The row broadcast order `res ⊑ opnd`: the operand's leading flank aligns with the result's
+//! left edge, its trailing flank with the right edge; explicit operand dims are `⊒` the facing
+//! result dims; an open operand's row variable takes what is left of the result as a cap.
+
+use super::constraint::Constraint;
+use super::error::InferError;
+use super::solver::{Outcome, Solver};
+use crate::code::ErrorCode;
+use crate::ids::RowVar;
+use crate::shape::{Dim, Dims, Row, Solved};
+
+type Res = Result<Outcome, InferError>;
+
+/// How deep templates may nest before a rank cycle is reported (ranks are far smaller).
+const MAX_TEMPLATE_DEPTH: u32 = 128;
+
+impl Solver {
+    /// `res ⊑ opnd` for rows.
+    pub fn row_ineq(&mut self, res: &Row, opnd: &Row) -> Res {
+        let (r, o) = (self.env.row(res), self.env.row(opnd));
+        if r == o || o.is_empty() {
+            return Ok(Outcome::Done);
+        }
+        match (r.var, o.var) {
+            (Some(x), Some(y)) if x == y => self.same_var_ineq(&r, &o),
+            (None, _) => self.closed_result_ineq(&r, &o),
+            (Some(x), _) => self.open_result_ineq(&r, x, &o),
+        }
+    }
+
+    fn same_var_ineq(&mut self, r: &Row, o: &Row) -> Res {
+        if r.explicit_len() != o.explicit_len() {
+            let msg = "a row variable would contain itself plus more axes (infinitely many axes)";
+            return Err(self.error(ErrorCode::Cycle, msg.into()));
+        }
+        if r.beg.len() == o.beg.len() {
+            for (p, q) in r.all().zip(o.all()) {
+                self.push(Constraint::DimIneq { res: p.clone(), opnd: q.clone() });
+            }
+            return Ok(Outcome::Done);
+        }
+        if let (true, Some(x)) = (self.stage >= 6, r.var) {
+            self.bind_row_var(x, Row::empty())?;
+            self.push(Constraint::RowIneq { res: r.clone(), opnd: o.clone() });
+            return Ok(Outcome::Done);
+        }
+        Ok(Outcome::Defer)
+    }
+
+    fn closed_result_ineq(&mut self, r: &Row, o: &Row) -> Res {
+        let f: Dims = r.all().cloned().collect();
+        let (nl, nr) = (o.beg.len(), o.dims.len());
+        if nl + nr > f.len() {
+            let msg = format!(
+                "the operand has {} axes but the result only {}: too many axes in an operand",
+                nl + nr,
+                f.len()
+            );
+            return Err(self.error(ErrorCode::Rank, msg));
+        }
+        self.pair_flanks(&f[..nl], &o.beg, &f[f.len() - nr..], &o.dims);
+        if let Some(y) = o.var {
+            let middle = Row::closed(f[nl..f.len() - nr].iter().cloned());
+            return self.add_row_cap(y, middle);
+        }
+        Ok(Outcome::Done)
+    }
+
+    fn open_result_ineq(&mut self, r: &Row, x: RowVar, o: &Row) -> Res {
+        let dl = o.beg.len().saturating_sub(r.beg.len());
+        let dr = o.dims.len().saturating_sub(r.dims.len());
+        if dl > 0 || dr > 0 {
+            self.template(x, dl, dr)?;
+            self.push(Constraint::RowIneq { res: r.clone(), opnd: o.clone() });
+            return Ok(Outcome::Done);
+        }
+        let (nl, nr) = (o.beg.len(), o.dims.len());
+        let split = r.dims.len() - nr;
+        self.pair_flanks(&r.beg[..nl], &o.beg, &r.dims[split..], &o.dims);
+        let Some(y) = o.var else { return Ok(Outcome::Done) };
+        let residue = Row {
+            beg: r.beg[nl..].iter().cloned().collect(),
+            var: Some(x),
+            dims: r.dims[..split].iter().cloned().collect(),
+        };
+        if residue.explicit_len() == 0 {
+            self.row_var_le_var(x, y);
+            return Ok(Outcome::Done);
+        }
+        self.add_row_cap(y, residue)
+    }
+
+    fn pair_flanks(&mut self, rl: &[Dim], ol: &[Dim], rr: &[Dim], or: &[Dim]) {
+        for (p, q) in rl.iter().zip(ol).chain(rr.iter().zip(or)) {
+            self.push(Constraint::DimIneq { res: p.clone(), opnd: q.clone() });
+        }
+    }
+
+    /// The result is shorter than the operand: `x := fresh^dl . <τ> . fresh^dr`.
+    fn template(&mut self, x: RowVar, dl: usize, dr: usize) -> Result<(), InferError> {
+        let depth = self.env.row_info[x.index()].depth + 1;
+        if depth > MAX_TEMPLATE_DEPTH {
+            let msg = "infinitely many axes: the rows' ranks form a cycle that grows forever";
+            return Err(self.error(ErrorCode::Cycle, msg.into()));
+        }
+        let tau = self.env.new_row();
+        let info = &mut self.env.row_info[tau.index()];
+        info.depth = depth;
+        info.safe_to_guess = dr > 0;
+        let beg: Dims = (0..dl).map(|_| Dim::Var(self.env.new_dim(None))).collect();
+        let dims: Dims = (0..dr).map(|_| Dim::Var(self.env.new_dim(None))).collect();
+        self.bind_row_var(x, Row { beg, var: Some(tau), dims })
+    }
+
+    fn row_var_le_var(&mut self, x: RowVar, y: RowVar) {
+        if self.env.row_info[x.index()].lower.contains(&y) {
+            self.push(Constraint::RowEq(Row::open(x), Row::open(y)));
+            return;
+        }
+        if !self.env.row_info[x.index()].upper.contains(&y) {
+            self.env.row_info[x.index()].upper.push(y);
+            self.env.row_info[y.index()].lower.push(x);
+        }
+        for cap in self.env.row_info[x.index()].caps.clone() {
+            self.push(Constraint::RowIneq { res: cap, opnd: Row::open(y) });
+        }
+    }
+
+    /// `cap ⊑ y`: records a lower bound of `y`. Closed caps join (shorter length, equal dims
+    /// stay, different ones become the broadcast top); a joined cap that is empty or a single
+    /// size-1 axis decides `y` at once.
+    fn add_row_cap(&mut self, y: RowVar, cap: Row) -> Res {
+        let uppers = self.env.row_info[y.index()].upper.clone();
+        for o in uppers {
+            self.push(Constraint::RowIneq { res: cap.clone(), opnd: Row::open(o) });
+        }
+        let info = &mut self.env.row_info[y.index()];
+        let Some(first) = info.caps.first().cloned() else {
+            info.caps.push(cap);
+            return Ok(Outcome::Done);
+        };
+        if first == cap {
+            return Ok(Outcome::Done);
+        }
+        if first.var.is_some() || cap.var.is_some() {
+            info.caps.push(cap);
+            return Ok(Outcome::Done);
+        }
+        let joined = join_closed(&first, &cap);
+        let decisive = joined.explicit_len() == 0
+            || (joined.explicit_len() == 1
+                && joined.all().all(|d| d.solved().is_some_and(|s| s.size == 1)));
+        info.caps[0] = joined.clone();
+        if decisive {
+            self.bind_row_var(y, joined)?;
+        }
+        Ok(Outcome::Done)
+    }
+}
+
+/// The join of two closed rows in the broadcast order: right-aligned, the shorter length,
+/// equal dims kept, others the broadcast top.
+fn join_closed(a: &Row, b: &Row) -> Row {
+    let (fa, fb): (Dims, Dims) = (a.all().cloned().collect(), b.all().cloned().collect());
+    let n = fa.len().min(fb.len());
+    let dims = fa[fa.len() - n..].iter().zip(&fb[fb.len() - n..]).map(|(p, q)| {
+        match (p.solved(), q.solved()) {
+            _ if p == q => p.clone(),
+            (Some(_), Some(_)) => Dim::Solved(Solved::TOP),
+            // A variable position: keep the first bound; the other is re-checked on binding.
+            _ => p.clone(),
+        }
+    });
+    Row::closed(dims)
+}

@@ -1,0 +1,248 @@
+//! Dimension rules: equality (with affine and concatenation arithmetic), the broadcast order
+//! `res ⊑ opnd`, and size lower bounds.
+
+use super::constraint::Constraint;
+use super::env::valid_conv_size;
+use super::error::InferError;
+use super::solver::{Outcome, Solver};
+use crate::code::ErrorCode;
+use crate::ids::DimVar;
+use crate::shape::{AffineDim, ConvPadding, Dim, Solved};
+
+type Res = Result<Outcome, InferError>;
+
+impl Solver {
+    /// `a = b`.
+    pub fn unify_dim(&mut self, a: &Dim, b: &Dim) -> Res {
+        let (ra, rb) = (self.env.dim(a), self.env.dim(b));
+        match (&ra, &rb) {
+            _ if ra == rb => Ok(Outcome::Done),
+            (Dim::Var(x), Dim::Var(y)) => self.union_vars(*x, *y),
+            (Dim::Var(x), t) | (t, Dim::Var(x)) => self.bind_var(*x, t.clone()),
+            (Dim::Solved(p), Dim::Solved(q)) => Err(self.solved_mismatch(a, b, *p, *q)),
+            (Dim::Affine(x), other) | (other, Dim::Affine(x)) => self.affine_eq(x, other),
+            (Dim::Concat(_), _) | (_, Dim::Concat(_)) => self.concat_eq(&ra, &rb),
+        }
+    }
+
+    fn solved_mismatch(&mut self, a: &Dim, b: &Dim, p: Solved, q: Solved) -> InferError {
+        let what = if p.basis != q.basis && p.size == q.size {
+            "different bases"
+        } else {
+            "different sizes"
+        };
+        let mut msg = format!(
+            "dimension mismatch ({what}): {} vs {}",
+            self.show_solved(p),
+            self.show_solved(q)
+        );
+        for (d, s) in [(a, p), (b, q)] {
+            if let Dim::Var(v) = d {
+                let name = self.var_name(*v);
+                msg.push_str(&format!("; `{name}` is {}", self.show_solved(s)));
+                let root = self.env.dim_root(*v);
+                if let Some(o) = self.env.dim_info[root.index()].bound_by {
+                    let line = self.origins.get(o.0 as usize).map(super::solver::describe_origin);
+                    msg.push_str(&format!(" from {}", line.unwrap_or_default()));
+                }
+            }
+        }
+        self.error(ErrorCode::Mismatch, msg)
+    }
+
+    /// A printable name for a dim variable.
+    pub fn var_name(&mut self, v: DimVar) -> String {
+        let info = &self.env.dim_info[v.index()];
+        info.name.as_ref().map_or_else(|| v.to_string(), |n| n.to_string())
+    }
+
+    /// A solved dim as users write it (`3`, `rgb=3`, `1!`).
+    pub fn show_solved(&self, s: Solved) -> String {
+        if s.is_top() {
+            "1! (broadcast)".into()
+        } else if s.basis.is_named() {
+            format!("{}={}", self.bases.name(s.basis), s.size)
+        } else {
+            s.size.to_string()
+        }
+    }
+
+    fn union_vars(&mut self, x: DimVar, y: DimVar) -> Res {
+        let (root, other) = self.env.union_dims(x, y);
+        let moved = std::mem::take(&mut self.env.dim_info[other.index()]);
+        let origin = self.current_origin();
+        let info = &mut self.env.dim_info[root.index()];
+        info.at_least = info.at_least.max(moved.at_least);
+        info.discardable &= moved.discardable;
+        info.name = info.name.take().or(moved.name);
+        info.bound_by.get_or_insert(origin);
+        for r in moved.lower {
+            self.push(Constraint::DimIneq { res: Dim::Var(r), opnd: Dim::Var(root) });
+        }
+        for o in moved.upper {
+            self.push(Constraint::DimIneq { res: Dim::Var(root), opnd: Dim::Var(o) });
+        }
+        if let Some(cap) = moved.cap {
+            self.push(Constraint::DimIneq { res: cap, opnd: Dim::Var(root) });
+        }
+        Ok(Outcome::Done)
+    }
+
+    /// Binds an unbound variable to a non-variable dim and re-emits what was known about it.
+    pub fn bind_var(&mut self, x: DimVar, t: Dim) -> Res {
+        let mut occurs = false;
+        t.for_each_var(&mut |v| occurs |= v == x);
+        if occurs {
+            let msg = format!("`{}` would contain itself", self.var_name(x));
+            return Err(self.error(ErrorCode::Cycle, msg));
+        }
+        let root = self.env.dim_root(x);
+        let info = std::mem::take(&mut self.env.dim_info[root.index()]);
+        self.env.dim_info[root.index()].name = info.name.clone();
+        self.env.dim_info[root.index()].bound_by = Some(self.current_origin());
+        self.env.bind_dim(root, t.clone());
+        for r in info.lower {
+            self.push(Constraint::DimIneq { res: Dim::Var(r), opnd: t.clone() });
+        }
+        for o in info.upper {
+            self.push(Constraint::DimIneq { res: t.clone(), opnd: Dim::Var(o) });
+        }
+        if let Some(cap) = info.cap {
+            self.push(Constraint::DimIneq { res: cap, opnd: t.clone() });
+        }
+        if info.at_least > 0 {
+            self.push(Constraint::AtLeast(t, info.at_least));
+        }
+        Ok(Outcome::Done)
+    }
+
+    /// `res ⊑ opnd`.
+    pub fn dim_ineq(&mut self, res: &Dim, opnd: &Dim) -> Res {
+        let (r, o) = (self.env.dim(res), self.env.dim(opnd));
+        if r == o || o.is_top() {
+            return Ok(Outcome::Done);
+        }
+        if r.is_top() {
+            return self.unify_dim(&o, &Dim::top());
+        }
+        match (&r, &o) {
+            (Dim::Solved(p), Dim::Solved(q)) => Err(self.solved_mismatch(res, opnd, *p, *q)),
+            (Dim::Var(x), Dim::Var(y)) => Ok(self.var_le_var(*x, *y)),
+            (t, Dim::Var(y)) if !matches!(t, Dim::Concat(_)) => self.add_cap(*y, t.clone()),
+            (Dim::Var(_), Dim::Solved(_)) => self.unify_dim(&r, &o),
+            _ => self.unify_dim(&r, &o),
+        }
+    }
+
+    fn var_le_var(&mut self, x: DimVar, y: DimVar) -> Outcome {
+        // A reverse link closes a cycle: the two are equal.
+        if self.env.dim_info[x.index()].lower.contains(&y) {
+            self.push(Constraint::DimEq(Dim::Var(x), Dim::Var(y)));
+            return Outcome::Done;
+        }
+        if !self.env.dim_info[x.index()].upper.contains(&y) {
+            self.env.dim_info[x.index()].upper.push(y);
+            self.env.dim_info[y.index()].lower.push(x);
+        }
+        if let Some(cap) = self.env.dim_info[x.index()].cap.clone() {
+            self.push(Constraint::DimIneq { res: cap, opnd: Dim::Var(y) });
+        }
+        Outcome::Done
+    }
+
+    /// `t ⊑ y` for a non-variable `t`: joins `t` into `y`'s cap. Two different solved caps
+    /// join to the broadcast top, which `y` must then be.
+    fn add_cap(&mut self, y: DimVar, t: Dim) -> Res {
+        let info = &mut self.env.dim_info[y.index()];
+        match info.cap.clone() {
+            None => {
+                info.cap = Some(t.clone());
+                let uppers = info.upper.clone();
+                for o in uppers {
+                    self.push(Constraint::DimIneq { res: t.clone(), opnd: Dim::Var(o) });
+                }
+                Ok(Outcome::Done)
+            }
+            Some(g) if g == t => Ok(Outcome::Done),
+            Some(Dim::Solved(_)) if t.solved().is_some() => self.bind_var(y, Dim::top()),
+            Some(g) => self.unify_dim(&g, &t),
+        }
+    }
+
+    /// The size of `d` is at least `n`.
+    pub fn at_least(&mut self, d: &Dim, n: u64) -> Res {
+        match self.env.dim(d) {
+            Dim::Var(v) => {
+                let info = &mut self.env.dim_info[v.index()];
+                info.at_least = info.at_least.max(n);
+                Ok(Outcome::Done)
+            }
+            Dim::Solved(s) if s.size >= n => Ok(Outcome::Done),
+            Dim::Solved(s) => {
+                let msg =
+                    format!("index {} is out of range for a dimension of size {}", n - 1, s.size);
+                Err(self.error(ErrorCode::Bounds, msg))
+            }
+            _ => Ok(Outcome::Defer),
+        }
+    }
+
+    fn affine_eq(&mut self, a: &AffineDim, other: &Dim) -> Res {
+        if let Dim::Affine(b) = other {
+            let same_kind = a.stride == b.stride
+                && a.conv.as_ref().map(|c| (c.0, c.2)) == b.conv.as_ref().map(|c| (c.0, c.2));
+            if same_kind {
+                self.push(Constraint::DimEq(a.over.clone(), b.over.clone()));
+                if let (Some((_, k1, _)), Some((_, k2, _))) = (&a.conv, &b.conv) {
+                    self.push(Constraint::DimEq(k1.clone(), k2.clone()));
+                }
+                return Ok(Outcome::Done);
+            }
+            return Ok(if self.stage >= 7 { Outcome::Done } else { Outcome::Defer });
+        }
+        let Some(n) = other.solved() else { return Ok(Outcome::Defer) };
+        match &a.conv {
+            Some((dil, k, ConvPadding::Valid)) => self.valid_conv_backward(a, *dil, k, n),
+            _ => {
+                if n.size % a.stride != 0 {
+                    let msg =
+                        format!("size {} is not divisible by the stride {}", n.size, a.stride);
+                    return Err(self.error(ErrorCode::Mismatch, msg));
+                }
+                let over = Solved { size: n.size / a.stride, basis: n.basis };
+                self.unify_dim(&a.over, &Dim::Solved(over))
+            }
+        }
+    }
+
+    /// `stride*(over-1) + dilation*(kernel-1) + 1 = n`: infers `over` from a known kernel, or
+    /// the kernel from a known `over`.
+    fn valid_conv_backward(&mut self, a: &AffineDim, dil: u64, k: &Dim, n: Solved) -> Res {
+        let (over, kernel) = (a.over.solved(), k.solved());
+        match (over, kernel) {
+            (_, Some(k)) => {
+                let span = valid_conv_size(1, 1, dil, k.size).unwrap_or(u64::MAX);
+                if n.size < span || (n.size - span) % a.stride != 0 {
+                    let msg = format!(
+                        "a valid convolution with stride {} and window {span} cannot cover size {}",
+                        a.stride, n.size
+                    );
+                    return Err(self.error(ErrorCode::Mismatch, msg));
+                }
+                let o = Solved { size: (n.size - span) / a.stride + 1, basis: n.basis };
+                self.unify_dim(&a.over, &Dim::Solved(o))
+            }
+            (Some(o), None) => {
+                let covered = a.stride.saturating_mul(o.size.saturating_sub(1)) + 1;
+                let rest = n.size.checked_sub(covered).filter(|r| r % dil == 0);
+                let Some(rest) = rest else {
+                    let msg = format!("cannot infer the kernel size for input size {}", n.size);
+                    return Err(self.error(ErrorCode::Mismatch, msg));
+                };
+                let kernel = Solved::new(rest / dil + 1);
+                self.unify_dim(k, &Dim::Solved(kernel))
+            }
+            (None, None) => Ok(Outcome::Defer),
+        }
+    }
+}

@@ -1,0 +1,83 @@
+//! Errors of shape inference: a code, a message, and the provenance that explains them.
+
+use crate::code::{Coded, ErrorCode};
+use crate::ids::{StepId, TensorId};
+use crate::span::Span;
+use crate::spec::SpecError;
+
+/// A shape inference failure.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum InferError {
+    /// A spec of an operation does not parse or breaks a rule checkable without solving.
+    #[error("step {step}: {error}")]
+    Spec {
+        /// The operation.
+        step: StepId,
+        /// The spec text.
+        spec: String,
+        /// The parse error (spans into `spec`).
+        error: SpecError,
+    },
+    /// The constraints cannot be satisfied, or leave something unresolved.
+    #[error("{0}")]
+    Shape(Box<ShapeError>),
+    /// The graph was used wrongly (unknown tensor, wrong operand count…).
+    #[error("{message}")]
+    Usage {
+        /// The class of the error (usually `arity`).
+        code: ErrorCode,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+/// An unsatisfiable or underdetermined shape problem, with its explanation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShapeError {
+    /// The class.
+    pub code: ErrorCode,
+    /// What went wrong, in one sentence.
+    pub message: String,
+    /// The operation whose constraint failed.
+    pub step: Option<StepId>,
+    /// The tensors involved.
+    pub tensors: Vec<TensorId>,
+    /// Spec spans involved (into the step's spec).
+    pub spans: Vec<Span>,
+    /// The chain of facts that led to the conflict, most recent last.
+    pub chain: Vec<String>,
+}
+
+impl std::fmt::Display for ShapeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if let Some(step) = self.step {
+            write!(f, "{step}: ")?;
+        }
+        f.write_str(&self.message)
+    }
+}
+
+impl Coded for InferError {
+    fn code(&self) -> ErrorCode {
+        match self {
+            InferError::Spec { error, .. } => error.code(),
+            InferError::Shape(e) => e.code,
+            InferError::Usage { code, .. } => *code,
+        }
+    }
+}
+
+impl InferError {
+    /// A shape error without provenance yet (the solver adds it).
+    pub fn shape(code: ErrorCode, message: impl Into<String>) -> InferError {
+        InferError::Shape(Box::new(ShapeError {
+            code,
+            message: message.into(),
+            step: None,
+            tensors: Vec::new(),
+            spans: Vec::new(),
+            chain: Vec::new(),
+        }))
+    }
+}

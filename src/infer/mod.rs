@@ -1,0 +1,23 @@
+//! Stage 2 — shape inference: constraints per operation, solved by union-find over dim and row
+//! variables (ena), with OCANNL's broadcast order, row templates, caps and staged closing.
+
+mod broadcast;
+mod careful;
+mod close;
+mod concat;
+pub mod constraint;
+mod dims;
+mod elaborate;
+pub mod env;
+mod error;
+pub mod explain;
+mod graph;
+mod lower;
+mod op;
+pub mod program;
+mod rows;
+mod solver;
+
+pub use error::{InferError, ShapeError};
+pub use graph::{Graph, Step, TensorEntry};
+pub use op::OpKind;

@@ -1,0 +1,51 @@
+//! The operations a graph can hold.
+
+use std::fmt;
+
+/// What an operation computes, shape-wise.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum OpKind {
+    /// Elementwise over 1, 2 or 3 arguments with broadcasting.
+    Pointwise,
+    /// Matrix-multiply style: the first's input row contracts with the second's output row.
+    Compose,
+    /// Swaps input and output rows.
+    Transpose,
+    /// A one-operand einsum spec (permute, reduce, embed, diagonal).
+    Permute,
+    /// A two-operand einsum spec.
+    Einsum,
+    /// A three-operand einsum spec.
+    Einsum3,
+    /// An n-operand concatenation spec.
+    Concat,
+    /// Drops the leftmost batch axis.
+    BatchSlice,
+}
+
+impl OpKind {
+    /// The name used in case files (`pointwise`, `compose`, …).
+    pub fn name(self) -> &'static str {
+        match self {
+            OpKind::Pointwise => "pointwise",
+            OpKind::Compose => "compose",
+            OpKind::Transpose => "transpose",
+            OpKind::Permute => "permute",
+            OpKind::Einsum => "einsum",
+            OpKind::Einsum3 => "einsum3",
+            OpKind::Concat => "concat",
+            OpKind::BatchSlice => "batch_slice",
+        }
+    }
+
+    /// Whether the operation takes a spec.
+    pub fn has_spec(self) -> bool {
+        matches!(self, OpKind::Permute | OpKind::Einsum | OpKind::Einsum3 | OpKind::Concat)
+    }
+}
+
+impl fmt::Display for OpKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}

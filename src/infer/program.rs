@@ -1,0 +1,228 @@
+//! Programs: a graph written as text or as an `infer` case, built into a [`Graph`].
+//!
+//! The text format, one statement per line (`#` starts a comment):
+//!
+//! ```text
+//! tensor x: 2|3->4        # a leaf with a known shape (FORMAT.md shape string)
+//! tensor u                # a leaf nothing is known about
+//! param w: ...->...       # a parameter: never guessed
+//! y = compose w x         # ops: pointwise, compose, transpose, batch_slice
+//! z = einsum "ij;jk=>ik" a b   # spec ops: permute, einsum, einsum3, concat
+//! ```
+
+use serde_json::Value;
+
+use super::error::InferError;
+use super::graph::Graph;
+use super::op::OpKind;
+use crate::code::ErrorCode;
+use crate::ids::TensorId;
+
+/// A leaf declaration.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Decl {
+    /// The tensor's name.
+    pub name: String,
+    /// Its shape string, `None` when nothing is known.
+    pub shape: Option<String>,
+    /// Whether it is a parameter.
+    pub param: bool,
+    /// Leaf data (flat, memory order), for running the program.
+    pub values: Option<Vec<f64>>,
+}
+
+/// An operation statement.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stmt {
+    /// The operation.
+    pub op: OpKind,
+    /// The name of the tensor it defines.
+    pub out: String,
+    /// Operand names.
+    pub args: Vec<String>,
+    /// The spec of spec operations.
+    pub spec: Option<String>,
+    /// Accumulation (`+`, `*`, `max`, `min`), for running.
+    pub accum: Option<String>,
+    /// Combine (`*`, `+`, …), for running.
+    pub combine: Option<String>,
+    /// The 1-based source line (text programs) or step index (cases).
+    pub line: usize,
+}
+
+/// A whole program.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Program {
+    /// Leaves, in order.
+    pub decls: Vec<Decl>,
+    /// Operations, in order.
+    pub stmts: Vec<Stmt>,
+}
+
+/// A built program: the graph, each name's tensor, and the outcome.
+pub struct Built {
+    /// The graph (partially solved when `result` is an error).
+    pub graph: Graph,
+    /// Each name's tensor, in definition order.
+    pub names: Vec<(String, TensorId)>,
+    /// The first error and the line (text) or step index (case) of its statement.
+    pub result: Result<(), (InferError, Option<usize>)>,
+}
+
+/// A program that cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {message}")]
+pub struct ProgramError {
+    /// 1-based line (0 for JSON documents).
+    pub line: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl crate::code::Coded for ProgramError {
+    fn code(&self) -> ErrorCode {
+        ErrorCode::Syntax
+    }
+}
+
+/// The op named in a program or case (`pointwise_un`, `pointwise3` are pointwise).
+pub fn op_from_name(name: &str) -> Option<OpKind> {
+    Some(match name {
+        "pointwise" | "pointwise_un" | "pointwise3" => OpKind::Pointwise,
+        "compose" => OpKind::Compose,
+        "transpose" => OpKind::Transpose,
+        "einsum" => OpKind::Einsum,
+        "permute" => OpKind::Permute,
+        "einsum3" => OpKind::Einsum3,
+        "concat" => OpKind::Concat,
+        "batch_slice" => OpKind::BatchSlice,
+        _ => return None,
+    })
+}
+
+impl Program {
+    /// Reads the text format.
+    pub fn parse_text(text: &str) -> Result<Program, ProgramError> {
+        let mut p = Program::default();
+        for (i, raw) in text.lines().enumerate() {
+            let line = raw.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let err = |m: &str| ProgramError { line: i + 1, message: m.to_string() };
+            if let Some(rest) = line.strip_prefix("tensor ").or_else(|| line.strip_prefix("param "))
+            {
+                let param = line.starts_with("param");
+                let (name, shape) = match rest.split_once(':') {
+                    Some((n, s)) => (n.trim(), Some(s.trim().to_string())),
+                    None => (rest.trim(), None),
+                };
+                if name.is_empty() {
+                    return Err(err("a declaration needs a name"));
+                }
+                p.decls.push(Decl { name: name.into(), shape, param, values: None });
+                continue;
+            }
+            let (out, rhs) = line
+                .split_once('=')
+                .ok_or_else(|| err("expected `name = op args` or a declaration"))?;
+            p.stmts.push(parse_stmt(out.trim(), rhs.trim(), i + 1)?);
+        }
+        Ok(p)
+    }
+
+    /// Reads an `infer` case (FORMAT.md): `tensors` and `steps`.
+    pub fn from_case(case: &Value) -> Result<Program, ProgramError> {
+        let err = |m: String| ProgramError { line: 0, message: m };
+        let mut p = Program::default();
+        for t in case.get("tensors").and_then(Value::as_array).into_iter().flatten() {
+            let name = t
+                .get("name")
+                .and_then(Value::as_str)
+                .ok_or_else(|| err("a tensor has no name".into()))?;
+            let values = t.get("values").and_then(crate::check::compare::f64_list);
+            p.decls.push(Decl {
+                name: name.into(),
+                shape: t.get("shape").and_then(Value::as_str).map(String::from),
+                param: t.get("param").and_then(Value::as_bool).unwrap_or(false),
+                values,
+            });
+        }
+        for (i, s) in case.get("steps").and_then(Value::as_array).into_iter().flatten().enumerate()
+        {
+            let text = |k: &str| s.get(k).and_then(Value::as_str).map(String::from);
+            let op_name = text("op").ok_or_else(|| err(format!("step {i} has no op")))?;
+            let op =
+                op_from_name(&op_name).ok_or_else(|| err(format!("unknown op {op_name:?}")))?;
+            let args = s.get("args").and_then(Value::as_array).into_iter().flatten();
+            p.stmts.push(Stmt {
+                op,
+                out: text("out").ok_or_else(|| err(format!("step {i} has no out")))?,
+                args: args.filter_map(Value::as_str).map(String::from).collect(),
+                spec: text("spec"),
+                accum: text("accum"),
+                combine: text("combine"),
+                line: i,
+            });
+        }
+        Ok(p)
+    }
+
+    /// Builds the graph, propagating each step, and solves it. Returns the graph (also on
+    /// failure, for rendering), each name's tensor, and the first error with the failing
+    /// statement's line.
+    pub fn build(&self) -> Built {
+        let mut g = Graph::new();
+        let mut names: Vec<(String, TensorId)> = Vec::new();
+        let result =
+            self.build_into(&mut g, &mut names).and_then(|()| g.solve().map_err(|e| (e, None)));
+        Built { graph: g, names, result }
+    }
+
+    fn build_into(
+        &self,
+        g: &mut Graph,
+        names: &mut Vec<(String, TensorId)>,
+    ) -> Result<(), (InferError, Option<usize>)> {
+        for d in &self.decls {
+            let id = g.declare(&d.name, d.shape.as_deref(), d.param).map_err(|e| (e, None))?;
+            names.push((d.name.clone(), id));
+        }
+        for s in &self.stmts {
+            let mut args = Vec::with_capacity(s.args.len());
+            for a in &s.args {
+                let id = names.iter().rev().find(|(n, _)| n == a).map(|(_, id)| *id);
+                let id = id.ok_or_else(|| {
+                    let e = InferError::Usage {
+                        code: ErrorCode::Label,
+                        message: format!("unknown tensor `{a}`"),
+                    };
+                    (e, Some(s.line))
+                })?;
+                args.push(id);
+            }
+            let id = g
+                .add_named_step(&s.out, s.op, &args, s.spec.as_deref())
+                .map_err(|e| (e, Some(s.line)))?;
+            names.push((s.out.clone(), id));
+        }
+        Ok(())
+    }
+}
+
+fn parse_stmt(out: &str, rhs: &str, line: usize) -> Result<Stmt, ProgramError> {
+    let err = |m: &str| ProgramError { line, message: m.to_string() };
+    let (op_name, rest) = rhs.split_once(char::is_whitespace).unwrap_or((rhs, ""));
+    let op = op_from_name(op_name).ok_or_else(|| err(&format!("unknown op `{op_name}`")))?;
+    let rest = rest.trim();
+    let (spec, rest) = if op.has_spec() {
+        let body =
+            rest.strip_prefix('"').ok_or_else(|| err("a spec op takes a quoted spec first"))?;
+        let end = body.find('"').ok_or_else(|| err("unterminated spec string"))?;
+        (Some(body[..end].to_string()), &body[end + 1..])
+    } else {
+        (None, rest)
+    };
+    let args = rest.split_whitespace().map(String::from).collect();
+    Ok(Stmt { op, out: out.into(), args, spec, accum: None, combine: None, line })
+}

@@ -1,0 +1,200 @@
+//! Row rules: flat equality (binding row variables with the closed row's split), and the
+//! broadcast order `res ⊑ opnd` with deficit templates and caps.
+
+use super::constraint::Constraint;
+use super::error::InferError;
+use super::solver::{Outcome, Solver};
+use crate::code::ErrorCode;
+use crate::ids::RowVar;
+use crate::shape::{Dim, Dims, Row};
+
+type Res = Result<Outcome, InferError>;
+
+fn flat(r: &Row) -> Dims {
+    r.beg.iter().chain(r.dims.iter()).cloned().collect()
+}
+
+impl Solver {
+    /// Flat equality `a = b`.
+    pub fn unify_row(&mut self, a: &Row, b: &Row) -> Res {
+        let (a, b) = (self.env.row(a), self.env.row(b));
+        match (a.var, b.var) {
+            _ if a == b => Ok(Outcome::Done),
+            (None, None) => self.closed_eq(&a, &b),
+            (Some(x), Some(y)) if x == y => self.self_eq(&a, &b, x),
+            (Some(x), None) => self.open_closed_eq(&a, x, &b),
+            (None, Some(y)) => self.open_closed_eq(&b, y, &a),
+            (Some(x), Some(y)) => self.open_open_eq(&a, x, &b, y),
+        }
+    }
+
+    fn closed_eq(&mut self, a: &Row, b: &Row) -> Res {
+        let (fa, fb) = (flat(a), flat(b));
+        if fa.len() != fb.len() {
+            let msg =
+                format!("rows have {} and {} axes, which cannot be equal", fa.len(), fb.len());
+            return Err(self.error(ErrorCode::Rank, msg));
+        }
+        for (x, y) in fa.into_iter().zip(fb) {
+            self.push(Constraint::DimEq(x, y));
+        }
+        Ok(Outcome::Done)
+    }
+
+    fn self_eq(&mut self, a: &Row, b: &Row, x: RowVar) -> Res {
+        if a.explicit_len() != b.explicit_len() {
+            let msg = "a row variable would contain itself plus more axes (infinitely many axes)";
+            return Err(self.error(ErrorCode::Cycle, msg.into()));
+        }
+        if a.beg.len() == b.beg.len() {
+            for (p, q) in a.all().zip(b.all()) {
+                self.push(Constraint::DimEq(p.clone(), q.clone()));
+            }
+            return Ok(Outcome::Done);
+        }
+        if self.stage >= 6 {
+            // The least material solution of a shifted self-equation: the variable is empty.
+            self.bind_row_var(x, Row::empty())?;
+            self.push(Constraint::RowEq(a.clone(), b.clone()));
+            return Ok(Outcome::Done);
+        }
+        Ok(Outcome::Defer)
+    }
+
+    /// `l.<x>.r = closed`: the flanks take the closed row's edges, `x` the middle (keeping the
+    /// closed row's split between leading and trailing axes).
+    fn open_closed_eq(&mut self, open: &Row, x: RowVar, closed: &Row) -> Res {
+        let f = flat(closed);
+        let (nl, nr) = (open.beg.len(), open.dims.len());
+        if nl + nr > f.len() {
+            let msg = format!(
+                "a row of {} axes cannot match a pattern that needs at least {} axes",
+                f.len(),
+                nl + nr
+            );
+            return Err(self.error(ErrorCode::Rank, msg));
+        }
+        for (i, d) in open.beg.iter().enumerate() {
+            self.push(Constraint::DimEq(d.clone(), f[i].clone()));
+        }
+        let tail = f.len() - nr;
+        for (j, d) in open.dims.iter().enumerate() {
+            self.push(Constraint::DimEq(d.clone(), f[tail + j].clone()));
+        }
+        let split = closed.beg.len();
+        let mut value = Row::empty();
+        for (i, d) in f.iter().enumerate().take(tail).skip(nl) {
+            if i < split {
+                value.beg.push(d.clone());
+            } else {
+                value.dims.push(d.clone());
+            }
+        }
+        self.bind_row_var(x, value)?;
+        Ok(Outcome::Done)
+    }
+
+    fn open_open_eq(&mut self, a: &Row, x: RowVar, b: &Row, y: RowVar) -> Res {
+        let lt = a.beg.len().min(b.beg.len());
+        let rt = a.dims.len().min(b.dims.len());
+        for i in 0..lt {
+            self.push(Constraint::DimEq(a.beg[i].clone(), b.beg[i].clone()));
+        }
+        for j in 0..rt {
+            let (p, q) = (&a.dims[a.dims.len() - rt + j], &b.dims[b.dims.len() - rt + j]);
+            self.push(Constraint::DimEq(p.clone(), q.clone()));
+        }
+        let (l1, r1) = (&a.beg[lt..], &a.dims[..a.dims.len() - rt]);
+        let (l2, r2) = (&b.beg[lt..], &b.dims[..b.dims.len() - rt]);
+        if l1.is_empty() && r1.is_empty() {
+            return self.bind_or_union(x, l2, y, r2);
+        }
+        if l2.is_empty() && r2.is_empty() {
+            return self.bind_or_union(y, l1, x, r1);
+        }
+        if self.stage < 6 {
+            return Ok(Outcome::Defer);
+        }
+        // Crossed surpluses `l1.x = y.r2` (or the mirror): take the family `y = l1.z`,
+        // `x = z.r2` with a fresh `z`.
+        let z = self.fresh_row_like(x);
+        let (lx, ly) = if l1.is_empty() { (l2, r1) } else { (l1, r2) };
+        let (first, second) = if l1.is_empty() { (x, y) } else { (y, x) };
+        self.bind_row_var(
+            first,
+            Row { beg: lx.iter().cloned().collect(), var: Some(z), dims: Dims::new() },
+        )?;
+        self.bind_row_var(
+            second,
+            Row { beg: Dims::new(), var: Some(z), dims: ly.iter().cloned().collect() },
+        )?;
+        Ok(Outcome::Done)
+    }
+
+    fn bind_or_union(&mut self, x: RowVar, lead: &[Dim], y: RowVar, trail: &[Dim]) -> Res {
+        if lead.is_empty() && trail.is_empty() {
+            self.union_row_vars(x, y);
+            return Ok(Outcome::Done);
+        }
+        let value = Row {
+            beg: lead.iter().cloned().collect(),
+            var: Some(y),
+            dims: trail.iter().cloned().collect(),
+        };
+        self.bind_row_var(x, value)?;
+        Ok(Outcome::Done)
+    }
+
+    /// A fresh row variable inheriting `x`'s template depth.
+    fn fresh_row_like(&mut self, x: RowVar) -> RowVar {
+        let depth = self.env.row_info[x.index()].depth;
+        let z = self.env.new_row();
+        self.env.row_info[z.index()].depth = depth;
+        z
+    }
+
+    fn union_row_vars(&mut self, x: RowVar, y: RowVar) {
+        let (root, other) = self.env.union_rows(x, y);
+        let moved = std::mem::take(&mut self.env.row_info[other.index()]);
+        let info = &mut self.env.row_info[root.index()];
+        info.safe_to_guess &= moved.safe_to_guess;
+        info.used_in_spec |= moved.used_in_spec;
+        info.depth = info.depth.max(moved.depth);
+        self.reemit_row_facts(moved, &Row::open(root));
+    }
+
+    /// Binds an unbound row variable and re-emits what was known about it.
+    pub fn bind_row_var(&mut self, x: RowVar, value: Row) -> Result<(), InferError> {
+        let x = self.env.row_root(x);
+        if value.var.map(|v| self.env.row_root(v)) == Some(x) {
+            if value.explicit_len() == 0 {
+                return Ok(());
+            }
+            let msg = "a row variable would contain itself plus more axes (infinitely many axes)";
+            return Err(self.error(ErrorCode::Cycle, msg.into()));
+        }
+        let mut info = std::mem::take(&mut self.env.row_info[x.index()]);
+        if let Some(v) = value.var {
+            let inner = &mut self.env.row_info[v.index()];
+            inner.used_in_spec |= info.used_in_spec;
+            inner.depth = inner.depth.max(info.depth);
+        }
+        info.bound_by = None;
+        self.env.row_info[x.index()].bound_by = Some(self.current_origin());
+        self.env.bind_row(x, value.clone());
+        self.reemit_row_facts(info, &value);
+        Ok(())
+    }
+
+    fn reemit_row_facts(&mut self, info: super::env::RowInfo, value: &Row) {
+        for r in info.lower {
+            self.push(Constraint::RowIneq { res: Row::open(r), opnd: value.clone() });
+        }
+        for o in info.upper {
+            self.push(Constraint::RowIneq { res: value.clone(), opnd: Row::open(o) });
+        }
+        for cap in info.caps {
+            self.push(Constraint::RowIneq { res: cap, opnd: value.clone() });
+        }
+    }
+}

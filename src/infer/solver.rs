@@ -1,0 +1,186 @@
+//! The driver: a worklist of constraints over the [`Env`], with deferral of constraints that
+//! cannot be decided yet and a stage number that unlocks the closing decisions.
+//!
+//! Constraints are processed in the order they were queued; each may bind variables and queue
+//! more. A constraint that cannot be decided is deferred and retried after any progress. The
+//! solver terminates on every input: every binding removes a variable, templates are bounded
+//! in depth, and a fuel counter bounds the total work.
+
+use std::collections::VecDeque;
+
+use super::constraint::{Constraint, Origin, OriginId, Queued};
+use super::env::Env;
+use super::error::{InferError, ShapeError};
+use crate::code::ErrorCode;
+
+/// What handling a constraint did.
+pub enum Outcome {
+    /// Decided (possibly queueing more constraints).
+    Done,
+    /// Cannot be decided yet: keep it for later.
+    Defer,
+}
+
+/// The solver state.
+#[derive(Clone, Default)]
+pub struct Solver {
+    /// Variables and their values.
+    pub env: Env,
+    queue: VecDeque<Queued>,
+    deferred: Vec<Queued>,
+    /// Names of bases.
+    pub bases: crate::shape::BasisTable,
+    /// Provenance of every constraint.
+    pub origins: Vec<Origin>,
+    /// The current stage (1 while adding operations, 2..=7 while closing).
+    pub stage: u8,
+    /// The origin of the constraint being processed.
+    pub current: Option<OriginId>,
+    fuel: u64,
+    /// Closing decisions are tried one at a time and undone when they contradict the rest.
+    pub careful: bool,
+}
+
+/// Work allowed per queued constraint before the solver gives up (a guard, never reached by
+/// well-formed programs).
+const FUEL_PER_CONSTRAINT: u64 = 10_000;
+
+impl Solver {
+    /// A solver at stage 1.
+    pub fn new() -> Solver {
+        Solver { stage: 1, ..Solver::default() }
+    }
+
+    /// Registers an origin.
+    pub fn origin(&mut self, o: Origin) -> OriginId {
+        self.origins.push(o);
+        OriginId(u32::try_from(self.origins.len() - 1).unwrap_or(u32::MAX))
+    }
+
+    /// Queues a constraint with an explicit origin.
+    pub fn push_with(&mut self, c: Constraint, origin: OriginId) {
+        self.fuel += FUEL_PER_CONSTRAINT;
+        self.queue.push_back(Queued { c, origin });
+    }
+
+    /// Queues a constraint derived from the one being processed.
+    pub fn push(&mut self, c: Constraint) {
+        let origin = self.current.unwrap_or(OriginId(0));
+        self.queue.push_back(Queued { c, origin });
+    }
+
+    /// Processes queued and deferred constraints until nothing more can be decided.
+    pub fn run(&mut self) -> Result<(), InferError> {
+        loop {
+            while let Some(q) = self.queue.pop_front() {
+                self.step(q)?;
+            }
+            if self.deferred.is_empty() {
+                return Ok(());
+            }
+            let before = self.env.progress;
+            let deferred = std::mem::take(&mut self.deferred);
+            let count = deferred.len();
+            self.queue.extend(deferred);
+            while let Some(q) = self.queue.pop_front() {
+                self.step(q)?;
+            }
+            if self.env.progress == before && self.deferred.len() >= count {
+                return Ok(());
+            }
+        }
+    }
+
+    fn step(&mut self, q: Queued) -> Result<(), InferError> {
+        if self.fuel == 0 {
+            return Err(self.fail(
+                ErrorCode::Cycle,
+                "shape inference did not converge (infinitely many axes?)".into(),
+                q.origin,
+            ));
+        }
+        self.fuel -= 1;
+        self.current = Some(q.origin);
+        let outcome = match &q.c {
+            Constraint::DimEq(a, b) => self.unify_dim(a, b),
+            Constraint::DimIneq { res, opnd } => self.dim_ineq(res, opnd),
+            Constraint::RowEq(a, b) => self.unify_row(a, b),
+            Constraint::RowIneq { res, opnd } => self.row_ineq(res, opnd),
+            Constraint::AtLeast(d, n) => self.at_least(d, *n),
+        };
+        match outcome {
+            Ok(Outcome::Done) => Ok(()),
+            Ok(Outcome::Defer) => {
+                self.deferred.push(q);
+                Ok(())
+            }
+            Err(e) => Err(self.attach(e, q.origin)),
+        }
+    }
+
+    /// Takes the deferred constraints out (for the closing stages to decide).
+    pub fn take_deferred(&mut self) -> Vec<Queued> {
+        std::mem::take(&mut self.deferred)
+    }
+
+    /// Puts constraints back on the queue.
+    pub fn requeue(&mut self, qs: Vec<Queued>) {
+        self.queue.extend(qs);
+    }
+
+    /// Whether constraints are still deferred.
+    pub fn has_deferred(&self) -> bool {
+        !self.deferred.is_empty()
+    }
+
+    /// An error raised while processing the current constraint.
+    pub fn error(&self, code: ErrorCode, message: String) -> InferError {
+        InferError::shape(code, message)
+    }
+
+    /// An error with an explicit origin.
+    pub fn fail(&self, code: ErrorCode, message: String, origin: OriginId) -> InferError {
+        self.attach(InferError::shape(code, message), origin)
+    }
+
+    /// Adds the origin's step, tensor and span to an error that has none yet.
+    pub fn attach(&self, e: InferError, origin: OriginId) -> InferError {
+        let InferError::Shape(mut s) = e else { return e };
+        if let Some(o) = self.origins.get(origin.0 as usize) {
+            if s.step.is_none() {
+                s.step = o.step;
+                s.tensors.extend(o.tensor);
+                s.spans.extend(o.span);
+            }
+            s.chain.push(describe_origin(o));
+        }
+        InferError::Shape(s)
+    }
+
+    /// The origin of the constraint being processed.
+    pub fn current_origin(&self) -> OriginId {
+        self.current.unwrap_or(OriginId(0))
+    }
+}
+
+/// One line of an explanation: which part of which step a constraint relates.
+pub fn describe_origin(o: &Origin) -> String {
+    use super::constraint::Part;
+    let step = o.step.map(|s| format!("{s}: ")).unwrap_or_default();
+    let tensor = o.tensor.map(|t| format!(" of {t}")).unwrap_or_default();
+    let span = o.span.map(|s| format!(" (spec {s})")).unwrap_or_default();
+    match o.part {
+        Part::Result(k) => format!("{step}the result's {} row{tensor}{span}", k.name()),
+        Part::Operand(i, k) => {
+            format!("{step}operand {}'s {} row{tensor}{span}", i + 1, k.name())
+        }
+        Part::Declaration => format!("{step}the declared shape{tensor}"),
+        Part::Side => format!("{step}a side constraint{tensor}"),
+    }
+}
+
+impl From<ShapeError> for InferError {
+    fn from(e: ShapeError) -> InferError {
+        InferError::Shape(Box::new(e))
+    }
+}

@@ -1,0 +1,190 @@
+//! Dimensions: variables, solved sizes with a basis, affine (strided/convolution) and
+//! concatenation dimensions.
+
+use std::fmt;
+
+use crate::ids::DimVar;
+
+/// The basis ("unit") of a solved dimension. Two reserved bases: [`Basis::DEFAULT`] (any axis a
+/// user writes without naming one) and [`Basis::BCAST`] (the broadcast top `1⊤`, the only dim
+/// that broadcasts when its size is 1). Named bases are interned by [`BasisTable`].
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub struct Basis(pub u32);
+
+impl Basis {
+    /// The basis of user-written sizes.
+    pub const DEFAULT: Basis = Basis(0);
+    /// The reserved broadcast basis (`bcast_if_1`).
+    pub const BCAST: Basis = Basis(1);
+
+    /// Whether this is a user-named basis (neither reserved one).
+    pub fn is_named(self) -> bool {
+        self.0 > 1
+    }
+}
+
+/// Interns basis names.
+#[derive(Clone, Debug, Default)]
+pub struct BasisTable {
+    names: Vec<Box<str>>,
+}
+
+impl BasisTable {
+    /// The basis named `name` (`default` and `bcast_if_1` are the reserved ones).
+    pub fn intern(&mut self, name: &str) -> Basis {
+        match name {
+            "default" => return Basis::DEFAULT,
+            "bcast_if_1" => return Basis::BCAST,
+            _ => {}
+        }
+        if let Some(i) = self.names.iter().position(|n| &**n == name) {
+            return Basis::from_named_index(i);
+        }
+        self.names.push(name.into());
+        Basis::from_named_index(self.names.len() - 1)
+    }
+
+    /// The name of a basis.
+    pub fn name(&self, b: Basis) -> &str {
+        match b {
+            Basis::DEFAULT => "default",
+            Basis::BCAST => "bcast_if_1",
+            Basis(i) => self.names.get(i as usize - 2).map_or("?", |n| n),
+        }
+    }
+}
+
+impl Basis {
+    fn from_named_index(i: usize) -> Basis {
+        Basis(u32::try_from(i + 2).unwrap_or(u32::MAX))
+    }
+}
+
+/// A dimension with a known size.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Solved {
+    /// The size (at most 2^62).
+    pub size: u64,
+    /// The basis.
+    pub basis: Basis,
+}
+
+impl Solved {
+    /// The broadcast top `1⊤`.
+    pub const TOP: Solved = Solved { size: 1, basis: Basis::BCAST };
+
+    /// A size with the default basis.
+    pub fn new(size: u64) -> Solved {
+        Solved { size, basis: Basis::DEFAULT }
+    }
+
+    /// Whether this is the broadcast top.
+    pub fn is_top(self) -> bool {
+        self == Solved::TOP
+    }
+}
+
+/// The padding behaviour of a convolution dimension.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum ConvPadding {
+    /// Padded: the input extent is `stride * over`.
+    Same,
+    /// Valid: the input extent is `stride*(over-1) + dilation*(kernel-1) + 1`.
+    Valid,
+}
+
+/// A strided or convolution input dimension: `stride*over + offset + dilation*kernel`.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct AffineDim {
+    /// Stride (≥ 1).
+    pub stride: u64,
+    /// The output-side dimension iterated over.
+    pub over: Dim,
+    /// Index offset (does not change sizes).
+    pub offset: u64,
+    /// The kernel term, for convolutions.
+    pub conv: Option<(u64, Dim, ConvPadding)>,
+}
+
+/// A dimension: a variable, a solved size, an affine expression or a concatenation.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Dim {
+    /// An unknown dimension.
+    Var(DimVar),
+    /// A known size with a basis.
+    Solved(Solved),
+    /// A strided or convolution input dimension.
+    Affine(Box<AffineDim>),
+    /// A concatenation: the size is the sum of the components.
+    Concat(Vec<Dim>),
+}
+
+impl Dim {
+    /// A solved dimension of `size` with the default basis.
+    pub fn size(size: u64) -> Dim {
+        Dim::Solved(Solved::new(size))
+    }
+
+    /// The broadcast top `1⊤`.
+    pub fn top() -> Dim {
+        Dim::Solved(Solved::TOP)
+    }
+
+    /// The solved value, if this is a solved dimension.
+    pub fn solved(&self) -> Option<Solved> {
+        match self {
+            Dim::Solved(s) => Some(*s),
+            _ => None,
+        }
+    }
+
+    /// Whether this dimension is the broadcast top.
+    pub fn is_top(&self) -> bool {
+        self.solved().is_some_and(Solved::is_top)
+    }
+
+    /// Calls `f` on every variable the dimension mentions.
+    pub fn for_each_var(&self, f: &mut impl FnMut(DimVar)) {
+        match self {
+            Dim::Var(v) => f(*v),
+            Dim::Solved(_) => {}
+            Dim::Affine(a) => {
+                a.over.for_each_var(f);
+                if let Some((_, k, _)) = &a.conv {
+                    k.for_each_var(f);
+                }
+            }
+            Dim::Concat(parts) => parts.iter().for_each(|p| p.for_each_var(f)),
+        }
+    }
+}
+
+impl fmt::Display for Dim {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Dim::Var(v) => write!(f, "{v}"),
+            Dim::Solved(s) if s.is_top() => f.write_str("1!"),
+            Dim::Solved(s) => write!(f, "{}", s.size),
+            Dim::Affine(a) => {
+                write!(f, "{}*{}", a.stride, a.over)?;
+                if a.offset > 0 {
+                    write!(f, "+{}", a.offset)?;
+                }
+                if let Some((d, k, p)) = &a.conv {
+                    let pad = if *p == ConvPadding::Same { "=" } else { "<" };
+                    write!(f, "{pad}+{d}*{k}")?;
+                }
+                Ok(())
+            }
+            Dim::Concat(parts) => {
+                for (i, p) in parts.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str("^")?;
+                    }
+                    write!(f, "{p}")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}

@@ -1,0 +1,9 @@
+//! The shape model: dimensions, rows and shapes, and the shape strings of FORMAT.md.
+
+mod dim;
+mod row;
+mod text;
+
+pub use dim::{AffineDim, Basis, BasisTable, ConvPadding, Dim, Solved};
+pub use row::{Dims, Row, Shape};
+pub use text::{parse_shape_string, ShapeStringError, ShapeText, TextAxis, TextRow};

@@ -1,0 +1,92 @@
+//! Rows (the axes of one kind, with an optional row variable between two flanks) and shapes
+//! (three rows: batch, input, output).
+
+use smallvec::SmallVec;
+
+use super::dim::Dim;
+use crate::ids::RowVar;
+use crate::spec::ast::RowKind;
+
+/// An axis list.
+pub type Dims = SmallVec<[Dim; 4]>;
+
+/// A row: `beg . <var> . dims` when open, `beg . dims` when closed (`var` is `None`).
+///
+/// A row variable sits between the flanks; binding it splices its value at the marker.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Default)]
+pub struct Row {
+    /// The leading flank.
+    pub beg: Dims,
+    /// The row variable, `None` for a closed row.
+    pub var: Option<RowVar>,
+    /// The trailing flank (all axes of a closed row written without a leading flank).
+    pub dims: Dims,
+}
+
+impl Row {
+    /// A closed row of these dimensions.
+    pub fn closed(dims: impl IntoIterator<Item = Dim>) -> Row {
+        Row { beg: Dims::new(), var: None, dims: dims.into_iter().collect() }
+    }
+
+    /// An open row with no explicit axes.
+    pub fn open(var: RowVar) -> Row {
+        Row { beg: Dims::new(), var: Some(var), dims: Dims::new() }
+    }
+
+    /// The empty closed row.
+    pub fn empty() -> Row {
+        Row::default()
+    }
+
+    /// Number of explicit axes (the row variable's axes not counted).
+    pub fn explicit_len(&self) -> usize {
+        self.beg.len() + self.dims.len()
+    }
+
+    /// Whether there is no axis and no row variable.
+    pub fn is_empty(&self) -> bool {
+        self.explicit_len() == 0 && self.var.is_none()
+    }
+
+    /// All explicit axes, leading flank first.
+    pub fn all(&self) -> impl Iterator<Item = &Dim> {
+        self.beg.iter().chain(self.dims.iter())
+    }
+}
+
+/// The shape of a tensor: three rows. Memory order is batch, output, input.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Default)]
+pub struct Shape {
+    /// Batch axes.
+    pub batch: Row,
+    /// Input axes.
+    pub input: Row,
+    /// Output axes.
+    pub output: Row,
+}
+
+impl Shape {
+    /// The row of a kind.
+    pub fn row(&self, kind: RowKind) -> &Row {
+        match kind {
+            RowKind::Batch => &self.batch,
+            RowKind::Input => &self.input,
+            RowKind::Output => &self.output,
+        }
+    }
+
+    /// The row of a kind, mutably.
+    pub fn row_mut(&mut self, kind: RowKind) -> &mut Row {
+        match kind {
+            RowKind::Batch => &mut self.batch,
+            RowKind::Input => &mut self.input,
+            RowKind::Output => &mut self.output,
+        }
+    }
+
+    /// All axes in memory order (batch, output, input).
+    pub fn memory_order(&self) -> impl Iterator<Item = &Dim> {
+        self.batch.all().chain(self.output.all()).chain(self.input.all())
+    }
+}
