@@ -59,6 +59,8 @@ CASES = [
     ("transpose4000_copy_f64", "ij->ji", [(4000, 4000)], np.float64, True, False),
     ("hadamard1000_f64", "ij,ij->ij", [(1000, 1000), (1000, 1000)], np.float64, False, False),
     ("trace1000_f64", "ii->", [(1000, 1000)], np.float64, False, False),
+    ("matmul8_f64", "ij,jk->ik", [(8, 8), (8, 8)], np.float64, False, False),
+    ("outer_batch_small_f64", "bi,bj->bij", [(4, 16), (4, 16)], np.float64, False, False),
 ]
 
 

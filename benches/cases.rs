@@ -60,6 +60,8 @@ pub fn cases() -> Vec<BenchCase> {
         },
         case("hadamard1000_f64", "ij,ij->ij", &[&[1000, 1000], &[1000, 1000]], F64, false),
         case("trace1000_f64", "ii->", &[&[1000, 1000]], F64, false),
+        case("matmul8_f64", "ij,jk->ik", &[&[8, 8], &[8, 8]], F64, false),
+        case("outer_batch_small_f64", "bi,bj->bij", &[&[4, 16], &[4, 16]], F64, false),
     ]
 }
 

@@ -56,7 +56,9 @@ fn run<T: Scalar, A: AccOp<T>, C: CombOp<T>>(
         n1 > TILE && n2 > TILE && s2.iter().zip(&s1).any(|(&b, &a)| b.abs() == 1 && a.abs() > 1);
     let (t1, t2) = if tiled { (TILE, TILE) } else { (n1, n2) };
     let outer = r.saturating_sub(2);
-    let mut scratch = Scratch { ins: vec![vec![T::ZERO; BLK]; ins.len()], out: vec![T::ZERO; BLK] };
+    // Gather space only when some operand is strided along the innermost loop.
+    let blk = if s1.iter().any(|&s| s != 0 && s != 1) { BLK } else { 0 };
+    let mut scratch = Scratch { ins: vec![vec![T::ZERO; blk]; ins.len()], out: vec![T::ZERO; blk] };
     let mut idx: SmallVec<[usize; 8]> = SmallVec::from_elem(0, outer);
     let mut base: Offs = plan.operands().map(|o| o.offset).collect();
     let mut offs: Offs = base.clone();
@@ -134,7 +136,7 @@ fn collect_run<T: Scalar, C: CombOp<T>>(plan: &Plan, ins: &[&[T]]) -> Result<Vec
     let s1: Offs = plan.operands().map(|o| o.strides[r - 1]).collect();
     let strided = s1[1..].iter().any(|&s| s != 0 && s != 1);
     let mut out = Vec::with_capacity(plan.points());
-    let mut scratch: Vec<Vec<T>> = vec![vec![T::ZERO; BLK]; ins.len()];
+    let mut scratch: Vec<Vec<T>> = vec![vec![T::ZERO; if strided { BLK } else { 0 }]; ins.len()];
     let mut idx: SmallVec<[usize; 8]> = SmallVec::from_elem(0, r - 1);
     let mut base: Offs = plan.operands().map(|o| o.offset).collect();
     loop {
@@ -179,16 +181,18 @@ fn source<'a, T: Scalar>(
 
 /// Appends the combined values of one run.
 fn push_values<T: Scalar, C: CombOp<T>>(out: &mut Vec<T>, srcs: &[Src<'_, T>], n: usize) {
-    match srcs {
+    // Scalars are copied out of `srcs` first: a value read through a reference inside the
+    // loop keeps it from vectorising.
+    match *srcs {
         [Src::Slice(x)] => out.extend_from_slice(&x[..n]),
-        [Src::Scalar(v)] => out.extend(std::iter::repeat_n(*v, n)),
+        [Src::Scalar(v)] => out.extend(std::iter::repeat_n(v, n)),
         [Src::Slice(x), Src::Slice(y)] => {
             out.extend(x[..n].iter().zip(&y[..n]).map(|(&a, &b)| C::comb(a, b)))
         }
-        [Src::Slice(x), Src::Scalar(b)] => out.extend(x[..n].iter().map(|&a| C::comb(a, *b))),
-        [Src::Scalar(a), Src::Slice(y)] => out.extend(y[..n].iter().map(|&b| C::comb(*a, b))),
-        [Src::Scalar(a), Src::Scalar(b)] => out.extend(std::iter::repeat_n(C::comb(*a, *b), n)),
-        xs => out.extend((0..n).map(|k| {
+        [Src::Slice(x), Src::Scalar(b)] => out.extend(x[..n].iter().map(move |&a| C::comb(a, b))),
+        [Src::Scalar(a), Src::Slice(y)] => out.extend(y[..n].iter().map(move |&b| C::comb(a, b))),
+        [Src::Scalar(a), Src::Scalar(b)] => out.extend(std::iter::repeat_n(C::comb(a, b), n)),
+        ref xs => out.extend((0..n).map(|k| {
             let mut it = xs.iter().map(|s| match s {
                 Src::Slice(v) => v[k],
                 Src::Scalar(v) => *v,
