@@ -60,10 +60,11 @@ pub fn contract<T: Scalar>(
     let mut inputs = Vec::with_capacity(ops.len());
     let mut bufs: Vec<&[T]> = Vec::with_capacity(ops.len());
     for op in ops {
-        let (data, layout) = op.tensor.typed::<T>().ok_or_else(|| crate::tensor::TensorError::DType {
-            expected: T::DTYPE.name(),
-            got: op.tensor.dtype().name(),
-        })?;
+        let (data, layout) =
+            op.tensor.typed::<T>().ok_or_else(|| crate::tensor::TensorError::DType {
+                expected: T::DTYPE.name(),
+                got: op.tensor.dtype().name(),
+            })?;
         let index: Vec<AxisIndex> = op
             .labels
             .iter()
