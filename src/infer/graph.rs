@@ -3,6 +3,8 @@
 
 use smallvec::SmallVec;
 
+mod search;
+
 use super::close::Closing;
 use super::constraint::{Constraint, Origin, Part};
 use super::elaborate::SpecEnv;
@@ -268,7 +270,42 @@ impl Graph {
     }
 
     /// Adds an operation producing a new tensor; its constraints are propagated at once.
+    /// A step that fails leaves the graph as it was before the call.
     pub fn add_step(
+        &mut self,
+        op: OpKind,
+        args: &[TensorId],
+        spec: Option<&str>,
+    ) -> Result<TensorId, InferError> {
+        let events = self.events.len();
+        let name = self.next_name.clone().unwrap_or_else(|| format!("t{}", self.tensors.len()));
+        let mut result = self.add_step_unchecked(op, args, spec);
+        if let Err(InferError::Shape(s)) = &mut result {
+            let names: Vec<&str> = args
+                .iter()
+                .filter_map(|a| self.tensors.get(a.index()))
+                .map(|t| t.name.as_str())
+                .collect();
+            let spec_part = spec.map(|t| format!(" \"{t}\"")).unwrap_or_default();
+            s.statement = Some(format!("{name} = {op}{spec_part} {}", names.join(" ")));
+            s.spec = spec.map(String::from);
+        }
+        if result.is_err() && self.events.len() > events {
+            self.roll_back_to(events);
+        }
+        result
+    }
+
+    /// Rebuilds the graph from its first `events` events (deterministic: the same ids).
+    fn roll_back_to(&mut self, events: usize) {
+        let mut g = Graph::new();
+        let ok = self.events[..events].iter().all(|e| g.replay_event(e).is_some());
+        if ok {
+            *self = g;
+        }
+    }
+
+    fn add_step_unchecked(
         &mut self,
         op: OpKind,
         args: &[TensorId],
@@ -283,7 +320,18 @@ impl Graph {
             spec: spec.map(String::from),
             name,
         });
+        let numpy = match (op, spec) {
+            (OpKind::Numpy, Some(text)) => {
+                Some(crate::spec::parse_numpy(text).map_err(|error| InferError::Spec {
+                    step,
+                    spec: text.to_string(),
+                    error,
+                })?)
+            }
+            _ => None,
+        };
         let parsed = match spec {
+            _ if op == OpKind::Numpy => None,
             Some(text) => Some(parse_einsum(text).map_err(|error| InferError::Spec {
                 step,
                 spec: text.to_string(),
@@ -329,6 +377,13 @@ impl Graph {
                 self.solver.lower_batch_slice(&s);
                 SpecEnv::default()
             }
+            (OpKind::Numpy, _) => {
+                let np = numpy
+                    .as_ref()
+                    .ok_or_else(|| usage(ErrorCode::Syntax, "numpy needs subscripts".into()))?;
+                self.solver.lower_numpy(&s, np).map_err(|e| with_step(e, step))?;
+                SpecEnv::default()
+            }
             (_, Some(p)) => self.solver.lower_spec(&s, op, p).map_err(|e| with_step(e, step))?,
             (_, None) => SpecEnv::default(),
         };
@@ -357,7 +412,7 @@ impl Graph {
             OpKind::Compose | OpKind::Einsum => args.len() == 2,
             OpKind::Transpose | OpKind::Permute | OpKind::BatchSlice => args.len() == 1,
             OpKind::Einsum3 => args.len() == 3,
-            OpKind::Concat => !args.is_empty(),
+            OpKind::Concat | OpKind::Numpy => !args.is_empty(),
         };
         if ok {
             Ok(())
@@ -377,7 +432,7 @@ impl Graph {
             self.events.push(Event::Solve);
             return result;
         }
-        match self.replay_carefully() {
+        match self.replay_carefully().or_else(|| self.search_lengths()) {
             Some(g) => {
                 *self = g;
                 self.solver.careful = false;
@@ -393,22 +448,28 @@ impl Graph {
     fn replay_carefully(&self) -> Option<Graph> {
         let mut g = Graph::new();
         for e in &self.events {
-            match e {
-                Event::Declare { name, shape, param } => {
-                    g.declare(name, shape.as_deref(), *param).ok()?;
-                }
-                Event::Step { op, args, spec, name } => {
-                    g.next_name = name.clone();
-                    g.add_step(*op, args, spec.as_deref()).ok()?;
-                }
-                Event::Equal(a, b) => g.equal_shapes(*a, *b).ok()?,
-                Event::Name(t, n) => g.set_name(*t, n),
-                Event::Solve => g.solve_once().ok()?,
-            }
+            g.replay_event(e)?;
         }
         g.solver.careful = true;
         g.solve_once().ok()?;
         Some(g)
+    }
+
+    /// Applies one recorded event to this graph; `None` when it fails.
+    fn replay_event(&mut self, e: &Event) -> Option<()> {
+        match e {
+            Event::Declare { name, shape, param } => {
+                self.declare(name, shape.as_deref(), *param).ok()?;
+            }
+            Event::Step { op, args, spec, name } => {
+                self.next_name = name.clone();
+                self.add_step(*op, args, spec.as_deref()).ok()?;
+            }
+            Event::Equal(a, b) => self.equal_shapes(*a, *b).ok()?,
+            Event::Name(t, n) => self.set_name(*t, n),
+            Event::Solve => self.solve_once().ok()?,
+        }
+        Some(())
     }
 
     fn solve_once(&mut self) -> Result<(), InferError> {

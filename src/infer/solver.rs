@@ -150,7 +150,9 @@ impl Solver {
             if s.step.is_none() {
                 s.step = o.step;
                 s.tensors.extend(o.tensor);
-                s.spans.extend(o.span);
+                if let Some(span) = o.span.filter(|sp| !s.spans.contains(sp)) {
+                    s.spans.push(span);
+                }
             }
             s.chain.push(describe_origin(o));
         }

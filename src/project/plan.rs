@@ -133,7 +133,7 @@ impl fmt::Display for IndexPlan {
     /// Readable loops: `for i in 0..2, j in 0..3: r[i] += a[i, j]`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if !self.bijective {
-            writeln!(f, "r[..] = neutral of `{}`", accum_text(self.accum))?;
+            writeln!(f, "out[..] = neutral of `{}`", accum_text(self.accum))?;
         }
         for part in &self.parts {
             let loops: Vec<String> =
@@ -152,7 +152,7 @@ impl fmt::Display for IndexPlan {
             } else {
                 format!("for {}: ", loops.join(", "))
             };
-            writeln!(f, "{head}r[{}] {} {args}", idx(&part.result), accum_text(self.accum))?;
+            writeln!(f, "{head}out[{}] {} {args}", idx(&part.result), accum_text(self.accum))?;
         }
         Ok(())
     }
