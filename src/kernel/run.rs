@@ -99,19 +99,26 @@ impl Nest {
         self.validate(&inputs.iter().map(|i| i.len()).collect::<Vec<_>>(), len)?;
         let points = self.points()?;
         let small = opts.threads <= 1 || points < opts.min_parallel_points;
-        if !self.has_guards() && points > 0 && small {
+        let mut scattered = false;
+        if !self.has_guards() && points > 0 {
             let plan = Plan::from_nest_output_order(self);
             let row_major = crate::tensor::row_major(&plan.extents)
                 .is_ok_and(|rm| rm.as_slice() == plan.out.strides.as_slice());
-            if plan.out.offset == 0 && plan.points() == len && row_major && !transposing(&plan) {
+            scattered = transposing(&plan);
+            if small && plan.out.offset == 0 && plan.points() == len && row_major && !scattered {
                 return collect(&plan, self.combine, inputs);
             }
         }
         let fill = self.accum.neutral().map_or(T::ZERO, T::from_f64);
-        // An explicit fill (not `vec!`, whose zeros come lazily from calloc) touches the pages
-        // in address order: scattered first touches from a tiled transpose cost twice as much.
-        let mut out = Vec::with_capacity(len);
-        out.resize(len, fill);
+        let mut out = if scattered || fill != T::ZERO {
+            // An explicit fill touches the pages in address order: the scattered first
+            // touches of a tiled transpose into lazily zeroed (calloc) pages cost twice as much.
+            let mut v = Vec::with_capacity(len);
+            v.resize(len, fill);
+            v
+        } else {
+            vec![T::ZERO; len]
+        };
         self.run_with(inputs, &mut out, opts)?;
         Ok(out)
     }
