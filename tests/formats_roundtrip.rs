@@ -27,12 +27,7 @@ fn suites_and_their_mutations_round_trip() {
     for seed in &seeds {
         let mut variants = vec![seed.clone()];
         for cut in [1, 2, 5].into_iter().filter(|c| *c < seed.len()) {
-            let end = seed
-                .char_indices()
-                .map(|(i, _)| i)
-                .filter(|i| *i <= seed.len() - cut)
-                .last()
-                .unwrap_or(0);
+            let end = (0..=seed.len() - cut).rev().find(|i| seed.is_char_boundary(*i)).unwrap_or(0);
             variants.push(seed[..end].to_string());
         }
         for (i, _) in seed.char_indices().step_by(11) {
