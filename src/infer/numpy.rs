@@ -4,7 +4,7 @@
 //! (numpy takes a diagonal, without broadcasting), and the result's ellipsis is a row that every
 //! operand's ellipsis broadcasts into (right-aligned). Operands and the result are output rows.
 
-use super::constraint::{Constraint, Origin, Part};
+use super::constraint::{Constraint, Origin, Part, RowArg};
 use super::error::InferError;
 use super::lower::StepShapes;
 use super::solver::Solver;
@@ -43,10 +43,10 @@ impl Solver {
             });
             self.current = Some(o);
             for k in [RowKind::Batch, RowKind::Input] {
-                self.push_with(Constraint::RowEq(shape.row(k).clone(), Row::empty()), o);
+                self.push_with(Constraint::RowEq(shape.row(k).into(), Row::empty().into()), o);
             }
             let row = self.numpy_operand_row(term, &mut labels, ellipsis);
-            self.push_with(Constraint::RowEq(row, shape.output.clone()), o);
+            self.push_with(Constraint::RowEq(row.into(), (&shape.output).into()), o);
         }
         let out_row = match &spec.output {
             Some(term) => self.numpy_result_row(term, &mut labels, ellipsis),
@@ -59,13 +59,13 @@ impl Solver {
             span: None,
         });
         for k in [RowKind::Batch, RowKind::Input] {
-            self.push_with(Constraint::RowEq(s.out.1.row(k).clone(), Row::empty()), o);
+            self.push_with(Constraint::RowEq(s.out.1.row(k).into(), Row::empty().into()), o);
         }
         if spec.output.as_ref().is_some_and(|t| t.ellipsis.is_none()) {
             // numpy (optimize=False) rejects input ellipsis dims the output drops.
-            self.push_with(Constraint::RowEq(Row::open(ellipsis), Row::empty()), o);
+            self.push_with(Constraint::RowEq(RowArg::Var(ellipsis), Row::empty().into()), o);
         }
-        self.push_with(Constraint::RowEq(s.out.1.output.clone(), out_row), o);
+        self.push_with(Constraint::RowEq((&s.out.1.output).into(), out_row.into()), o);
         Ok(())
     }
 
@@ -103,7 +103,7 @@ impl Solver {
         let dims: Dims = term.trailing.iter().map(|a| occ(self, &a.kind)).collect();
         let var = term.ellipsis.as_ref().map(|_| {
             let rho = self.env.new_row();
-            self.push(Constraint::RowIneq { res: Row::open(ellipsis), opnd: Row::open(rho) });
+            self.push(Constraint::RowIneq { res: RowArg::Var(ellipsis), opnd: RowArg::Var(rho) });
             rho
         });
         Row { beg, var, dims }
