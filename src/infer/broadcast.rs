@@ -72,8 +72,24 @@ impl Solver {
     fn open_result_ineq(&mut self, r: Row, x: RowVar, o: Row) -> Res {
         let dl = o.beg.len().saturating_sub(r.beg.len());
         let dr = o.dims.len().saturating_sub(r.dims.len());
+        // A flank that must grow while the other flank has axes: the operand's material may
+        // overlap the result's (when the row variable is short), which a template would rule
+        // out. Wait for more information; at closing take the fewest axes.
+        let may_overlap = (dl > 0 && !r.dims.is_empty()) || (dr > 0 && !r.beg.is_empty());
+        if may_overlap && self.stage < 6 {
+            return Ok(Outcome::Defer);
+        }
         if dl > 0 || dr > 0 {
-            self.template(x, dl, dr)?;
+            let fewest = (o.explicit_len()).saturating_sub(r.explicit_len());
+            let least = |s: &mut Solver| {
+                let dims = (0..fewest).map(|_| Dim::Var(s.env.new_dim(None))).collect();
+                s.bind_row_var(x, Row { beg: Dims::new(), var: None, dims })
+            };
+            if may_overlap {
+                self.decide(least, |s| s.template(x, dl, dr))?;
+            } else {
+                self.template(x, dl, dr)?;
+            }
             self.push(Constraint::RowIneq { res: r.into(), opnd: o.into() });
             return Ok(Outcome::Done);
         }
