@@ -6,6 +6,8 @@ pub mod check;
 pub mod code;
 pub mod diagnostic;
 pub mod formats;
+#[cfg(feature = "fuzzing")]
+pub mod fuzzing;
 pub mod span;
 pub mod spec;
 

@@ -1,0 +1,31 @@
+//! Fuzzing shape rules (feature `fuzzing`): proptest strategies for specs, shapes and
+//! operation graphs, and invariant checkers that are independent of the solver.
+//!
+//! - [`model`]: concrete shapes (sizes with bases, rows with their flank split);
+//! - [`rules`], [`spec_rules`], [`checker`]: the constraints of every operation re-checked on
+//!   concrete shapes, written from the specification rather than from the solver;
+//! - [`solution`]: a solved graph read back as concrete shapes;
+//! - [`gen`]: random programs that are well-formed by construction, with a witness;
+//! - [`props`]: the properties (solutions check, determinism, order independence, round trips,
+//!   no panics) as functions returning a [`props::Failure`];
+//! - [`shrink`] and [`case_file`]: shrinking a failing program and writing it as a FORMAT.md
+//!   case file to keep as a test;
+//! - [`specs`] and [`numpy`]: spec text (valid and near-valid) and numpy einsum cases.
+
+pub mod case_file;
+pub mod checker;
+pub mod gen;
+pub mod model;
+pub mod numpy;
+pub mod props;
+pub mod rules;
+pub mod shrink;
+pub mod solution;
+pub mod spec_rules;
+pub mod specs;
+
+pub use checker::{check_solution, Violation};
+pub use gen::{programs, GenConfig, Generated};
+pub use model::{ConcreteBasis, ConcreteDim, ConcreteRow, ConcreteShape};
+pub use props::{Failure, FailureKind};
+pub use solution::Solution;
