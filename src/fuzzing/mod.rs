@@ -10,8 +10,10 @@
 //!   no panics) as functions returning a [`props::Failure`];
 //! - [`shrink`] and [`case_file`]: shrinking a failing program and writing it as a FORMAT.md
 //!   case file to keep as a test;
-//! - [`specs`] and [`numpy`]: spec text (valid and near-valid) and numpy einsum cases.
+//! - [`specs`] and [`numpy`]: spec text (valid and near-valid) and numpy einsum cases;
+//! - [`campaign`]: seeded fuzzing loops over all of the above (what `einrow fuzz` runs).
 
+pub mod campaign;
 pub mod case_file;
 pub mod checker;
 pub mod gen;

@@ -136,7 +136,7 @@ pub fn pointwise(p: &mut Pool, ch: &mut Choices) -> Option<usize> {
         OpKind::Pointwise,
         &args,
         None,
-        Entry { name: String::new(), rows, lead, open: [true; 3], determined },
+        Entry { name: String::new(), rows, lead, open: [true; 3], soft: [false; 3], determined },
     ))
 }
 
@@ -174,7 +174,7 @@ pub fn compose(p: &mut Pool, ch: &mut Choices) -> Option<usize> {
         OpKind::Compose,
         &[a, b],
         None,
-        Entry { name: String::new(), rows, lead, open: [true; 3], determined },
+        Entry { name: String::new(), rows, lead, open: [true; 3], soft: [false; 3], determined },
     ))
 }
 
@@ -184,7 +184,14 @@ pub fn transpose(p: &mut Pool, ch: &mut Choices) -> Option<usize> {
     let e = p.entries[a].clone();
     let rows = [e.rows[0].clone(), e.rows[2].clone(), e.rows[1].clone()];
     let lead = [e.lead[0], e.lead[2], e.lead[1]];
-    let out = Entry { name: String::new(), rows, lead, open: [true; 3], determined: e.determined };
+    let out = Entry {
+        name: String::new(),
+        rows,
+        lead,
+        open: [true; 3],
+        soft: [false; 3],
+        determined: e.determined,
+    };
     Some(p.result(OpKind::Transpose, &[a], None, out))
 }
 
@@ -205,7 +212,13 @@ pub fn batch_slice(p: &mut Pool, ch: &mut Choices) -> Option<usize> {
     };
     let e = p.entries[a].clone();
     let rows = [e.rows[0][1..].to_vec(), e.rows[1].clone(), e.rows[2].clone()];
-    let out =
-        Entry { name: String::new(), rows, lead: e.lead, open: e.open, determined: e.determined };
+    let out = Entry {
+        name: String::new(),
+        rows,
+        lead: e.lead,
+        open: e.open,
+        soft: [false; 3],
+        determined: e.determined,
+    };
     Some(p.result(OpKind::BatchSlice, &[a], None, out))
 }

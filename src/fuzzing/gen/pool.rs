@@ -34,6 +34,9 @@ pub struct Entry {
     /// Per row: whether the solver keeps a row variable in it until closing (results of
     /// broadcasting operations are templates `<τ>.[dims]`; opened declarations).
     pub open: [bool; 3],
+    /// Per row: whether a `1!` of the witness may be a variable in the solver (a template axis
+    /// facing only `1!`s), which closes to a cap if the row is broadcast into a larger one.
+    pub soft: [bool; 3],
     /// Whether the witness is the solution the solver must find (no opened leaf and no guess
     /// upstream).
     pub determined: bool,
@@ -113,7 +116,7 @@ impl<'c> Pool<'c> {
         };
         let determined = shape.as_deref().is_some_and(|t| !t.contains(".."));
         self.program.decls.push(Decl { name: name.clone(), shape, param, values: None });
-        self.entries.push(Entry { name, rows, lead, open, determined });
+        self.entries.push(Entry { name, rows, lead, open, soft: [false; 3], determined });
         self.entries.len() - 1
     }
 
@@ -157,6 +160,7 @@ impl<'c> Pool<'c> {
         out: Entry,
     ) -> usize {
         let line = self.program.stmts.len();
+        let soft = self.soft_rows(op, args, &out.rows);
         let args = args.iter().map(|a| self.entries[*a].name.clone()).collect();
         let name = format!("t{line}");
         self.program.stmts.push(Stmt {
@@ -168,14 +172,27 @@ impl<'c> Pool<'c> {
             combine: None,
             line,
         });
-        self.entries.push(Entry { name, ..out });
+        self.entries.push(Entry { name, soft, ..out });
         self.entries.len() - 1
+    }
+
+    /// Which result rows may hold soft `1!`s (see [`Entry::soft`]).
+    fn soft_rows(&self, op: OpKind, args: &[usize], rows: &Rows) -> [bool; 3] {
+        let has_top = |i: usize| rows[i].iter().any(ConcreteDim::is_top);
+        match op {
+            OpKind::Pointwise | OpKind::Compose | OpKind::Transpose => [0, 1, 2].map(has_top),
+            OpKind::BatchSlice => args.first().map_or([false; 3], |a| self.entries[*a].soft),
+            _ => {
+                let any = args.iter().any(|a| self.entries[*a].soft.iter().any(|s| *s));
+                [0, 1, 2].map(|i| any && has_top(i))
+            }
+        }
     }
 
     /// Notes that operand `arg`'s row `i` is compared (`⊑`) with a result row `res`.
     pub fn broadcast_into(&mut self, arg: usize, i: usize, res: &[ConcreteDim]) {
         let e = &self.entries[arg];
-        if e.open[i] && e.rows[i] != res {
+        if (e.open[i] || e.soft[i]) && e.rows[i] != res {
             self.capped = true;
         }
     }

@@ -133,7 +133,14 @@ fn finish(
     let l = lhs(lab, ch);
     let spec = EinsumSpec { rhs, lhs: l.slot, multichar: lab.multichar };
     let determined = p.determined(args) && !l.guessed;
-    let out = Entry { name: String::new(), rows: l.rows, lead: l.lead, open: l.open, determined };
+    let out = Entry {
+        name: String::new(),
+        rows: l.rows,
+        lead: l.lead,
+        open: l.open,
+        soft: [false; 3],
+        determined,
+    };
     p.result(op, args, Some(spec.to_string()), out)
 }
 
@@ -306,7 +313,7 @@ pub fn concat(p: &mut Pool, ch: &mut Choices) -> Option<usize> {
     let lead_of = |kd: RowKind| spec.lhs.row(kd).is_some_and(|r| !r.leading.is_empty());
     let lead = RowKind::ALL.map(|kd| has_var(kd) && (lead_of(kd) || e.lead[k(kd)]));
     let open = RowKind::ALL.map(|kd| has_var(kd) && args.iter().any(|a| p.entries[*a].open[k(kd)]));
-    let out = Entry { name: String::new(), rows, lead, open, determined };
+    let out = Entry { name: String::new(), rows, lead, open, soft: [false; 3], determined };
     Some(p.result(OpKind::Concat, &args, Some(spec.to_string()), out))
 }
 
