@@ -1,4 +1,5 @@
 //! The tensor formats users exchange tensors in: Vespa tensors and TensorStore index spaces.
 
+pub mod convert;
 pub mod tensorstore;
 pub mod vespa;

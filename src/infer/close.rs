@@ -59,7 +59,7 @@ impl Solver {
         self.stage = 3;
         for t in tensors.iter().filter(|t| t.leaf) {
             for v in self.vars_of(t.shape).1 {
-                self.close_row_to_cap(v)?;
+                self.decide(|s| s.close_row_to_cap(v), |s| s.close_row_to_top_cap(v))?;
             }
         }
         self.run()?;

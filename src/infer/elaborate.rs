@@ -48,6 +48,11 @@ impl SpecEnv {
         v
     }
 
+    /// Every label with its variable.
+    pub fn labels(&self) -> &[(Name, DimVar)] {
+        &self.dims
+    }
+
     /// The dim variable of a label, if the spec used it.
     pub fn label(&self, name: &str) -> Option<DimVar> {
         self.dims.iter().find(|(n, _)| n == name).map(|(_, v)| *v)

@@ -76,7 +76,7 @@ pub struct RowInfo {
 }
 
 /// The union-find tables and side tables.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct Env {
     dims: InPlaceUnificationTable<DimVar>,
     rows: InPlaceUnificationTable<RowVar>,

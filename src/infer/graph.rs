@@ -3,6 +3,8 @@
 
 use smallvec::SmallVec;
 
+mod search;
+
 use super::close::Closing;
 use super::constraint::{Constraint, Origin, Part};
 use super::elaborate::SpecEnv;
@@ -42,8 +44,18 @@ pub struct Step {
     pub spec: Option<EinsumSpec>,
     /// The spec text.
     pub spec_text: Option<String>,
-    /// The spec's fixed indices (variable, index), for projections.
-    pub fixed: SmallVec<[(crate::ids::DimVar, u64); 2]>,
+    /// The spec's labels and their variables, for projections.
+    pub labels: Vec<(crate::spec::ast::Name, crate::ids::DimVar)>,
+}
+
+/// What was done to a graph, in order: enough to rebuild it (for careful re-solving).
+#[derive(Clone, Debug)]
+enum Event {
+    Declare { name: String, shape: Option<String>, param: bool },
+    Step { op: OpKind, args: Vec<TensorId>, spec: Option<String>, name: Option<String> },
+    Equal(TensorId, TensorId),
+    Name(TensorId, String),
+    Solve,
 }
 
 /// A graph of tensors and operations with its shape solver.
@@ -64,6 +76,8 @@ pub struct Graph {
     /// Tensors touched since the last solve.
     pending: Vec<TensorId>,
     in_pending: Vec<bool>,
+    events: Vec<Event>,
+    next_name: Option<String>,
 }
 
 impl Default for Graph {
@@ -81,6 +95,8 @@ impl Graph {
             steps: Vec::new(),
             pending: Vec::new(),
             in_pending: Vec::new(),
+            events: Vec::new(),
+            next_name: None,
         }
     }
 
@@ -93,6 +109,7 @@ impl Graph {
         shape: Option<&str>,
         param: bool,
     ) -> Result<TensorId, InferError> {
+        let event = Event::Declare { name: name.into(), shape: shape.map(String::from), param };
         let shape = match shape {
             None => Shape {
                 batch: Row::open(self.solver.env.new_row()),
@@ -107,6 +124,7 @@ impl Graph {
                 self.shape_from_text(&parsed)
             }
         };
+        self.events.push(event);
         Ok(self.add_tensor(TensorEntry { name: name.into(), shape, leaf: true, param }))
     }
 
@@ -155,6 +173,7 @@ impl Graph {
     pub fn set_name(&mut self, t: TensorId, name: &str) {
         if let Some(e) = self.tensors.get_mut(t.index()) {
             e.name = name.into();
+            self.events.push(Event::Name(t, name.into()));
         }
     }
 
@@ -215,6 +234,10 @@ impl Graph {
 
     /// Requires two tensors to have equal shapes (all three rows).
     pub fn equal_shapes(&mut self, a: TensorId, b: TensorId) -> Result<(), InferError> {
+        if a.index() >= self.tensors.len() || b.index() >= self.tensors.len() {
+            return Err(usage(ErrorCode::Label, format!("unknown tensor {a} or {b}")));
+        }
+        self.events.push(Event::Equal(a, b));
         let (sa, sb) =
             (self.tensors[a.index()].shape.clone(), self.tensors[b.index()].shape.clone());
         let o = self.solver.origin(Origin {
@@ -231,8 +254,58 @@ impl Graph {
         self.solver.run()
     }
 
+    /// [`Graph::add_step`] with a name for the result (also when the step fails, so errors
+    /// can name it).
+    pub fn add_named_step(
+        &mut self,
+        name: &str,
+        op: OpKind,
+        args: &[TensorId],
+        spec: Option<&str>,
+    ) -> Result<TensorId, InferError> {
+        self.next_name = Some(name.to_string());
+        let result = self.add_step(op, args, spec);
+        self.next_name = None;
+        result
+    }
+
     /// Adds an operation producing a new tensor; its constraints are propagated at once.
+    /// A step that fails leaves the graph as it was before the call.
     pub fn add_step(
+        &mut self,
+        op: OpKind,
+        args: &[TensorId],
+        spec: Option<&str>,
+    ) -> Result<TensorId, InferError> {
+        let events = self.events.len();
+        let name = self.next_name.clone().unwrap_or_else(|| format!("t{}", self.tensors.len()));
+        let mut result = self.add_step_unchecked(op, args, spec);
+        if let Err(InferError::Shape(s)) = &mut result {
+            let names: Vec<&str> = args
+                .iter()
+                .filter_map(|a| self.tensors.get(a.index()))
+                .map(|t| t.name.as_str())
+                .collect();
+            let spec_part = spec.map(|t| format!(" \"{t}\"")).unwrap_or_default();
+            s.statement = Some(format!("{name} = {op}{spec_part} {}", names.join(" ")));
+            s.spec = spec.map(String::from);
+        }
+        if result.is_err() && self.events.len() > events {
+            self.roll_back_to(events);
+        }
+        result
+    }
+
+    /// Rebuilds the graph from its first `events` events (deterministic: the same ids).
+    fn roll_back_to(&mut self, events: usize) {
+        let mut g = Graph::new();
+        let ok = self.events[..events].iter().all(|e| g.replay_event(e).is_some());
+        if ok {
+            *self = g;
+        }
+    }
+
+    fn add_step_unchecked(
         &mut self,
         op: OpKind,
         args: &[TensorId],
@@ -240,6 +313,13 @@ impl Graph {
     ) -> Result<TensorId, InferError> {
         let step = StepId::from_index(self.steps.len());
         self.check_args(op, args)?;
+        let name = self.next_name.clone();
+        self.events.push(Event::Step {
+            op,
+            args: args.to_vec(),
+            spec: spec.map(String::from),
+            name,
+        });
         let parsed = match spec {
             Some(text) => Some(parse_einsum(text).map_err(|error| InferError::Spec {
                 step,
@@ -259,8 +339,9 @@ impl Graph {
             input: Row::open(self.solver.env.new_row()),
             output: Row::open(self.solver.env.new_row()),
         };
+        let name = self.next_name.take().unwrap_or_else(|| format!("t{}", self.tensors.len()));
         let out = self.add_tensor(TensorEntry {
-            name: format!("t{}", self.tensors.len()),
+            name,
             shape: out_shape.clone(),
             leaf: false,
             param: false,
@@ -298,7 +379,7 @@ impl Graph {
             args: args.iter().copied().collect(),
             spec: parsed,
             spec_text: spec.map(String::from),
-            fixed: env.fixed,
+            labels: env.labels().to_vec(),
         });
         self.solver.run()?;
         Ok(out)
@@ -324,7 +405,56 @@ impl Graph {
 
     /// Closes the world for everything added since the last solve (stages 2–7). Afterwards
     /// every shape touched so far is fully known; more operations may still be added.
+    ///
+    /// When the default closing policy fails, the graph is rebuilt and closed carefully (see
+    /// `careful.rs`); the original error is returned if that fails too.
     pub fn solve(&mut self) -> Result<(), InferError> {
+        let result = self.solve_once();
+        if result.is_ok() || self.solver.careful {
+            self.events.push(Event::Solve);
+            return result;
+        }
+        match self.replay_carefully().or_else(|| self.search_lengths()) {
+            Some(g) => {
+                *self = g;
+                self.solver.careful = false;
+                self.events.push(Event::Solve);
+                Ok(())
+            }
+            None => result,
+        }
+    }
+
+    /// Rebuilds the graph from its events and solves the last round carefully; `None` when
+    /// that fails too (or the graph cannot be rebuilt).
+    fn replay_carefully(&self) -> Option<Graph> {
+        let mut g = Graph::new();
+        for e in &self.events {
+            g.replay_event(e)?;
+        }
+        g.solver.careful = true;
+        g.solve_once().ok()?;
+        Some(g)
+    }
+
+    /// Applies one recorded event to this graph; `None` when it fails.
+    fn replay_event(&mut self, e: &Event) -> Option<()> {
+        match e {
+            Event::Declare { name, shape, param } => {
+                self.declare(name, shape.as_deref(), *param).ok()?;
+            }
+            Event::Step { op, args, spec, name } => {
+                self.next_name = name.clone();
+                self.add_step(*op, args, spec.as_deref()).ok()?;
+            }
+            Event::Equal(a, b) => self.equal_shapes(*a, *b).ok()?,
+            Event::Name(t, n) => self.set_name(*t, n),
+            Event::Solve => self.solve_once().ok()?,
+        }
+        Some(())
+    }
+
+    fn solve_once(&mut self) -> Result<(), InferError> {
         let pending = std::mem::take(&mut self.pending);
         let closing: Vec<Closing> = pending
             .iter()
@@ -414,6 +544,11 @@ impl Graph {
         }
         text.push_str(&show(&o));
         Ok(text)
+    }
+
+    /// The solved size of a dim variable (after [`Graph::solve`]).
+    pub fn var_size(&mut self, v: crate::ids::DimVar) -> Option<u64> {
+        self.solver.env.dim(&Dim::Var(v)).solved().map(|s| s.size)
     }
 
     /// The name of a basis.

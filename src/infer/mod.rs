@@ -2,6 +2,7 @@
 //! variables (ena), with OCANNL's broadcast order, row templates, caps and staged closing.
 
 mod broadcast;
+mod careful;
 mod close;
 mod concat;
 pub mod constraint;

@@ -201,8 +201,9 @@ impl Program {
                 })?;
                 args.push(id);
             }
-            let id = g.add_step(s.op, &args, s.spec.as_deref()).map_err(|e| (e, Some(s.line)))?;
-            g.set_name(id, &s.out);
+            let id = g
+                .add_named_step(&s.out, s.op, &args, s.spec.as_deref())
+                .map_err(|e| (e, Some(s.line)))?;
             names.push((s.out.clone(), id));
         }
         Ok(())

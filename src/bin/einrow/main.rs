@@ -4,6 +4,7 @@ mod check_cmd;
 mod fuzz_cmd;
 mod infer_cmd;
 mod parse_cmd;
+mod run_cmd;
 
 use std::process::ExitCode;
 
@@ -27,6 +28,8 @@ enum Command {
     Infer(infer_cmd::Args),
     /// Fuzz shape inference, the spec parsers, or einsum against numpy; writes failing cases.
     Fuzz(fuzz_cmd::Args),
+    /// Execute a spec on given or random tensors (result, plan, or timings).
+    Run(run_cmd::Args),
 }
 
 fn main() -> ExitCode {
@@ -36,5 +39,6 @@ fn main() -> ExitCode {
         Command::Check(args) => check_cmd::run(&args),
         Command::Infer(args) => infer_cmd::run(&args),
         Command::Fuzz(args) => fuzz_cmd::run(&args),
+        Command::Run(args) => run_cmd::run(&args),
     }
 }

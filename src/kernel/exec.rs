@@ -1,0 +1,194 @@
+//! The strided executor: an odometer over the outer loops (addresses updated incrementally),
+//! the two innermost loops optionally tiled (when an operand is contiguous along the second
+//! innermost loop but strided along the innermost, as in a transpose), and each run along
+//! the innermost loop handed to the slice kernels of `block.rs`, strided operands gathered
+//! into and scattered from scratch space in blocks of [`BLK`] points.
+
+use smallvec::SmallVec;
+
+use super::block::{binary, nary, unary, Dst, Src};
+use super::error::KernelError;
+use super::ops::{with_accum, with_combine, AccOp, Accum, CombOp, Combine};
+use super::scalar::Scalar;
+use super::simplify::Plan;
+
+/// Points per gathered block.
+pub const BLK: usize = 256;
+/// Tile edge for the two innermost loops when tiling pays.
+pub const TILE: usize = 32;
+
+type Offs = SmallVec<[isize; 6]>;
+
+/// Runs an unguarded plan with the given operators.
+pub fn execute<T: Scalar>(
+    plan: &Plan,
+    accum: Accum,
+    combine: Combine,
+    ins: &[&[T]],
+    out: &mut [T],
+) -> Result<(), KernelError> {
+    with_accum!(accum, A => with_combine!(combine, C => run::<T, A, C>(plan, ins, out)))
+}
+
+struct Scratch<T> {
+    ins: Vec<Vec<T>>,
+    out: Vec<T>,
+}
+
+fn run<T: Scalar, A: AccOp<T>, C: CombOp<T>>(
+    plan: &Plan,
+    ins: &[&[T]],
+    out: &mut [T],
+) -> Result<(), KernelError> {
+    debug_assert_eq!(
+        plan.ins.len(),
+        ins.len(),
+        "{:?}/{:?}: one buffer per input",
+        A::KIND,
+        C::KIND
+    );
+    let r = plan.extents.len();
+    let n1 = plan.extents[r - 1];
+    let n2 = if r >= 2 { plan.extents[r - 2] } else { 1 };
+    let s1: Offs = plan.operands().map(|o| o.strides[r - 1]).collect();
+    let s2: Offs = plan.operands().map(|o| if r >= 2 { o.strides[r - 2] } else { 0 }).collect();
+    let tiled =
+        n1 > TILE && n2 > TILE && s2.iter().zip(&s1).any(|(&b, &a)| b.abs() == 1 && a.abs() > 1);
+    let (t1, t2) = if tiled { (TILE, TILE) } else { (n1, n2) };
+    let outer = r.saturating_sub(2);
+    let mut scratch = Scratch { ins: vec![vec![T::ZERO; BLK]; ins.len()], out: vec![T::ZERO; BLK] };
+    let mut idx: SmallVec<[usize; 8]> = SmallVec::from_elem(0, outer);
+    let mut base: Offs = plan.operands().map(|o| o.offset).collect();
+    let mut offs: Offs = base.clone();
+    loop {
+        for j0 in (0..n2).step_by(t2.max(1)) {
+            for i0 in (0..n1).step_by(t1.max(1)) {
+                let len = t1.min(n1 - i0);
+                for j in j0..(j0 + t2).min(n2) {
+                    for (k, o) in offs.iter_mut().enumerate() {
+                        *o = base[k] + j as isize * s2[k] + i0 as isize * s1[k];
+                    }
+                    line::<T, A, C>(len, &offs, &s1, ins, out, &mut scratch)?;
+                }
+            }
+        }
+        // Advance the odometer over the outer loops.
+        let mut k = outer;
+        loop {
+            if k == 0 {
+                return Ok(());
+            }
+            k -= 1;
+            idx[k] += 1;
+            let ext = plan.extents[k];
+            for (b, o) in base.iter_mut().zip(plan.operands()) {
+                *b += o.strides[k];
+            }
+            if idx[k] < ext {
+                break;
+            }
+            idx[k] = 0;
+            for (b, o) in base.iter_mut().zip(plan.operands()) {
+                *b -= o.strides[k] * ext as isize;
+            }
+        }
+    }
+}
+
+/// One run of `n` points along the innermost loop, from addresses `offs` (output first) with
+/// strides `s1`.
+fn line<T: Scalar, A: AccOp<T>, C: CombOp<T>>(
+    n: usize,
+    offs: &[isize],
+    s1: &[isize],
+    ins: &[&[T]],
+    out: &mut [T],
+    sc: &mut Scratch<T>,
+) -> Result<(), KernelError> {
+    let strided = s1.iter().any(|&s| s != 0 && s != 1);
+    let mut done = 0;
+    while done < n {
+        let len = if strided { BLK.min(n - done) } else { n - done };
+        let at = |k: usize| offs[k] + done as isize * s1[k];
+        for (k, buf) in ins.iter().enumerate() {
+            let s = s1[k + 1];
+            if s != 0 && s != 1 {
+                gather(buf, at(k + 1), s, &mut sc.ins[k][..len])?;
+            }
+        }
+        let mut srcs: SmallVec<[Src<'_, T>; 4]> = SmallVec::new();
+        for (k, (buf, tmp)) in ins.iter().zip(&sc.ins).enumerate() {
+            srcs.push(match s1[k + 1] {
+                0 => Src::Scalar(
+                    *buf.get(at(k + 1) as usize).ok_or_else(|| oob(at(k + 1), buf.len()))?,
+                ),
+                1 => Src::Slice(run_slice(buf, at(k + 1), len)?),
+                _ => Src::Slice(&tmp[..len]),
+            });
+        }
+        let o = at(0);
+        match s1[0] {
+            0 => {
+                let olen = out.len();
+                let r = out.get_mut(o as usize).ok_or_else(|| oob(o, olen))?;
+                dispatch::<T, A, C>(&srcs, Dst::Reduce(r), len);
+            }
+            1 => {
+                let olen = out.len();
+                let dst = out
+                    .get_mut(o as usize..(o as usize).wrapping_add(len))
+                    .ok_or_else(|| oob(o, olen))?;
+                dispatch::<T, A, C>(&srcs, Dst::Slice(dst), len);
+            }
+            so => {
+                let tmp = &mut sc.out[..len];
+                if A::KIND != Accum::Store {
+                    gather(out, o, so, tmp)?;
+                }
+                dispatch::<T, A, C>(&srcs, Dst::Slice(tmp), len);
+                scatter(out, o, so, tmp)?;
+            }
+        }
+        done += len;
+    }
+    Ok(())
+}
+
+#[inline]
+fn dispatch<T: Scalar, A: AccOp<T>, C: CombOp<T>>(srcs: &[Src<'_, T>], dst: Dst<'_, T>, n: usize) {
+    match srcs {
+        [x] => unary::<T, A>(*x, dst, n),
+        [x, y] => binary::<T, A, C>(*x, *y, dst, n),
+        xs => nary::<T, A, C>(xs, dst, n),
+    }
+}
+
+fn run_slice<T>(buf: &[T], off: isize, len: usize) -> Result<&[T], KernelError> {
+    let start = usize::try_from(off).map_err(|_| oob(off, buf.len()))?;
+    buf.get(start..start.saturating_add(len)).ok_or_else(|| oob(off + len as isize, buf.len()))
+}
+
+/// `dst[k] = src[off + k·s]`.
+fn gather<T: Copy>(src: &[T], off: isize, s: isize, dst: &mut [T]) -> Result<(), KernelError> {
+    let mut a = off;
+    for d in dst.iter_mut() {
+        *d = *src.get(a as usize).ok_or_else(|| oob(a, src.len()))?;
+        a = a.wrapping_add(s);
+    }
+    Ok(())
+}
+
+/// `dst[off + k·s] = src[k]`.
+fn scatter<T: Copy>(dst: &mut [T], off: isize, s: isize, src: &[T]) -> Result<(), KernelError> {
+    let mut a = off;
+    let len = dst.len();
+    for &v in src {
+        *dst.get_mut(a as usize).ok_or_else(|| oob(a, len))? = v;
+        a = a.wrapping_add(s);
+    }
+    Ok(())
+}
+
+fn oob(reach: isize, len: usize) -> KernelError {
+    KernelError::OutOfBounds { operand: "an operand".into(), reach: reach as i128, len }
+}

@@ -1,0 +1,156 @@
+//! The public entry points: [`einsum`] (numpy semantics, `optimize=False` results) and
+//! [`einsum_shape`] (shape inference only).
+
+use super::error::EinsumError;
+use super::lower::{contract, Operand};
+use super::path::greedy;
+use super::shapes::{analyze, Analysis};
+use crate::kernel::{RunOptions, Scalar};
+use crate::spec::parse_numpy;
+use crate::tensor::{DType, Layout, Tensor};
+
+/// Evaluates numpy einsum subscripts on `operands`, e.g.
+/// `einsum("ij,jk->ik", &[&a, &b])`.
+///
+/// Results equal `numpy.einsum(spec, *operands)` (default `optimize=False`) up to float
+/// rounding: the same broadcasting, diagonal and implicit-output rules and the same errors,
+/// mapped to crate codes. Like numpy, a single operand that is only permuted or diagonalised
+/// gives a view of the same buffer. The result's dtype is the widest operand dtype; values are
+/// computed in f64 for f64 and int8 operands, else in f32. Three or more operands are
+/// contracted pairwise in a greedy order.
+///
+/// ```
+/// use einrow::tensor::Tensor;
+/// let a = Tensor::from_vec(&[2, 2], vec![1.0f64, 2.0, 3.0, 4.0]).unwrap();
+/// let b = Tensor::from_vec(&[2], vec![1.0f64, 1.0]).unwrap();
+/// let c = einrow::einsum("ij,j->i", &[&a, &b]).unwrap();
+/// assert_eq!(c.to_f64_vec(), vec![3.0, 7.0]);
+/// ```
+pub fn einsum(spec: &str, operands: &[&Tensor]) -> Result<Tensor, EinsumError> {
+    einsum_with(spec, operands, &RunOptions::default())
+}
+
+/// [`einsum`] with explicit kernel options (threads, GEMM dispatch).
+pub fn einsum_with(
+    spec: &str,
+    operands: &[&Tensor],
+    opts: &RunOptions,
+) -> Result<Tensor, EinsumError> {
+    let parsed = parse_numpy(spec)?;
+    let shapes: Vec<&[usize]> = operands.iter().map(|t| t.shape()).collect();
+    let an = analyze(&parsed, &shapes)?;
+    if let [only] = operands {
+        if let Some(view) = as_view(&an, only)? {
+            return Ok(view);
+        }
+    }
+    let dtype = operands.iter().map(|t| t.dtype()).reduce(DType::promote).unwrap_or(DType::F64);
+    let result = if dtype.computes_in_f64() {
+        compute::<f64>(&an, operands, opts)?
+    } else {
+        compute::<f32>(&an, operands, opts)?
+    };
+    Ok(result.astype(dtype))
+}
+
+/// The output shape of `spec` on operands of the given shapes (no data needed).
+pub fn einsum_shape(spec: &str, shapes: &[&[usize]]) -> Result<Vec<usize>, EinsumError> {
+    let parsed = parse_numpy(spec)?;
+    let an = analyze(&parsed, shapes)?;
+    crate::tensor::numel(&an.output_shape())?;
+    Ok(an.output_shape())
+}
+
+/// The result as a view of the single operand when nothing is summed: each output axis
+/// walks the operand axes of its label together (a diagonal when there are several).
+fn as_view(an: &Analysis, t: &Tensor) -> Result<Option<Tensor>, EinsumError> {
+    let labels = &an.operands[0];
+    if labels.iter().any(|l| !an.output.contains(l)) {
+        return Ok(None);
+    }
+    let mut strides = Vec::with_capacity(an.output.len());
+    for &l in &an.output {
+        let mut s: isize = 0;
+        for (&ol, &os) in labels.iter().zip(t.strides()) {
+            if ol == l {
+                s = s
+                    .checked_add(os)
+                    .ok_or(crate::tensor::TensorError::Overflow { what: "a diagonal stride" })?;
+            }
+        }
+        strides.push(s);
+    }
+    let layout = Layout::from_parts(&an.output_shape(), &strides, t.layout().offset())?;
+    Ok(Some(t.with_layout(layout)?))
+}
+
+/// Converts the operands to the compute type `T` (no copy when they already are) and
+/// contracts them: directly for one or two operands, along the greedy path for more.
+fn compute<T: Scalar>(
+    an: &Analysis,
+    operands: &[&Tensor],
+    opts: &RunOptions,
+) -> Result<Tensor, EinsumError> {
+    let mut tensors: Vec<Tensor> = operands.iter().map(|t| t.astype(T::DTYPE)).collect();
+    let mut labels: Vec<Vec<usize>> = an.operands.clone();
+    if tensors.len() >= 2 {
+        presum::<T>(an, &mut tensors, &mut labels, opts)?;
+    }
+    if tensors.len() <= 2 {
+        let ops: Vec<Operand<'_>> =
+            tensors.iter().zip(&labels).map(|(t, l)| Operand { tensor: t, labels: l }).collect();
+        return contract::<T>(&ops, &an.output, opts);
+    }
+    let steps = greedy(&labels, &an.output, &an.sizes);
+    for step in steps {
+        let (i, j) = step.pair;
+        let ops = [
+            Operand { tensor: &tensors[i], labels: &labels[i] },
+            Operand { tensor: &tensors[j], labels: &labels[j] },
+        ];
+        let r = contract::<T>(&ops, &step.keep, opts)?;
+        for k in [j, i] {
+            tensors.remove(k);
+            labels.remove(k);
+        }
+        tensors.push(r);
+        labels.push(step.keep);
+    }
+    match (tensors.pop(), labels.pop()) {
+        (Some(t), Some(l)) if l == an.output => Ok(t),
+        (Some(t), Some(l)) => {
+            contract::<T>(&[Operand { tensor: &t, labels: &l }], &an.output, opts)
+        }
+        _ => Err(EinsumError::Arity { terms: 0, operands: 0 }),
+    }
+}
+
+/// Sums away, operand by operand, the labels no other operand and not the output has, and
+/// takes diagonals (repeated labels) — cheap single-operand steps that shrink the pairwise
+/// contractions (as opt_einsum does).
+fn presum<T: Scalar>(
+    an: &Analysis,
+    tensors: &mut [Tensor],
+    labels: &mut [Vec<usize>],
+    opts: &RunOptions,
+) -> Result<(), EinsumError> {
+    for k in 0..tensors.len() {
+        let elsewhere = |l: usize| {
+            an.output.contains(&l)
+                || labels.iter().enumerate().any(|(o, ls)| o != k && ls.contains(&l))
+        };
+        let mut keep: Vec<usize> = Vec::new();
+        for &l in &labels[k] {
+            if elsewhere(l) && !keep.contains(&l) {
+                keep.push(l);
+            }
+        }
+        if keep.len() == labels[k].len() {
+            continue;
+        }
+        let r = contract::<T>(&[Operand { tensor: &tensors[k], labels: &labels[k] }], &keep, opts)?;
+        tensors[k] = r;
+        labels[k] = keep;
+    }
+    Ok(())
+}

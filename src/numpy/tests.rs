@@ -1,0 +1,176 @@
+//! einsum against a brute-force evaluation on random specs, shapes (with size-1 broadcasting
+//! and ellipses) and strided operand views (transposed, reversed).
+
+use proptest::prelude::*;
+
+use super::*;
+use crate::kernel::RunOptions;
+use crate::spec::parse_numpy;
+use crate::tensor::{SliceSpec, Tensor};
+
+#[derive(Clone, Debug)]
+struct Case {
+    terms: Vec<(String, bool)>,
+    output: Option<String>,
+    sizes: [usize; 5],
+    ellipsis: Vec<usize>,
+    bcast: u32,
+    views: u32,
+    gemm_min_work: usize,
+}
+
+fn case() -> impl Strategy<Value = Case> {
+    let term = ("[a-e]{0,3}", any::<bool>());
+    (
+        prop::collection::vec(term, 1..=4),
+        prop::option::of("[a-e]{0,3}"),
+        [1..4usize, 1..4usize, 0..4usize, 1..4usize, 2..4usize],
+        prop::collection::vec(1..3usize, 0..=2),
+        any::<u32>(),
+        any::<u32>(),
+        prop_oneof![Just(0usize), Just(4096)],
+    )
+        .prop_map(|(terms, output, sizes, ellipsis, bcast, views, gemm_min_work)| Case {
+            terms,
+            output,
+            sizes,
+            ellipsis,
+            bcast,
+            views,
+            gemm_min_work,
+        })
+}
+
+/// The spec text and operand shapes of a case (an output may mention labels no input has;
+/// such cases are skipped as errors).
+fn build(c: &Case) -> (String, Vec<Vec<usize>>) {
+    let mut shapes = Vec::new();
+    let mut bit = 0;
+    let mut text = Vec::new();
+    for (term, ell) in &c.terms {
+        let mut shape = Vec::new();
+        if *ell {
+            shape.extend(c.ellipsis.iter().copied());
+        }
+        for ch in term.chars() {
+            let size = c.sizes[(ch as u8 - b'a') as usize];
+            bit += 1;
+            shape.push(if c.bcast >> (bit % 32) & 1 == 1 { 1 } else { size });
+        }
+        text.push(if *ell { format!("...{term}") } else { term.clone() });
+        shapes.push(shape);
+    }
+    let mut spec = text.join(",");
+    if let Some(out) = &c.output {
+        let ell = c.terms.iter().any(|t| t.1);
+        spec.push_str(&format!("->{}{out}", if ell { "..." } else { "" }));
+    }
+    (spec, shapes)
+}
+
+/// A view with the given values in row-major order: stored transposed and/or reversed.
+fn operand(shape: &[usize], values: &[f64], how: u32) -> Tensor {
+    let rank = shape.len();
+    if how & 1 == 1 && rank >= 2 {
+        let rev: Vec<usize> = shape.iter().rev().copied().collect();
+        let mut data = vec![0.0; values.len()];
+        let t = Tensor::from_vec(&rev, (0..values.len()).map(|x| x as f64).collect())
+            .unwrap()
+            .transpose();
+        for (k, pos) in t.to_f64_vec().into_iter().enumerate() {
+            data[pos as usize] = values[k];
+        }
+        return Tensor::from_vec(&rev, data).unwrap().transpose();
+    }
+    if how & 2 == 2 && rank >= 1 {
+        let flipped = Tensor::from_vec(shape, values.to_vec())
+            .unwrap()
+            .slice(0, SliceSpec::full(-1))
+            .unwrap()
+            .to_f64_vec();
+        return Tensor::from_vec(shape, flipped).unwrap().slice(0, SliceSpec::full(-1)).unwrap();
+    }
+    Tensor::from_vec(shape, values.to_vec()).unwrap()
+}
+
+/// Brute force: every assignment of every label, products accumulated into the output.
+fn brute(an: &Analysis, inputs: &[Vec<f64>], shapes: &[Vec<usize>]) -> Vec<f64> {
+    let out_shape = an.output_shape();
+    let mut out = vec![0.0; out_shape.iter().product()];
+    let n = an.sizes.len();
+    let mut idx = vec![0usize; n];
+    if an.sizes.contains(&0) {
+        return out;
+    }
+    loop {
+        let mut v = 1.0;
+        for ((labels, data), shape) in an.operands.iter().zip(inputs).zip(shapes) {
+            let mut flat = 0;
+            for (&l, &s) in labels.iter().zip(shape) {
+                flat = flat * s + if s == 1 { 0 } else { idx[l] };
+            }
+            v *= data[flat];
+        }
+        let mut flat = 0;
+        for (&l, &s) in an.output.iter().zip(&out_shape) {
+            flat = flat * s + idx[l];
+        }
+        out[flat] += v;
+        let mut k = n;
+        loop {
+            if k == 0 {
+                return out;
+            }
+            k -= 1;
+            idx[k] += 1;
+            if idx[k] < an.sizes[k] {
+                break;
+            }
+            idx[k] = 0;
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+    #[test]
+    fn einsum_matches_brute_force(c in case()) {
+        let (spec, shapes) = build(&c);
+        let refs: Vec<&[usize]> = shapes.iter().map(Vec::as_slice).collect();
+        let Ok(parsed) = parse_numpy(&spec) else { return Ok(()) };
+        let Ok(an) = analyze(&parsed, &refs) else { return Ok(()) };
+        let inputs: Vec<Vec<f64>> = shapes
+            .iter()
+            .enumerate()
+            .map(|(k, s)| (0..s.iter().product::<usize>()).map(|i| ((i * 7 + k * 3) % 5) as f64 - 2.0).collect())
+            .collect();
+        let tensors: Vec<Tensor> =
+            shapes.iter().zip(&inputs).enumerate().map(|(k, (s, v))| operand(s, v, c.views >> (2 * k))).collect();
+        let trefs: Vec<&Tensor> = tensors.iter().collect();
+        let opts = RunOptions { threads: 1 + (c.views as usize & 1), gemm: true, min_parallel_points: 1, gemm_min_work: c.gemm_min_work };
+        let got = einsum_with(&spec, &trefs, &opts).map_err(|e| TestCaseError::fail(format!("{spec}: {e}")))?;
+        prop_assert_eq!(got.shape().to_vec(), an.output_shape());
+        prop_assert_eq!(got.to_f64_vec(), brute(&an, &inputs, &shapes), "{} {:?}", spec, shapes);
+    }
+}
+
+#[test]
+fn dtypes_promote_and_int8_wraps() {
+    let a = Tensor::from_f64s(crate::tensor::DType::I8, &[2], &[100.0, 100.0]).unwrap();
+    let r = einsum("i,i", &[&a, &a]).unwrap();
+    assert_eq!(r.dtype(), crate::tensor::DType::I8);
+    assert_eq!(r.to_f64_vec(), vec![((20000i32 as i8) as f64)]);
+    let b = Tensor::from_f64s(crate::tensor::DType::BF16, &[2], &[1.5, 2.0]).unwrap();
+    let c = Tensor::from_f64s(crate::tensor::DType::F32, &[2], &[2.0, 4.0]).unwrap();
+    let r = einsum("i,i->i", &[&b, &c]).unwrap();
+    assert_eq!((r.dtype(), r.to_f64_vec()), (crate::tensor::DType::F32, vec![3.0, 8.0]));
+}
+
+#[test]
+fn views_share_the_buffer() {
+    let a = Tensor::from_vec(&[3, 3], (0..9).map(|x| x as f64).collect()).unwrap();
+    let d = einsum("ii->i", &[&a]).unwrap();
+    assert_eq!((d.strides(), d.to_f64_vec()), (&[4isize][..], vec![0.0, 4.0, 8.0]));
+    let t = einsum("ij->ji", &[&a]).unwrap();
+    assert_eq!(t.strides(), &[1, 3]);
+}

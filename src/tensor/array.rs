@@ -1,0 +1,265 @@
+//! [`Tensor`]: a [`Layout`] over one shared [`Buffer`]. Views share the buffer; nothing is
+//! ever written through a view (buffers are immutable once shared), so views cannot alias a
+//! write.
+
+use std::sync::Arc;
+
+use super::dtype::{Buffer, DType, Element};
+use super::error::{Result, TensorError};
+use super::layout::Layout;
+use super::size;
+use super::view::SliceSpec;
+
+/// A strided view of an immutable shared buffer.
+#[derive(Clone, Debug)]
+pub struct Tensor {
+    buf: Buffer,
+    layout: Layout,
+}
+
+impl Tensor {
+    /// A fresh row-major tensor of `shape` holding `data` (row-major order).
+    pub fn from_vec<T: Element>(shape: &[usize], data: Vec<T>) -> Result<Tensor> {
+        let layout = Layout::contiguous(shape)?;
+        if layout.numel() != data.len() {
+            return Err(TensorError::DataLength { expected: layout.numel(), got: data.len() });
+        }
+        Ok(Tensor { buf: T::into_buffer(data), layout })
+    }
+
+    /// A fresh tensor of `dtype` from f64 values (row-major), each converted to the storage type.
+    pub fn from_f64s(dtype: DType, shape: &[usize], data: &[f64]) -> Result<Tensor> {
+        fn conv<T: Element>(shape: &[usize], data: &[f64]) -> Result<Tensor> {
+            Tensor::from_vec(shape, data.iter().map(|&x| T::from_f64(x)).collect())
+        }
+        match dtype {
+            DType::I8 => conv::<i8>(shape, data),
+            DType::BF16 => conv::<half::bf16>(shape, data),
+            DType::F32 => conv::<f32>(shape, data),
+            DType::F64 => conv::<f64>(shape, data),
+        }
+    }
+
+    /// A tensor of `shape` filled with `value` (converted to `dtype`).
+    pub fn full(dtype: DType, shape: &[usize], value: f64) -> Result<Tensor> {
+        let n = size::numel(shape)?;
+        fn fill<T: Element>(shape: &[usize], n: usize, v: f64) -> Result<Tensor> {
+            Tensor::from_vec(shape, vec![T::from_f64(v); n])
+        }
+        match dtype {
+            DType::I8 => fill::<i8>(shape, n, value),
+            DType::BF16 => fill::<half::bf16>(shape, n, value),
+            DType::F32 => fill::<f32>(shape, n, value),
+            DType::F64 => fill::<f64>(shape, n, value),
+        }
+    }
+
+    /// A tensor of zeros.
+    pub fn zeros(dtype: DType, shape: &[usize]) -> Result<Tensor> {
+        Tensor::full(dtype, shape, 0.0)
+    }
+
+    /// A view of `buf` through `layout`, checked to stay inside the buffer.
+    pub fn from_parts(buf: Buffer, layout: Layout) -> Result<Tensor> {
+        layout.check_fits(buf.len())?;
+        Ok(Tensor { buf, layout })
+    }
+
+    /// The storage type.
+    pub fn dtype(&self) -> DType {
+        self.buf.dtype()
+    }
+
+    /// The axis sizes.
+    pub fn shape(&self) -> &[usize] {
+        self.layout.shape()
+    }
+
+    /// The strides in elements.
+    pub fn strides(&self) -> &[isize] {
+        self.layout.strides()
+    }
+
+    /// The number of axes.
+    pub fn rank(&self) -> usize {
+        self.layout.rank()
+    }
+
+    /// The number of elements.
+    pub fn numel(&self) -> usize {
+        self.layout.numel()
+    }
+
+    /// The layout.
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    /// The shared buffer.
+    pub fn buffer(&self) -> &Buffer {
+        &self.buf
+    }
+
+    /// The buffer as a slice of `T` together with the layout, when the dtype is `T`.
+    pub fn typed<T: Element>(&self) -> Option<(&[T], &Layout)> {
+        T::slice_of(&self.buf).map(|s| (s, &self.layout))
+    }
+
+    /// The same buffer through another layout (checked to fit).
+    pub fn with_layout(&self, layout: Layout) -> Result<Tensor> {
+        Tensor::from_parts(self.buf.clone(), layout)
+    }
+
+    /// View: axes reordered (`perm[k]` is the source of axis `k`).
+    pub fn permute(&self, perm: &[usize]) -> Result<Tensor> {
+        self.with_layout(self.layout.permute(perm)?)
+    }
+
+    /// View: all axes reversed.
+    pub fn transpose(&self) -> Tensor {
+        Tensor { buf: self.buf.clone(), layout: self.layout.transposed() }
+    }
+
+    /// View: one axis sliced (any non-zero step).
+    pub fn slice(&self, axis: usize, spec: SliceSpec) -> Result<Tensor> {
+        self.with_layout(self.layout.slice(axis, spec)?)
+    }
+
+    /// View: one axis fixed at an index and dropped.
+    pub fn index(&self, axis: usize, index: i64) -> Result<Tensor> {
+        self.with_layout(self.layout.index(axis, index)?)
+    }
+
+    /// View: numpy broadcasting to `shape` (stride 0 on new and size-1 axes).
+    pub fn broadcast_to(&self, shape: &[usize]) -> Result<Tensor> {
+        self.with_layout(self.layout.broadcast_to(shape)?)
+    }
+
+    /// View: the diagonal of two equal-sized axes.
+    pub fn diagonal(&self, a: usize, b: usize) -> Result<Tensor> {
+        self.with_layout(self.layout.diagonal(a, b)?)
+    }
+
+    /// A reshape: a view when the strides compose, else a row-major copy (never a wrong view).
+    pub fn reshape(&self, shape: &[usize]) -> Result<Tensor> {
+        match self.layout.reshape(shape)? {
+            Some(l) => self.with_layout(l),
+            None => self.contiguous().reshape(shape),
+        }
+    }
+
+    /// All axes flattened into one (a copy when the view is not contiguous).
+    pub fn flatten(&self) -> Result<Tensor> {
+        self.reshape(&[self.numel()])
+    }
+
+    /// The tensor itself when it is C-contiguous, else a row-major copy.
+    pub fn contiguous(&self) -> Tensor {
+        if self.layout.is_c_contiguous() {
+            return self.clone();
+        }
+        fn copy<T: Element>(s: &[T], l: &Layout) -> Buffer {
+            T::into_buffer(crate::kernel::gather(s, l))
+        }
+        let buf = match &self.buf {
+            Buffer::I8(v) => copy(v, &self.layout),
+            Buffer::BF16(v) => copy(v, &self.layout),
+            Buffer::F32(v) => copy(v, &self.layout),
+            Buffer::F64(v) => copy(v, &self.layout),
+        };
+        let layout =
+            Layout::contiguous(self.layout.shape()).unwrap_or_else(|_| self.layout.clone());
+        Tensor { buf, layout }
+    }
+
+    /// The values in row-major order of the view, as f64.
+    pub fn to_f64_vec(&self) -> Vec<f64> {
+        self.to_vec::<f64>()
+    }
+
+    /// The values in row-major order of the view, converted to `T`.
+    pub fn to_vec<T: Element>(&self) -> Vec<T> {
+        let mut out = Vec::with_capacity(self.numel());
+        fn read<S: Element, T: Element>(s: &[S], l: &Layout, out: &mut Vec<T>) {
+            l.for_each_address(|a| {
+                out.push(s.get(a).map_or(T::default(), |&x| T::from_f64(x.to_f64())))
+            });
+        }
+        match &self.buf {
+            Buffer::I8(v) => read(v, &self.layout, &mut out),
+            Buffer::BF16(v) => read(v, &self.layout, &mut out),
+            Buffer::F32(v) => read(v, &self.layout, &mut out),
+            Buffer::F64(v) => read(v, &self.layout, &mut out),
+        }
+        out
+    }
+
+    /// A row-major copy converted to `dtype` (the tensor itself when the type already matches).
+    pub fn astype(&self, dtype: DType) -> Tensor {
+        if dtype == self.dtype() {
+            return self.clone();
+        }
+        let layout = Layout::contiguous(self.shape()).unwrap_or_else(|_| self.layout.clone());
+        let buf = match dtype {
+            DType::I8 => Buffer::I8(Arc::new(self.to_vec())),
+            DType::BF16 => Buffer::BF16(Arc::new(self.to_vec())),
+            DType::F32 => Buffer::F32(Arc::new(self.to_vec())),
+            DType::F64 => Buffer::F64(Arc::new(self.to_vec())),
+        };
+        Tensor { buf, layout }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn arange(shape: &[usize]) -> Tensor {
+        let n = size::numel(shape).unwrap();
+        Tensor::from_vec(shape, (0..n).map(|x| x as f64).collect()).unwrap()
+    }
+
+    #[test]
+    fn views_read_through_strides() {
+        let t = arange(&[2, 3]);
+        assert_eq!(t.transpose().to_f64_vec(), vec![0., 3., 1., 4., 2., 5.]);
+        assert_eq!(
+            t.slice(1, SliceSpec::full(-1)).unwrap().to_f64_vec(),
+            vec![2., 1., 0., 5., 4., 3.]
+        );
+        assert_eq!(t.index(0, 1).unwrap().to_f64_vec(), vec![3., 4., 5.]);
+        let b = t.index(0, 0).unwrap().broadcast_to(&[2, 3]).unwrap();
+        assert_eq!(b.to_f64_vec(), vec![0., 1., 2., 0., 1., 2.]);
+        assert_eq!(arange(&[3, 3]).diagonal(0, 1).unwrap().to_f64_vec(), vec![0., 4., 8.]);
+    }
+
+    #[test]
+    fn flatten_copies_when_needed() {
+        let t = arange(&[2, 3]).transpose();
+        let f = t.flatten().unwrap();
+        assert_eq!(f.to_f64_vec(), vec![0., 3., 1., 4., 2., 5.]);
+        assert!(f.layout().is_c_contiguous());
+        let v = arange(&[2, 3]).flatten().unwrap();
+        assert_eq!(v.shape(), &[6]);
+    }
+
+    #[test]
+    fn errors_not_panics() {
+        assert!(matches!(
+            Tensor::from_vec(&[2, 2], vec![1.0f64; 3]),
+            Err(TensorError::DataLength { .. })
+        ));
+        assert!(Tensor::zeros(DType::F32, &[1 << 62, 4]).is_err());
+        let t = arange(&[2, 3]);
+        assert!(t.permute(&[0, 2]).is_err());
+        assert!(t.slice(2, SliceSpec::full(1)).is_err());
+        assert!(t.with_layout(Layout::from_parts(&[3], &[3], 0).unwrap()).is_err());
+    }
+
+    #[test]
+    fn dtype_conversion() {
+        let t = Tensor::from_f64s(DType::I8, &[3], &[1.0, 200.0, -3.9]).unwrap();
+        assert_eq!(t.to_f64_vec(), vec![1.0, -56.0, -3.0]);
+        assert_eq!(t.astype(DType::F32).dtype(), DType::F32);
+    }
+}

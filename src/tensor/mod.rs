@@ -1,0 +1,25 @@
+//! einrow's tensor type: strided views over shared, immutable buffers.
+//!
+//! - [`Layout`]: shape + strides (in elements, `isize`) + offset, with view operations
+//!   (permute, transpose, slice with any step, index, broadcast, diagonal, reshape when the
+//!   strides compose) and contiguity checks. All size arithmetic is checked (dims ≤ 2^62).
+//! - [`Tensor`]: a layout over a [`Buffer`] of one storage [`DType`] (f32, f64, bf16, int8).
+//!   Views share the buffer; operations that cannot be views (a non-contiguous flatten) copy.
+//! - [`NamedView`]: the Nervana Graph tensor-description model (named axes, byte strides,
+//!   padding, flattened axes) built on a layout.
+
+mod array;
+mod dtype;
+mod error;
+mod layout;
+mod named;
+mod size;
+mod view;
+
+pub use array::Tensor;
+pub use dtype::{Buffer, DType, Element};
+pub use error::TensorError;
+pub use layout::Layout;
+pub use named::{FlattenItem, NamedAxis, NamedView, SliceItem};
+pub use size::{address_range, check_dim, numel, row_major, Dims, Strides, MAX_DIM};
+pub use view::{resolve_index, SliceSpec};
