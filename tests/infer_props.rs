@@ -5,12 +5,14 @@
 #![cfg(feature = "fuzzing")]
 
 use einrow::fuzzing::case_file::program_text;
+use einrow::fuzzing::execution::check_execution;
 use einrow::fuzzing::gen::{programs, Choices, GenConfig, Generated};
 use einrow::fuzzing::props::{
     check_deterministic, check_generated, check_order_independent, fails_like, fully_declared,
 };
 use einrow::fuzzing::shrink::{shrink_program, Edits};
 use einrow::fuzzing::Failure;
+use einrow::infer::program::Program;
 use proptest::prelude::*;
 
 /// The failure with the program shrunk (structural edits keep it satisfiable) and printed.
@@ -47,5 +49,23 @@ proptest! {
     ) {
         prop_assume!(fully_declared(&g.program) && !g.capped);
         check_order_independent(&g.program, &mut Choices::new(&order)).map_err(|f| fail(f, &g))?;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn execution_matches_the_naive_reference(
+        g in programs(GenConfig::default()),
+        data in proptest::collection::vec(any::<u32>(), 0..512),
+    ) {
+        let run = |p: &Program| check_execution(p, &mut Choices::new(&data));
+        if let Err(f) = run(&g.program) {
+            let kind = f.kind;
+            let small = shrink_program(&g.program, Edits::Structural, 300, &mut |p| run(p).is_err_and(|e| e.kind == kind));
+            let f = run(&small).err().unwrap_or(f);
+            return Err(TestCaseError::fail(format!("{f}\n{}", program_text(&small))));
+        }
     }
 }

@@ -10,6 +10,7 @@ use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use serde_json::{json, Value};
 
 use super::case_file::{infer_case, witness_expect, Expect};
+use super::execution::check_execution;
 use super::gen::{programs, Choices, GenConfig, Generated};
 use super::props::{
     check_deterministic, check_generated_with, check_order_independent, fully_declared,
@@ -75,11 +76,19 @@ pub struct ProgramOptions {
     pub strict: bool,
     /// Most candidate programs to try per failure while shrinking.
     pub shrink_budget: usize,
+    /// Also run solved programs through einrow's projections and kernel and compare with the
+    /// naive evaluator.
+    pub execute: bool,
 }
 
 impl Default for ProgramOptions {
     fn default() -> ProgramOptions {
-        ProgramOptions { gen: GenConfig::default(), strict: false, shrink_budget: 2000 }
+        ProgramOptions {
+            gen: GenConfig::default(),
+            strict: false,
+            shrink_budget: 2000,
+            execute: true,
+        }
     }
 }
 
@@ -111,6 +120,8 @@ pub struct Stats {
     pub capped: u64,
     /// Programs whose order independence was checked.
     pub reordered: u64,
+    /// Programs whose values were compared with the naive evaluator.
+    pub executed: u64,
     /// Failures found.
     pub failures: u64,
 }
@@ -141,12 +152,27 @@ pub fn fuzz_programs(
         let g = tree.current();
         tally(&mut stats, &g);
         stats.reordered += u64::from(fully_declared(&g.program) && (opts.strict || !g.capped));
-        let Err(f) = check_all(&g, opts.strict, &order) else { continue };
+        let check = |x: &Generated| -> Result<bool, Failure> {
+            check_all(x, opts.strict, &order)?;
+            if opts.execute {
+                return check_execution(&x.program, &mut Choices::new(&order));
+            }
+            Ok(false)
+        };
+        let f = match check(&g) {
+            Ok(executed) => {
+                stats.executed += u64::from(executed);
+                continue;
+            }
+            Err(f) => f,
+        };
         stats.failures += 1;
         let kind = f.kind;
-        let same = |x: &Generated| check_all(x, opts.strict, &order).is_err_and(|e| e.kind == kind);
-        let small = shrink_tree(&mut tree, opts.shrink_budget, &mut |x| same(x));
-        on_found(shrink_found(opts, &small, f, &order));
+        let mut same = |x: &Generated| check(x).is_err_and(|e| e.kind == kind);
+        let small = shrink_tree(&mut tree, opts.shrink_budget, &mut same);
+        let mut same_program =
+            |p: &Program| same(&Generated { program: p.clone(), ..small.clone() });
+        on_found(shrink_found(&small, f, &mut same_program, opts.shrink_budget));
     }
     stats
 }
@@ -164,27 +190,29 @@ fn tally(stats: &mut Stats, g: &Generated) {
 }
 
 /// Shrinks the program of a failing generated program and makes its case.
-fn shrink_found(opts: &ProgramOptions, g: &Generated, first: Failure, order: &[u32]) -> Found {
+fn shrink_found(
+    g: &Generated,
+    first: Failure,
+    same: &mut dyn FnMut(&Program) -> bool,
+    budget: usize,
+) -> Found {
     let kind = first.kind;
     // Failures that are bugs only on satisfiable programs keep to structural edits.
     let edits = match kind {
-        FailureKind::Rejected | FailureKind::WitnessMismatch | FailureKind::OrderDependent => {
-            Edits::Structural
-        }
+        FailureKind::Rejected
+        | FailureKind::WitnessMismatch
+        | FailureKind::OrderDependent
+        | FailureKind::Differential => Edits::Structural,
         _ => Edits::All,
     };
-    let with = |p: &Program| Generated { program: p.clone(), ..g.clone() };
-    let mut fails =
-        |p: &Program| check_all(&with(p), opts.strict, order).is_err_and(|e| e.kind == kind);
-    let program = shrink_program(&g.program, edits, opts.shrink_budget, &mut fails);
-    let failure = check_all(&with(&program), opts.strict, order).err().unwrap_or(first);
-    let expect = match (&failure.kind, witness_expect(g, &program)) {
-        (FailureKind::Panic, _) => Expect::Shapes(Vec::new()),
-        (_, e) => e,
+    let program = shrink_program(&g.program, edits, budget, same);
+    let expect = match kind {
+        FailureKind::Panic => Expect::Shapes(Vec::new()),
+        _ => witness_expect(g, &program),
     };
-    let note = format!("einrow fuzz: {failure}");
+    let note = format!("einrow fuzz: {first} (found on a larger program)");
     let case = infer_case("fuzz", &program, &expect, &note);
-    Found { failure, program, case }
+    Found { failure: first, program, case }
 }
 
 /// Runs the spec round-trip property on random spec text (labels, einsum and numpy fronts in

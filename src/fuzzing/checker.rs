@@ -115,7 +115,7 @@ pub fn check_step(s: &Stmt, args: &[&ConcreteShape], c: &ConcreteShape) -> Resul
         (op, args) if op.has_spec() => {
             let text = s.spec.as_deref().ok_or("a spec operation without a spec")?;
             let spec = parse_einsum(text).map_err(|e| format!("spec {text:?}: {e}"))?;
-            check_spec(&spec, args, c).map_err(|e| format!("spec {text:?}: {e}"))
+            check_spec(&spec, args, c).map(|_| ()).map_err(|e| format!("spec {text:?}: {e}"))
         }
         (op, args) => Err(format!("{op} with {} operands", args.len())),
     }

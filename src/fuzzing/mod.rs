@@ -11,11 +11,15 @@
 //! - [`shrink`] and [`case_file`]: shrinking a failing program and writing it as a FORMAT.md
 //!   case file to keep as a test;
 //! - [`specs`] and [`numpy`]: spec text (valid and near-valid) and numpy einsum cases;
+//! - [`exec`] and [`execution`]: a naive evaluator of solved programs, compared with
+//!   einrow's projections and kernel;
 //! - [`campaign`]: seeded fuzzing loops over all of the above (what `einrow fuzz` runs).
 
 pub mod campaign;
 pub mod case_file;
 pub mod checker;
+pub mod exec;
+pub mod execution;
 pub mod gen;
 pub mod model;
 pub mod numpy;

@@ -32,13 +32,34 @@ struct Bindings<'a> {
     pending: Vec<Pending<'a>>,
 }
 
+/// What a spec's names stand for on concrete shapes.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SpecBindings {
+    /// Each label's size (labels only a formula determines included, when it does).
+    pub labels: Vec<(Name, u64)>,
+    /// Each row variable's axes (`...` under its kind's name).
+    pub rows: Vec<(String, Vec<ConcreteDim>)>,
+}
+
+impl SpecBindings {
+    /// The size of a label.
+    pub fn label(&self, name: &str) -> Option<u64> {
+        self.labels.iter().find(|(n, _)| n == name).map(|(_, s)| *s)
+    }
+
+    /// The axes of a row variable.
+    pub fn row(&self, name: &str) -> Option<&[ConcreteDim]> {
+        self.rows.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_slice())
+    }
+}
+
 /// Checks that `operands` (one per right-hand slot) and `result` (the left-hand slot)
-/// satisfy `spec`.
+/// satisfy `spec`; returns what the labels and row variables stand for.
 pub fn check_spec(
     spec: &EinsumSpec,
     operands: &[&ConcreteShape],
     result: &ConcreteShape,
-) -> Result<(), String> {
+) -> Result<SpecBindings, String> {
     if spec.rhs.len() != operands.len() {
         return Err(format!("{} slots for {} operands", spec.rhs.len(), operands.len()));
     }
@@ -47,7 +68,11 @@ pub fn check_spec(
         b.slot(slot, shape).map_err(|e| format!("operand {i}: {e}"))?;
     }
     b.slot(&spec.lhs, result).map_err(|e| format!("result: {e}"))?;
-    b.resolve()
+    b.resolve()?;
+    Ok(SpecBindings {
+        labels: b.labels.into_iter().map(|(n, v)| (n, v.dim.size)).collect(),
+        rows: b.rows,
+    })
 }
 
 impl<'a> Bindings<'a> {
@@ -142,7 +167,7 @@ impl<'a> Bindings<'a> {
     }
 
     /// Solves the arithmetic axes to a fixpoint, then checks what is left.
-    fn resolve(mut self) -> Result<(), String> {
+    fn resolve(&mut self) -> Result<(), String> {
         let mut pending = std::mem::take(&mut self.pending);
         loop {
             let before = pending.len();

@@ -53,6 +53,9 @@ pub struct Args {
     /// infer: also generate spec rows that meet open rows in word equations (a known issue).
     #[arg(long)]
     word_equations: bool,
+    /// infer: do not run solved programs through the kernel against the naive evaluator.
+    #[arg(long)]
+    no_exec: bool,
     /// infer: most operations per program.
     #[arg(long, default_value_t = 8)]
     max_steps: usize,
@@ -107,7 +110,7 @@ fn program_options(args: &Args) -> ProgramOptions {
         avoid_word_equations: !args.word_equations,
         ..GenConfig::default()
     };
-    ProgramOptions { gen, strict: args.strict, ..ProgramOptions::default() }
+    ProgramOptions { gen, strict: args.strict, execute: !args.no_exec, ..ProgramOptions::default() }
 }
 
 fn clock_seed() -> u64 {
@@ -119,8 +122,16 @@ fn print_stats(target: Target, s: &Stats) {
     match target {
         Target::Infer => println!(
             "{} programs ({} operations): {} solved, {} rejected; {} with opened leaves, {} with \
-             capped rows, {} reordered; {} failures",
-            s.inputs, s.steps, s.solved, s.rejected, s.opened, s.capped, s.reordered, s.failures
+             capped rows, {} reordered, {} executed; {} failures",
+            s.inputs,
+            s.steps,
+            s.solved,
+            s.rejected,
+            s.opened,
+            s.capped,
+            s.reordered,
+            s.executed,
+            s.failures
         ),
         Target::Specs => println!("{} spec texts: {} failures", s.inputs, s.failures),
         Target::Numpy => println!("{} numpy cases: {} failures", s.inputs, s.failures),
