@@ -13,12 +13,14 @@
 //! - [`specs`] and [`numpy`]: spec text (valid and near-valid) and numpy einsum cases;
 //! - [`exec`] and [`execution`]: a naive evaluator of solved programs, compared with
 //!   einrow's projections and kernel;
+//! - [`views`]: random strided views, and numpy einsum on them against the naive reference;
 //! - [`campaign`]: seeded fuzzing loops over all of the above (what `einrow fuzz` runs).
 
 pub mod campaign;
 pub mod case_file;
 pub mod checker;
 pub mod exec;
+mod exec_spec;
 pub mod execution;
 pub mod gen;
 pub mod model;
@@ -29,6 +31,7 @@ pub mod shrink;
 pub mod solution;
 pub mod spec_rules;
 pub mod specs;
+pub mod views;
 
 pub use checker::{check_solution, Violation};
 pub use gen::{programs, GenConfig, Generated};

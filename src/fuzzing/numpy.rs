@@ -159,7 +159,52 @@ pub fn naive_einsum(
         nb = nb.max(e);
         axes.push(a);
     }
-    let mut size = vec![1usize; letters.len()];
+    let (size, bsize) = sizes(&axes, shapes, letters.len(), nb)?;
+    let out = output_axes(&parsed.output, &axes, &letters, nb)?;
+    let out_shape: Vec<usize> = out
+        .iter()
+        .map(|s| match s {
+            Slot::Label(l) => size[*l],
+            Slot::Broadcast(p) => bsize[nb - 1 - p],
+        })
+        .collect();
+    let all: Vec<usize> = size.iter().chain(&bsize).copied().collect();
+    let at = |slot: &Slot, idx: &[usize]| match slot {
+        Slot::Label(l) => idx[*l],
+        Slot::Broadcast(p) => idx[letters.len() + nb - 1 - p],
+    };
+    let mut values = vec![0.0; out_shape.iter().product()];
+    let mut idx = vec![0usize; all.len()];
+    if all.iter().all(|&d| d > 0) {
+        loop {
+            let mut prod = 1.0;
+            for ((a, shape), vals) in axes.iter().zip(shapes).zip(inputs) {
+                let flat = a
+                    .iter()
+                    .zip(shape)
+                    .fold(0, |f, (slot, &d)| f * d + if d == 1 { 0 } else { at(slot, &idx) });
+                prod *= vals.get(flat).copied().ok_or("too few input values")?;
+            }
+            let o = out.iter().zip(&out_shape).fold(0, |o, (slot, &d)| o * d + at(slot, &idx));
+            values[o] += prod;
+            if !advance(&mut idx, &all) {
+                break;
+            }
+        }
+    }
+    Ok((out_shape, values))
+}
+
+/// Each label's size and each broadcast position's size (numbered from the right), with
+/// numpy's rules: sizes of one label agree or are 1, a label repeated in one operand has one
+/// size there.
+fn sizes(
+    axes: &[Vec<Slot>],
+    shapes: &[Vec<usize>],
+    nlabels: usize,
+    nb: usize,
+) -> Result<(Vec<usize>, Vec<usize>), String> {
+    let mut size = vec![1usize; nlabels];
     let mut bsize = vec![1usize; nb];
     for (a, shape) in axes.iter().zip(shapes) {
         for (slot, &d) in a.iter().zip(shape) {
@@ -180,43 +225,7 @@ pub fn naive_einsum(
             }
         }
     }
-    let out = output_axes(&parsed.output, &axes, &letters, nb)?;
-    let out_shape: Vec<usize> = out
-        .iter()
-        .map(|s| match s {
-            Slot::Label(l) => size[*l],
-            Slot::Broadcast(p) => bsize[nb - 1 - p],
-        })
-        .collect();
-    let total: usize = out_shape.iter().product();
-    let mut values = vec![0.0; total];
-    let all: Vec<usize> = size.iter().chain(&bsize).copied().collect();
-    let mut idx = vec![0usize; all.len()];
-    let at = |slot: &Slot, idx: &[usize]| match slot {
-        Slot::Label(l) => idx[*l],
-        Slot::Broadcast(p) => idx[letters.len() + nb - 1 - p],
-    };
-    if all.iter().all(|&d| d > 0) {
-        loop {
-            let mut prod = 1.0;
-            for ((a, shape), vals) in axes.iter().zip(shapes).zip(inputs) {
-                let mut flat = 0usize;
-                for (slot, &d) in a.iter().zip(shape) {
-                    flat = flat * d + if d == 1 { 0 } else { at(slot, &idx) };
-                }
-                prod *= vals.get(flat).copied().ok_or("too few input values")?;
-            }
-            let mut o = 0usize;
-            for (slot, &d) in out.iter().zip(&out_shape) {
-                o = o * d + at(slot, &idx);
-            }
-            values[o] += prod;
-            if !advance(&mut idx, &all) {
-                break;
-            }
-        }
-    }
-    Ok((out_shape, values))
+    Ok((size, bsize))
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

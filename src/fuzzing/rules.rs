@@ -88,8 +88,9 @@ mod tests {
     #[test]
     fn joins() {
         let top = ConcreteDim::top();
-        assert_eq!(join_trailing(&[d(2), d(3)], &[top.clone()]), Some(vec![d(2), d(3)]));
-        assert_eq!(join_trailing(&[top.clone()], &[top.clone()]), Some(vec![top.clone()]));
+        let tops = std::slice::from_ref(&top);
+        assert_eq!(join_trailing(&[d(2), d(3)], tops), Some(vec![d(2), d(3)]));
+        assert_eq!(join_trailing(tops, tops), Some(vec![top.clone()]));
         assert_eq!(join_trailing(&[d(1)], &[d(3)]), None);
         assert!(trailing_fits(&[d(2), d(3)], &[top, d(3)]));
         assert!(!trailing_fits(&[d(3)], &[d(2), d(3)]));

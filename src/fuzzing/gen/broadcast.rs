@@ -200,7 +200,7 @@ pub fn batch_slice(p: &mut Pool, ch: &mut Choices) -> Option<usize> {
     // A batch row the solver keeps open meets `[s].<ρ>` in a word equation that the solver
     // closes more materially than needed (a known issue): avoided unless asked for.
     let avoid = p.cfg.avoid_word_equations;
-    let a = match p.pick(ch, |e| !e.rows[0].is_empty() && !(avoid && e.open[0])) {
+    let a = match p.pick(ch, |e| !(e.rows[0].is_empty() || avoid && e.open[0])) {
         Some(a) => a,
         None => {
             let mut rows = p.rows(ch);

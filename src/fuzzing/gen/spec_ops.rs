@@ -31,6 +31,25 @@ enum LhsItem {
 }
 
 fn lhs(lab: &Labeler, ch: &mut Choices) -> Lhs {
+    let items = lhs_items(lab, ch);
+    let mut per_kind = by_kind(lab, ch, items);
+    let mut out = Lhs {
+        slot: ShapeSpec::default(),
+        rows: Default::default(),
+        lead: [false; 3],
+        open: [false; 3],
+        guessed: false,
+    };
+    for kind in RowKind::ALL {
+        let its = std::mem::take(&mut per_kind[k(kind)]);
+        lhs_row(lab, ch, kind, its, &mut out);
+    }
+    out
+}
+
+/// What the result keeps: most labels and row variables, sometimes a fixed index (an embedded
+/// axis) or a repeated label (a diagonal embedding).
+fn lhs_items(lab: &Labeler, ch: &mut Choices) -> Vec<LhsItem> {
     let mut items: Vec<LhsItem> = Vec::new();
     for (n, d) in &lab.labels {
         if ch.below(4) != 3 {
@@ -50,6 +69,11 @@ fn lhs(lab: &Labeler, ch: &mut Choices) -> Lhs {
             items.push(LhsItem::Label(n.clone(), d.clone()));
         }
     }
+    items
+}
+
+/// Distributes the items over the kinds, at most one row variable per row.
+fn by_kind(lab: &Labeler, ch: &mut Choices, items: Vec<LhsItem>) -> [Vec<LhsItem>; 3] {
     let mut per_kind: [Vec<LhsItem>; 3] = Default::default();
     let mut has_var = [false; 3];
     for it in items {
@@ -72,53 +96,44 @@ fn lhs(lab: &Labeler, ch: &mut Choices) -> Lhs {
         }
         per_kind[k(kind)].push(it);
     }
-    let mut out = Lhs {
-        slot: ShapeSpec::default(),
-        rows: Default::default(),
-        lead: [false; 3],
-        open: [false; 3],
-        guessed: false,
-    };
-    for kind in RowKind::ALL {
-        let its = std::mem::take(&mut per_kind[k(kind)]);
-        let order = ch.permutation(its.len());
-        let mut its: Vec<Option<LhsItem>> = its.into_iter().map(Some).collect();
-        let mut row_items = Vec::new();
-        let (mut before_var, mut var_lead, mut var_open, mut seen_var) = (0, false, false, false);
-        for i in order {
-            let Some(it) = its.get_mut(i).and_then(Option::take) else { continue };
-            match it {
-                LhsItem::Label(n, d) => {
-                    out.rows[k(kind)].push(d);
-                    row_items
-                        .push(Item::Axis(Axis { kind: AxisKind::Label(n), span: Span::default() }));
-                    before_var += usize::from(!seen_var);
-                }
-                LhsItem::Fixed(i) => {
-                    out.rows[k(kind)].push(ConcreteDim::new(i + 1));
-                    out.guessed = true;
-                    row_items
-                        .push(Item::Axis(Axis { kind: AxisKind::Int(i), span: Span::default() }));
-                    before_var += usize::from(!seen_var);
-                }
-                LhsItem::Var(v) => {
-                    let var = &lab.vars[v];
-                    out.rows[k(kind)].extend(var.value.iter().cloned());
-                    var_lead = var.lead;
-                    var_open = var.open;
-                    seen_var = true;
-                    let name = (var.name != kind.name()).then(|| var.name.as_str().into());
-                    row_items.push(Item::Var(Ellipsis { name, span: Span::default() }));
-                }
+    per_kind
+}
+
+/// Writes one result row from its items in a random order, with its witness and flags.
+fn lhs_row(lab: &Labeler, ch: &mut Choices, kind: RowKind, its: Vec<LhsItem>, out: &mut Lhs) {
+    let order = ch.permutation(its.len());
+    let mut its: Vec<Option<LhsItem>> = its.into_iter().map(Some).collect();
+    let mut row_items = Vec::new();
+    let (mut before_var, mut var_lead, mut var_open, mut seen_var) = (0, false, false, false);
+    let axis = |kind| Item::Axis(Axis { kind, span: Span::default() });
+    for i in order {
+        let Some(it) = its.get_mut(i).and_then(Option::take) else { continue };
+        match it {
+            LhsItem::Label(n, d) => {
+                out.rows[k(kind)].push(d);
+                row_items.push(axis(AxisKind::Label(n)));
+                before_var += usize::from(!seen_var);
+            }
+            LhsItem::Fixed(i) => {
+                out.rows[k(kind)].push(ConcreteDim::new(i + 1));
+                out.guessed = true;
+                row_items.push(axis(AxisKind::Int(i)));
+                before_var += usize::from(!seen_var);
+            }
+            LhsItem::Var(v) => {
+                let var = &lab.vars[v];
+                out.rows[k(kind)].extend(var.value.iter().cloned());
+                (var_lead, var_open, seen_var) = (var.lead, var.open, true);
+                let name = (var.name != kind.name()).then(|| var.name.as_str().into());
+                row_items.push(Item::Var(Ellipsis { name, span: Span::default() }));
             }
         }
-        out.lead[k(kind)] = seen_var && (before_var > 0 || var_lead);
-        out.open[k(kind)] = seen_var && var_open;
-        if !row_items.is_empty() || kind == RowKind::Output {
-            set_row(&mut out.slot, kind, row_of(row_items));
-        }
     }
-    out
+    out.lead[k(kind)] = seen_var && (before_var > 0 || var_lead);
+    out.open[k(kind)] = seen_var && var_open;
+    if !row_items.is_empty() || kind == RowKind::Output {
+        set_row(&mut out.slot, kind, row_of(row_items));
+    }
 }
 
 /// Writes the spec, records the statement, returns the result.
