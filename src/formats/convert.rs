@@ -3,7 +3,9 @@
 
 use serde_json::Value;
 
-use super::vespa::{CellType, Dimension, Tensor as VespaTensor, TensorType, VespaError};
+use super::vespa::{
+    decode_json, CellType, Dimension, Tensor as VespaTensor, TensorType, VespaError,
+};
 use crate::code::{Coded, ErrorCode};
 use crate::span::Span;
 use crate::tensor::{DType, Tensor};
@@ -55,12 +57,20 @@ impl Coded for ConvertError {
     }
 }
 
-/// Reads a nested JSON array (`[[1,2],[3,4]]`, a bare number for rank 0) or a Vespa literal
-/// (`tensor(x[2]):[1,2]`) into a tensor of f64.
+/// Reads a nested JSON array (`[[1,2],[3,4]]`, a bare number for rank 0), a Vespa literal
+/// (`tensor(x[2]):[1,2]`) or a Vespa JSON document with a `"type"` member into a tensor.
 pub fn read_tensor(text: &str) -> Result<NamedTensor, ConvertError> {
     let t = text.trim_start();
-    if t.starts_with("tensor") || t.starts_with('{') {
-        let v = VespaTensor::from_literal(text, None)?;
+    if t.starts_with("tensor") {
+        return from_vespa(&VespaTensor::from_literal(text, None)?);
+    }
+    if t.starts_with('{') {
+        let literal = VespaTensor::from_literal(text, None);
+        let v = match literal {
+            Ok(v) => v,
+            Err(e) if t.contains("\"type\"") => decode_json(text, None).map_err(|_| e)?,
+            Err(e) => return Err(e.into()),
+        };
         return from_vespa(&v);
     }
     let json: Value = serde_json::from_str(text).map_err(|e| ConvertError::Json {

@@ -10,9 +10,10 @@
 //! - transpose: batch to batch, input to output and output to input, each by `⊑`;
 //! - batch slice: the operand's batch row is one axis followed by the result's, the other rows
 //!   are equal (flat equalities);
-//! - spec operations: see [`super::spec_rules`].
+//! - spec operations: see [`super::spec_rules`]; numpy steps: see [`super::numpy_rules`].
 
 use super::model::{text_dim, ConcreteDim, ConcreteShape};
+use super::numpy_rules::check_numpy;
 use super::rules::row_leq;
 use super::solution::Solution;
 use super::spec_rules::check_spec;
@@ -112,6 +113,10 @@ pub fn check_step(s: &Stmt, args: &[&ConcreteShape], c: &ConcreteShape) -> Resul
             leq(c, O, a, I, "output against the operand's input")
         }
         (OpKind::BatchSlice, [a]) => check_batch_slice(a, c),
+        (OpKind::Numpy, args) => {
+            let text = s.spec.as_deref().ok_or("a numpy step without subscripts")?;
+            check_numpy(text, args, c).map_err(|e| format!("subscripts {text:?}: {e}"))
+        }
         (op, args) if op.has_spec() => {
             let text = s.spec.as_deref().ok_or("a spec operation without a spec")?;
             let spec = parse_einsum(text).map_err(|e| format!("spec {text:?}: {e}"))?;

@@ -34,6 +34,10 @@ pub fn check_execution(p: &Program, ch: &mut Choices) -> Result<bool, Failure> {
 }
 
 fn execute_both(p: &Program, ch: &mut Choices) -> Result<bool, Failure> {
+    // einrow's projections do not cover numpy steps in graphs yet.
+    if p.stmts.iter().any(|s| s.op == crate::infer::OpKind::Numpy) {
+        return Ok(false);
+    }
     let built = p.build();
     let (mut g, names) = (built.graph, built.names);
     if built.result.is_err() {

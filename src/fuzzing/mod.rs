@@ -25,6 +25,7 @@ pub mod execution;
 pub mod gen;
 pub mod model;
 pub mod numpy;
+pub mod numpy_rules;
 pub mod props;
 pub mod rules;
 pub mod shrink;

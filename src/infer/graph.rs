@@ -320,7 +320,18 @@ impl Graph {
             spec: spec.map(String::from),
             name,
         });
+        let numpy = match (op, spec) {
+            (OpKind::Numpy, Some(text)) => {
+                Some(crate::spec::parse_numpy(text).map_err(|error| InferError::Spec {
+                    step,
+                    spec: text.to_string(),
+                    error,
+                })?)
+            }
+            _ => None,
+        };
         let parsed = match spec {
+            _ if op == OpKind::Numpy => None,
             Some(text) => Some(parse_einsum(text).map_err(|error| InferError::Spec {
                 step,
                 spec: text.to_string(),
@@ -366,6 +377,13 @@ impl Graph {
                 self.solver.lower_batch_slice(&s);
                 SpecEnv::default()
             }
+            (OpKind::Numpy, _) => {
+                let np = numpy
+                    .as_ref()
+                    .ok_or_else(|| usage(ErrorCode::Syntax, "numpy needs subscripts".into()))?;
+                self.solver.lower_numpy(&s, np).map_err(|e| with_step(e, step))?;
+                SpecEnv::default()
+            }
             (_, Some(p)) => self.solver.lower_spec(&s, op, p).map_err(|e| with_step(e, step))?,
             (_, None) => SpecEnv::default(),
         };
@@ -394,7 +412,7 @@ impl Graph {
             OpKind::Compose | OpKind::Einsum => args.len() == 2,
             OpKind::Transpose | OpKind::Permute | OpKind::BatchSlice => args.len() == 1,
             OpKind::Einsum3 => args.len() == 3,
-            OpKind::Concat => !args.is_empty(),
+            OpKind::Concat | OpKind::Numpy => !args.is_empty(),
         };
         if ok {
             Ok(())

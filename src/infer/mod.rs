@@ -13,6 +13,7 @@ mod error;
 pub mod explain;
 mod graph;
 mod lower;
+mod numpy;
 mod op;
 pub mod program;
 mod rows;

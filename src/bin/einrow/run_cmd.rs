@@ -39,6 +39,9 @@ pub struct Args {
     /// Print the result as a Vespa literal with these dimension names (comma-separated).
     #[arg(long)]
     vespa_names: Option<String>,
+    /// With `--vespa-names`: print Vespa's constant-tensor JSON instead of the literal.
+    #[arg(long, requires = "vespa_names")]
+    vespa_json: bool,
     /// Operands are Vespa tensors joined on equal dimension names; SPEC names the output's.
     #[arg(long)]
     named: bool,
@@ -102,14 +105,23 @@ fn execute(args: &Args) -> Result<(), Failure> {
         return Ok(());
     }
     let result = compute()?;
-    print_result(&result, args.vespa_names.as_deref())
+    print_result(&result, args.vespa_names.as_deref(), args.vespa_json)
 }
 
-fn print_result(result: &Tensor, names: Option<&str>) -> Result<(), Failure> {
+fn print_result(result: &Tensor, names: Option<&str>, json: bool) -> Result<(), Failure> {
     match names {
         Some(n) => {
             let names: Vec<String> = n.split(',').map(|s| s.trim().to_string()).collect();
-            println!("{}", to_vespa(result, &names).map_err(coded)?.to_text());
+            let v = to_vespa(result, &names).map_err(coded)?;
+            if json {
+                let opts = einrow::formats::vespa::EncodeOptions {
+                    short_form: true,
+                    ..Default::default()
+                };
+                println!("{}", einrow::formats::vespa::encode_json(&v, opts));
+            } else {
+                println!("{}", v.to_text());
+            }
         }
         None => println!("{}", to_nested_json(result)),
     }

@@ -10,6 +10,7 @@
 mod broadcast;
 mod choices;
 mod labeling;
+mod numpy_op;
 mod pool;
 mod recipe;
 mod spec_ops;

@@ -180,7 +180,9 @@ impl<'c> Pool<'c> {
     fn soft_rows(&self, op: OpKind, args: &[usize], rows: &Rows) -> [bool; 3] {
         let has_top = |i: usize| rows[i].iter().any(ConcreteDim::is_top);
         match op {
-            OpKind::Pointwise | OpKind::Compose | OpKind::Transpose => [0, 1, 2].map(has_top),
+            OpKind::Pointwise | OpKind::Compose | OpKind::Transpose | OpKind::Numpy => {
+                [0, 1, 2].map(has_top)
+            }
             OpKind::BatchSlice => args.first().map_or([false; 3], |a| self.entries[*a].soft),
             _ => {
                 let any = args.iter().any(|a| self.entries[*a].soft.iter().any(|s| *s));

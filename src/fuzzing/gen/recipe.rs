@@ -50,6 +50,7 @@ impl Default for GenConfig {
                 (OpKind::Einsum, 4),
                 (OpKind::Einsum3, 1),
                 (OpKind::Concat, 2),
+                (OpKind::Numpy, 2),
             ],
         }
     }
@@ -134,6 +135,7 @@ impl Recipe {
                 OpKind::Einsum => spec_ops::einsum(&mut pool, &mut ch, 2),
                 OpKind::Einsum3 => spec_ops::einsum(&mut pool, &mut ch, 3),
                 OpKind::Concat => spec_ops::concat(&mut pool, &mut ch),
+                OpKind::Numpy => super::numpy_op::numpy(&mut pool, &mut ch),
             };
         }
         let Pool { entries, program, opened, capped, .. } = pool;
