@@ -10,6 +10,9 @@ use super::rules::{dim_leq, row_leq};
 use crate::spec::ast::{AxisKind, Row};
 use crate::spec::parse_numpy;
 
+/// A row split by a term: (letter, dim) pairs, and the `...` part.
+type Split = (Vec<(char, ConcreteDim)>, Vec<ConcreteDim>);
+
 fn letter(kind: &AxisKind) -> char {
     match kind {
         AxisKind::Label(l) => l.chars().next().unwrap_or('?'),
@@ -18,10 +21,7 @@ fn letter(kind: &AxisKind) -> char {
 }
 
 /// Splits a row by a term: (letter, dim) pairs and the `...` part.
-fn split(
-    term: &Row,
-    flat: &[ConcreteDim],
-) -> Result<(Vec<(char, ConcreteDim)>, Vec<ConcreteDim>), String> {
+fn split(term: &Row, flat: &[ConcreteDim]) -> Result<Split, String> {
     let (l, t) = (term.leading.len(), term.trailing.len());
     let ok = if term.ellipsis.is_some() { flat.len() >= l + t } else { flat.len() == l + t };
     if !ok {
@@ -85,10 +85,7 @@ pub fn check_numpy(text: &str, args: &[&ConcreteShape], c: &ConcreteShape) -> Re
 }
 
 /// The implicit output's split: `...` first, then the letters seen once, in ASCII order.
-fn implicit(
-    inputs: &[Row],
-    out: &[ConcreteDim],
-) -> Result<(Vec<(char, ConcreteDim)>, Vec<ConcreteDim>), String> {
+fn implicit(inputs: &[Row], out: &[ConcreteDim]) -> Result<Split, String> {
     let all: Vec<char> = inputs.iter().flat_map(|t| t.axes().map(|a| letter(&a.kind))).collect();
     let mut once: Vec<char> =
         all.iter().copied().filter(|c| all.iter().filter(|d| *d == c).count() == 1).collect();
