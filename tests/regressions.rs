@@ -113,3 +113,28 @@ fn regressions_are_deterministic() {
         assert_eq!(run_program(&p).ok(), run_program(&p).ok());
     }
 }
+
+/// Open issue: a numpy step's operand `...` is bound to the middle of the operand's row and
+/// keeps its leading flank (`t0 = [a,b,c]` from the permute's result row), so the result's
+/// `...` is compared with it aligned left instead of numpy's right alignment; with a cap
+/// from `t2` the solver returns `t1: 1,3,2,2,2,2` for `numpy "...a"` on `1,3,2`, whose `...`
+/// part `1,3,2,2,2` does not broadcast (right-aligned) into the operand's `1,3`.
+#[test]
+#[ignore = "open solver issue: numpy `...` inherits a leading flank and aligns left"]
+fn numpy_ellipsis_aligns_right() {
+    never_violates(
+        "tensor x: 1,3,2\ntensor y: 2,2,2,2\nt0 = permute \"abc...=>abc...\" x\n\
+         t1 = numpy \"...a\" t0\nt2 = pointwise t1 y\n",
+    );
+}
+
+/// Design question: a numpy step's result `...` is only required to broadcast into the
+/// operands' (`E ⊑ ρ`), so a cap from a later pointwise step makes it longer than numpy's
+/// result: `numpy "...a"` on `1,3,2` is solved to `5,1,3,2` (numpy gives `1,3,2`; the
+/// pointwise step would accept that too).
+#[test]
+#[ignore = "design question: numpy results may be closed longer than numpy's broadcast"]
+fn numpy_result_is_numpys() {
+    let text = "tensor x: 1,3,2\ntensor y: 5,1,3,2\nt1 = numpy \"...a\" x\nt2 = pointwise t1 y\n";
+    expect_shapes(text, &[("t1", "1,3,2"), ("t2", "5,1,3,2")]);
+}

@@ -246,9 +246,10 @@ pub fn fuzz_specs(seed: u64, budget: Budget, on_found: &mut dyn FnMut(Found)) ->
     stats
 }
 
-/// A `parse` case for a spec text that failed: for a round trip, the printed text must parse to
-/// the original tree; otherwise only the lexer's mode is stated (the runner still parses the
-/// text, so a panic reproduces).
+/// A case for a spec text that failed: for an OCANNL round trip, a `parse` case (the printed
+/// text must parse to the original tree); otherwise a `parse` case stating only the lexer's
+/// mode, or for numpy subscripts an `einsum` case without operands (an error either way): the
+/// runner still parses the text, so a panic reproduces.
 fn spec_case(front: Front, text: &str, failure: &Failure) -> Value {
     let note = format!("einrow fuzz: {failure}");
     let as_ = match front {
@@ -260,6 +261,14 @@ fn spec_case(front: Front, text: &str, failure: &Failure) -> Value {
         Front::Einsum => crate::spec::parse_einsum(text).ok().map(|t| (t.to_string(), t.to_json())),
         Front::Numpy => None,
     };
+    if front == Front::Numpy {
+        // No case kind parses numpy subscripts alone: an `einsum` case without operands is an
+        // error whatever the subscripts, and running it parses them.
+        return json!({
+            "id": "fuzz", "kind": "einsum", "spec": text, "shapes": [],
+            "expect": { "error": "arity" }, "note": note,
+        });
+    }
     match round_trip.filter(|_| failure.kind == FailureKind::RoundTrip) {
         Some((printed, rows)) => json!({
             "id": "fuzz", "kind": "parse", "spec": printed, "as": as_, "expect": rows, "note": note,

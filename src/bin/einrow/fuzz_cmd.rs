@@ -50,9 +50,9 @@ pub struct Args {
     /// infer: also require programs whose open rows get capped to solve, order-independently.
     #[arg(long)]
     strict: bool,
-    /// infer: also generate spec rows that meet open rows in word equations (a known issue).
+    /// infer: also generate the patterns of the open solver issues (see tests/regressions.rs).
     #[arg(long)]
-    word_equations: bool,
+    known_issues: bool,
     /// infer: do not run solved programs through the kernel against the naive evaluator.
     #[arg(long)]
     no_exec: bool,
@@ -107,7 +107,7 @@ fn program_options(args: &Args) -> ProgramOptions {
     let gen = GenConfig {
         max_steps: args.max_steps,
         open_leaves: args.open,
-        avoid_word_equations: !args.word_equations,
+        avoid_known_issues: !args.known_issues,
         ..GenConfig::default()
     };
     ProgramOptions { gen, strict: args.strict, execute: !args.no_exec, ..ProgramOptions::default() }

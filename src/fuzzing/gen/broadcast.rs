@@ -199,7 +199,7 @@ pub fn transpose(p: &mut Pool, ch: &mut Choices) -> Option<usize> {
 pub fn batch_slice(p: &mut Pool, ch: &mut Choices) -> Option<usize> {
     // A batch row the solver keeps open meets `[s].<ρ>` in a word equation that the solver
     // closes more materially than needed (a known issue): avoided unless asked for.
-    let avoid = p.cfg.avoid_word_equations;
+    let avoid = p.cfg.avoid_known_issues;
     let a = match p.pick(ch, |e| !(e.rows[0].is_empty() || avoid && e.open[0])) {
         Some(a) => a,
         None => {

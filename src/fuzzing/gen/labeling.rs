@@ -163,7 +163,7 @@ impl Labeler {
 
     /// A slot row for an existing operand's row. `flags` are the row's lead and open flags;
     /// with `avoid` an open row gets no axes beside its row variable (see
-    /// [`super::GenConfig::avoid_word_equations`]).
+    /// [`super::GenConfig::avoid_known_issues`]).
     pub fn row(
         &mut self,
         ch: &mut Choices,

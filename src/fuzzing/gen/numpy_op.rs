@@ -86,7 +86,7 @@ impl Terms {
 pub fn numpy(p: &mut Pool, ch: &mut Choices) -> Option<usize> {
     let only_output = |e: &Entry| e.rows[0].is_empty() && e.rows[1].is_empty();
     let arity = 1 + ch.below(3);
-    let avoid = p.cfg.avoid_word_equations;
+    let avoid = p.cfg.avoid_known_issues;
     let mut terms = Terms { letters: Vec::new(), ellipses: Vec::new(), once: Vec::new() };
     let (mut args, mut texts) = (Vec::new(), Vec::new());
     for _ in 0..arity {
@@ -98,8 +98,12 @@ pub fn numpy(p: &mut Pool, ch: &mut Choices) -> Option<usize> {
             }
         };
         let e = p.entries[a].clone();
-        // An open row would meet letters beside `...` in a word equation: `...` alone.
-        let dots = ch.below(3) == 1;
+        if terms.letters.len() + e.rows[2].len() > LETTERS.len() {
+            break; // no letters left for this operand
+        }
+        // An open row would meet letters beside `...` in a word equation: `...` alone. A row
+        // with a leading flank would align its `...` left (a known issue): no `...`.
+        let dots = ch.below(3) == 1 && !(avoid && e.lead[2]);
         texts.push(terms.term(ch, &e.rows[2], dots, avoid && e.open[2]));
         args.push(a);
     }
@@ -113,6 +117,9 @@ fn numpy_result(
     args: Vec<usize>,
     texts: Vec<String>,
 ) -> Option<usize> {
+    if args.is_empty() {
+        return None;
+    }
     let mut ell: Vec<ConcreteDim> = Vec::new();
     for e in &terms.ellipses {
         ell = join_trailing(&ell, e)?;

@@ -164,7 +164,7 @@ pub fn permute(p: &mut Pool, ch: &mut Choices) -> Option<usize> {
     let a = first(p, ch, |_| true);
     let mut lab = Labeler::new(ch.one_in(3));
     let e = p.entries[a].clone();
-    let slot = lab.slot(ch, &e, p.cfg.avoid_word_equations, (true, false));
+    let slot = lab.slot(ch, &e, p.cfg.avoid_known_issues, (true, false));
     Some(finish(p, ch, OpKind::Permute, &lab, vec![slot], &[a]))
 }
 
@@ -173,7 +173,7 @@ pub fn einsum(p: &mut Pool, ch: &mut Choices, arity: usize) -> Option<usize> {
     let a = first(p, ch, |_| true);
     let mut lab = Labeler::new(ch.one_in(3));
     let e = p.entries[a].clone();
-    let avoid = p.cfg.avoid_word_equations;
+    let avoid = p.cfg.avoid_known_issues;
     let mut slots = vec![lab.slot(ch, &e, avoid, (true, true))];
     let mut args = vec![a];
     for _ in 1..arity {
@@ -292,7 +292,7 @@ pub fn concat(p: &mut Pool, ch: &mut Choices) -> Option<usize> {
     let &(r, at) = ch.pick(&spots)?;
     let n = 2 + ch.below(2);
     let mut lab = Labeler::new(true);
-    let mut shared = lab.slot(ch, &e, p.cfg.avoid_word_equations, (false, false));
+    let mut shared = lab.slot(ch, &e, p.cfg.avoid_known_issues, (false, false));
     strip_non_labels(&mut shared, &mut lab);
     let kind = RowKind::ALL[r];
     let mut args = vec![a];
@@ -303,7 +303,7 @@ pub fn concat(p: &mut Pool, ch: &mut Choices) -> Option<usize> {
         d.basis = e.rows[r][at].basis.clone();
         sizes.push(d.size);
         rows[r][at] = d;
-        let avoid = p.cfg.avoid_word_equations;
+        let avoid = p.cfg.avoid_known_issues;
         let same = |x: &Entry| {
             x.rows == rows && !x.lead.iter().any(|l| *l) && !(avoid && x.open.iter().any(|o| *o))
         };
