@@ -12,8 +12,52 @@ use crate::ids::{StepId, TensorId};
 use crate::infer::program::Program;
 use crate::project::{run_graph, Compute};
 
+/// Every tensor's values in definition order (`None`: neither given nor computed).
+type Values = Vec<Option<Vec<f64>>>;
+/// Leaf values for [`run_graph`].
+type Leaves = Vec<(TensorId, Vec<f64>)>;
+
 /// Most elements of one tensor for an execution check.
 const MAX_ELEMENTS: usize = 1 << 12;
+
+/// Leaf values and the naive evaluator's values of every tensor (definition order); `None`
+/// when the evaluator does not model a step.
+fn naive_values(
+    p: &Program,
+    names: &[(String, TensorId)],
+    shapes: &[Option<&ConcreteShape>],
+    used: &[TensorId],
+    ch: &mut Choices,
+) -> Result<Option<(Values, Leaves)>, Failure> {
+    let mut values: Values = Vec::with_capacity(names.len());
+    let mut leaves = Vec::new();
+    for (i, shape) in shapes.iter().take(p.decls.len()).enumerate() {
+        let v = shape.and_then(numel).map(|n| leaf_values(ch, n));
+        if let (Some(v), true) = (&v, used.contains(&names[i].1)) {
+            leaves.push((names[i].1, v.clone()));
+        }
+        values.push(v);
+    }
+    for (i, s) in p.stmts.iter().enumerate() {
+        let out = shapes[p.decls.len() + i]
+            .ok_or_else(|| Failure::new(FailureKind::Unsolved, "a result is open"))?;
+        let mut args = Vec::new();
+        for a in &s.args {
+            let j = names[..p.decls.len() + i].iter().rposition(|(n, _)| n == a);
+            let (Some(shape), Some(v)) =
+                (j.and_then(|j| shapes[j]), j.and_then(|j| values[j].as_deref()))
+            else {
+                return Ok(None);
+            };
+            args.push((shape, v));
+        }
+        match eval_step(s, &args, out) {
+            Ok(v) => values.push(Some(v)),
+            Err(_) => return Ok(None),
+        }
+    }
+    Ok(Some((values, leaves)))
+}
 
 /// Small integer leaf values (in -3..=3), so every result is exact in f64.
 pub fn leaf_values(ch: &mut Choices, n: usize) -> Vec<f64> {
@@ -52,33 +96,9 @@ fn execute_both(p: &Program, ch: &mut Choices) -> Result<bool, Failure> {
     if shapes.iter().flatten().any(|s| numel(s).is_none_or(|n| n > MAX_ELEMENTS)) {
         return Ok(false);
     }
-    let mut values: Vec<Option<Vec<f64>>> = Vec::with_capacity(names.len());
-    let mut leaves = Vec::new();
-    for (i, shape) in shapes.iter().take(p.decls.len()).enumerate() {
-        let v = shape.and_then(numel).map(|n| leaf_values(ch, n));
-        if let (Some(v), true) = (&v, used.contains(&names[i].1)) {
-            leaves.push((names[i].1, v.clone()));
-        }
-        values.push(v);
-    }
-    for (i, s) in p.stmts.iter().enumerate() {
-        let out = shapes[p.decls.len() + i]
-            .ok_or_else(|| Failure::new(FailureKind::Unsolved, "a result is open"))?;
-        let mut args = Vec::new();
-        for a in &s.args {
-            let j = names[..p.decls.len() + i].iter().rposition(|(n, _)| n == a);
-            let (Some(shape), Some(v)) =
-                (j.and_then(|j| shapes[j]), j.and_then(|j| values[j].as_deref()))
-            else {
-                return Ok(false);
-            };
-            args.push((shape, v));
-        }
-        match eval_step(s, &args, out) {
-            Ok(v) => values.push(Some(v)),
-            Err(_) => return Ok(false),
-        }
-    }
+    let Some((values, leaves)) = naive_values(p, &names, &shapes, &used, ch)? else {
+        return Ok(false);
+    };
     let steps: Vec<_> = g.steps().to_vec();
     let got = run_graph(&mut g, &leaves, &|st: StepId| {
         let s = &steps[st.index()];

@@ -110,6 +110,51 @@ pub fn numpy(p: &mut Pool, ch: &mut Choices) -> Option<usize> {
     numpy_result(p, ch, terms, args, texts)
 }
 
+/// The result row's witness, whether it has a leading flank, and whether it has a `...`.
+struct Output {
+    row: Vec<ConcreteDim>,
+    lead: bool,
+    dots: bool,
+}
+
+/// Implicit output: the ellipsis, then the letters seen once, in ASCII order.
+fn implicit(terms: &Terms, ell: &[ConcreteDim]) -> Output {
+    let mut once: Vec<char> = terms.once.iter().filter(|(_, n)| *n == 1).map(|(c, _)| *c).collect();
+    once.sort_unstable();
+    let mut row = ell.to_vec();
+    row.extend(
+        once.iter()
+            .filter_map(|c| terms.letters.iter().find(|(l, _)| l == c))
+            .map(|(_, d)| d.clone()),
+    );
+    Output { row, lead: false, dots: !terms.ellipses.is_empty() }
+}
+
+/// Explicit output (appended to `spec`): some letters in a random order, `...` somewhere when
+/// an operand has one (sometimes also when none has).
+fn explicit(ch: &mut Choices, terms: &Terms, ell: &[ConcreteDim], spec: &mut String) -> Output {
+    let order = ch.permutation(terms.letters.len());
+    let kept: Vec<usize> = order.into_iter().filter(|_| ch.below(4) != 3).collect();
+    let dots_at = (!terms.ellipses.is_empty() || ch.one_in(4)).then(|| ch.below(kept.len() + 1));
+    let mut out = Output { row: Vec::new(), lead: false, dots: dots_at.is_some() };
+    spec.push_str("->");
+    for (j, i) in kept.iter().enumerate() {
+        if dots_at == Some(j) {
+            spec.push_str("...");
+            out.row.extend(ell.iter().cloned());
+            out.lead = j > 0;
+        }
+        spec.push(terms.letters[*i].0);
+        out.row.push(terms.letters[*i].1.clone());
+    }
+    if dots_at == Some(kept.len()) {
+        spec.push_str("...");
+        out.row.extend(ell.iter().cloned());
+        out.lead = !kept.is_empty();
+    }
+    out
+}
+
 fn numpy_result(
     p: &mut Pool,
     ch: &mut Choices,
@@ -126,41 +171,12 @@ fn numpy_result(
     }
     let any_dots = !terms.ellipses.is_empty();
     let mut spec = texts.join(",");
-    let mut row: Vec<ConcreteDim> = Vec::new();
-    let mut lead = false;
-    let mut out_dots = any_dots;
-    if ch.below(3) == 0 {
-        // Implicit output: the ellipsis, then the letters seen once, in ASCII order.
-        let mut once: Vec<char> =
-            terms.once.iter().filter(|(_, n)| *n == 1).map(|(c, _)| *c).collect();
-        once.sort_unstable();
-        row.extend(ell.iter().cloned());
-        row.extend(
-            once.iter()
-                .filter_map(|c| terms.letters.iter().find(|(l, _)| l == c))
-                .map(|(_, d)| d.clone()),
-        );
+    let out = if ch.below(3) == 0 {
+        implicit(&terms, &ell)
     } else {
-        let order = ch.permutation(terms.letters.len());
-        let kept: Vec<usize> = order.into_iter().filter(|_| ch.below(4) != 3).collect();
-        let dots_at = (any_dots || ch.one_in(4)).then(|| ch.below(kept.len() + 1));
-        out_dots = dots_at.is_some();
-        spec.push_str("->");
-        for (j, i) in kept.iter().enumerate() {
-            if dots_at == Some(j) {
-                spec.push_str("...");
-                row.extend(ell.iter().cloned());
-                lead = j > 0;
-            }
-            spec.push(terms.letters[*i].0);
-            row.push(terms.letters[*i].1.clone());
-        }
-        if dots_at == Some(kept.len()) {
-            spec.push_str("...");
-            row.extend(ell.iter().cloned());
-            lead = !kept.is_empty();
-        }
-    }
+        explicit(ch, &terms, &ell, &mut spec)
+    };
+    let (row, lead, out_dots) = (out.row, out.lead, out.dots);
     // A soft `1!` or an open row among the operands may close to a cap (see `Pool::capped`).
     p.capped |= args.iter().any(|a| p.entries[*a].soft[2] || (p.entries[*a].open[2] && any_dots));
     let determined = p.determined(&args);
