@@ -6,9 +6,10 @@
 
 use einrow::fuzzing::case_file::program_text;
 use einrow::fuzzing::execution::check_execution;
-use einrow::fuzzing::gen::{programs, Choices, GenConfig, Generated};
+use einrow::fuzzing::gen::{malformed_programs, programs, Choices, GenConfig, Generated};
 use einrow::fuzzing::props::{
-    check_deterministic, check_generated, check_order_independent, fails_like, fully_declared,
+    check_deterministic, check_generated, check_order_independent, check_program, fails_like,
+    fully_declared,
 };
 use einrow::fuzzing::shrink::{shrink_program, Edits};
 use einrow::fuzzing::Failure;
@@ -35,6 +36,11 @@ proptest! {
     #[test]
     fn opened_programs_check(g in programs(GenConfig::opened())) {
         check_generated(&g).map_err(|f| fail(f, &g))?;
+    }
+
+    #[test]
+    fn malformed_programs_never_panic(p in malformed_programs(6)) {
+        check_program(&p).map_err(|f| TestCaseError::fail(format!("{f}\n{}", program_text(&p))))?;
     }
 
     #[test]

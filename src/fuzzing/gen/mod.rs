@@ -10,10 +10,12 @@
 mod broadcast;
 mod choices;
 mod labeling;
+mod malformed;
 mod numpy_op;
 mod pool;
 mod recipe;
 mod spec_ops;
 
 pub use choices::Choices;
+pub use malformed::malformed_programs;
 pub use recipe::{programs, recipes, GenConfig, Generated, Recipe, StepRecipe, Witness};
