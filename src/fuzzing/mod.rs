@@ -5,7 +5,8 @@
 //! - [`rules`], [`spec_rules`], [`checker`]: the constraints of every operation re-checked on
 //!   concrete shapes, written from the specification rather than from the solver;
 //! - [`solution`]: a solved graph read back as concrete shapes;
-//! - [`gen`]: random programs that are well-formed by construction, with a witness;
+//! - [`gen`]: random programs that are well-formed by construction, with a witness (and
+//!   malformed ones); [`fit`]: operand shapes that fit a given spec;
 //! - [`props`]: the properties (solutions check, determinism, order independence, round trips,
 //!   no panics) as functions returning a [`props::Failure`];
 //! - [`shrink`] and [`case_file`]: shrinking a failing program and writing it as a FORMAT.md
@@ -22,6 +23,7 @@ pub mod checker;
 pub mod exec;
 mod exec_spec;
 pub mod execution;
+pub mod fit;
 pub mod gen;
 pub mod model;
 pub mod numpy;
