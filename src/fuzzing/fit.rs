@@ -100,6 +100,9 @@ impl Env {
     }
 }
 
+/// Operand shapes, and the result shape when the operands determine it.
+pub type Fitted = (Vec<ConcreteShape>, Option<ConcreteShape>);
+
 /// Operand shapes fitting `spec`'s right-hand slots, and the result shape its left-hand slot
 /// then has (`None` when that is not determined by the operands: a label, placeholder or row
 /// variable only on the left, or a fixed index there). `None` overall when the spec cannot be
@@ -124,7 +127,7 @@ pub fn shapes_for(
 /// Strategy: a spec from `specs` with operand shapes that fit it.
 pub fn spec_with_shapes(
     specs: impl Strategy<Value = EinsumSpec>,
-) -> impl Strategy<Value = (EinsumSpec, Option<(Vec<ConcreteShape>, Option<ConcreteShape>)>)> {
+) -> impl Strategy<Value = (EinsumSpec, Option<Fitted>)> {
     (specs, proptest::collection::vec(any::<u32>(), 0..64)).prop_map(|(spec, data)| {
         let fitted = shapes_for(&mut Choices::new(&data), &spec);
         (spec, fitted)
