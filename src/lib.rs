@@ -38,6 +38,8 @@ pub mod check;
 pub mod code;
 pub mod diagnostic;
 pub mod formats;
+#[cfg(feature = "fuzzing")]
+pub mod fuzzing;
 pub mod ids;
 pub mod infer;
 pub mod kernel;

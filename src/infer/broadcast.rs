@@ -167,7 +167,10 @@ impl Solver {
         if first == cap {
             return Ok(Outcome::Done);
         }
-        if first.var.is_some() || cap.var.is_some() {
+        // Only fully solved closed caps can be joined into one: a cap with an unknown axis is
+        // kept on its own, so that it is re-checked when `y` is bound.
+        let solved = |r: &Row| r.var.is_none() && r.all().all(|d| d.solved().is_some());
+        if !solved(&first) || !solved(&cap) {
             let id = self.env.store.push(&cap);
             self.env.row_info[y.index()].links_mut().caps.push(id);
             return Ok(Outcome::Done);
@@ -193,9 +196,8 @@ fn join_closed(a: &Row, b: &Row) -> Row {
     let dims = fa[fa.len() - n..].iter().zip(&fb[fb.len() - n..]).map(|(p, q)| {
         match (p.solved(), q.solved()) {
             _ if p == q => p.clone(),
-            (Some(_), Some(_)) => Dim::Solved(Solved::TOP),
-            // A variable position: keep the first bound; the other is re-checked on binding.
-            _ => p.clone(),
+            // Callers join solved caps only.
+            _ => Dim::Solved(Solved::TOP),
         }
     });
     Row::closed(dims)

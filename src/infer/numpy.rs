@@ -48,6 +48,7 @@ impl Solver {
             let row = self.numpy_operand_row(term, &mut labels, ellipsis);
             self.push_with(Constraint::RowEq(row.into(), (&shape.output).into()), o);
         }
+        self.pin_numpy_ellipsis(spec, s, ellipsis);
         let out_row = match &spec.output {
             Some(term) => self.numpy_result_row(term, &mut labels, ellipsis),
             None => implicit_output(spec, &labels, ellipsis),
@@ -67,6 +68,45 @@ impl Solver {
         }
         self.push_with(Constraint::RowEq((&s.out.1.output).into(), out_row.into()), o);
         Ok(())
+    }
+
+    /// When every operand with an ellipsis is known, the result's ellipsis is exactly numpy's
+    /// broadcast of theirs (right-aligned; at each position the size other than 1), so that
+    /// later consumers cannot widen it.
+    fn pin_numpy_ellipsis(
+        &mut self,
+        spec: &NumpySpec,
+        s: &StepShapes,
+        ellipsis: crate::ids::RowVar,
+    ) {
+        let mut parts: Vec<Vec<Dim>> = Vec::new();
+        for (term, (_, shape)) in spec.inputs.iter().zip(s.args) {
+            if term.ellipsis.is_none() {
+                continue;
+            }
+            let row = self.env.row(&shape.output);
+            let all: Vec<Dim> = row.all().cloned().collect();
+            let (nl, nt) = (term.leading.len(), term.trailing.len());
+            if row.var.is_some() || all.len() < nl + nt || all.iter().any(|d| d.solved().is_none())
+            {
+                return;
+            }
+            parts.push(all[nl..all.len() - nt].to_vec());
+        }
+        let n = parts.iter().map(Vec::len).max().unwrap_or(0);
+        let dims = (0..n).map(|i| {
+            let at = parts.iter().filter_map(|p| p.len().checked_sub(n - i).and_then(|j| p.get(j)));
+            let mut pick = None;
+            for d in at {
+                let one = d.solved().is_some_and(|x| x.size == 1);
+                if pick.is_none() || !one {
+                    pick = Some(d.clone());
+                }
+            }
+            pick.unwrap_or_else(Dim::top)
+        });
+        let row = Row { beg: Dims::new(), var: None, dims: dims.collect() };
+        self.push(Constraint::RowEq(RowArg::Var(ellipsis), row.into()));
     }
 
     fn numpy_label(&mut self, labels: &mut Vec<(char, DimVar)>, c: char) -> DimVar {

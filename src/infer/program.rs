@@ -96,6 +96,7 @@ pub fn op_from_name(name: &str) -> Option<OpKind> {
         "einsum3" => OpKind::Einsum3,
         "concat" => OpKind::Concat,
         "batch_slice" => OpKind::BatchSlice,
+        "numpy" => OpKind::Numpy,
         _ => return None,
     })
 }
