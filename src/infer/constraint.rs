@@ -35,6 +35,8 @@ pub enum Constraint {
 /// variables), or a boxed row. Keeps queued constraints small.
 #[derive(Clone, Debug)]
 pub enum RowArg {
+    /// The empty closed row.
+    Empty,
     /// The open row `<v>` with no explicit axes.
     Var(RowVar),
     /// A row of the solver's row store (a bound value or a cap), as stored.
@@ -45,8 +47,9 @@ pub enum RowArg {
 
 impl From<Row> for RowArg {
     fn from(r: Row) -> RowArg {
-        match r.var {
-            Some(v) if r.explicit_len() == 0 => RowArg::Var(v),
+        match (r.var, r.explicit_len()) {
+            (None, 0) => RowArg::Empty,
+            (Some(v), 0) => RowArg::Var(v),
             _ => RowArg::Row(Box::new(r)),
         }
     }
@@ -54,8 +57,9 @@ impl From<Row> for RowArg {
 
 impl From<&Row> for RowArg {
     fn from(r: &Row) -> RowArg {
-        match r.var {
-            Some(v) if r.explicit_len() == 0 => RowArg::Var(v),
+        match (r.var, r.explicit_len()) {
+            (None, 0) => RowArg::Empty,
+            (Some(v), 0) => RowArg::Var(v),
             _ => RowArg::Row(Box::new(r.clone())),
         }
     }

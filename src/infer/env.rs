@@ -79,7 +79,12 @@ impl Env {
     }
 
     fn intern(&mut self, name: &str) -> u32 {
-        if let Some(&i) = self.name_ids.get(name) {
+        // Programs use few distinct labels: a short scan beats hashing until there are many.
+        if self.names.len() <= 16 {
+            if let Some(i) = self.names.iter().position(|n| n == name) {
+                return u32::try_from(i).unwrap_or(u32::MAX);
+            }
+        } else if let Some(&i) = self.name_ids.get(name) {
             return i;
         }
         let i = u32::try_from(self.names.len()).unwrap_or(u32::MAX);
@@ -191,22 +196,39 @@ impl Env {
     }
 
     /// Substitutes the current bindings into a dimension and simplifies arithmetic.
+    #[inline]
     pub fn dim(&mut self, d: &Dim) -> Dim {
         match d {
-            Dim::Var(v) => {
-                let root = self.dims.find(*v);
-                match self.dims.probe_value(root).0 {
-                    Some(i) => match &self.dim_values[i as usize] {
-                        Dim::Solved(s) => Dim::Solved(*s),
-                        value => {
-                            let value = value.clone();
-                            self.dim(&value)
-                        }
-                    },
-                    None => Dim::Var(root),
-                }
+            Dim::Var(v) => self.var_dim(*v),
+            Dim::Solved(s) => Dim::Solved(*s),
+            _ => self.dim_expr(d),
+        }
+    }
+
+    /// The value of a dim variable, substituted (the variable's root when unbound).
+    #[inline]
+    fn var_dim(&mut self, v: DimVar) -> Dim {
+        let (root, value) = self.dims.inlined_probe_key_value(v);
+        let Some(i) = value.0 else { return Dim::Var(root) };
+        match &self.dim_values[i as usize] {
+            Dim::Solved(s) => Dim::Solved(*s),
+            Dim::Var(w) => {
+                let w = *w;
+                self.var_dim(w)
             }
-            Dim::Solved(_) => d.clone(),
+            other => {
+                let other = other.clone();
+                self.dim_expr(&other)
+            }
+        }
+    }
+
+    /// Substitutes into an affine or concatenation dim and simplifies it.
+    #[inline(never)]
+    fn dim_expr(&mut self, d: &Dim) -> Dim {
+        match d {
+            Dim::Var(v) => self.var_dim(*v),
+            Dim::Solved(s) => Dim::Solved(*s),
             Dim::Affine(a) => {
                 let over = self.dim(&a.over);
                 let conv = a.conv.as_ref().map(|(dil, k, p)| (*dil, self.dim(k), *p));
@@ -239,6 +261,7 @@ impl Env {
     /// Substitutes the current bindings into a constraint's row.
     pub fn row_arg(&mut self, r: &RowArg) -> Row {
         match r {
+            RowArg::Empty => Row::default(),
             RowArg::Var(v) => {
                 let mut out = Row::default();
                 self.splice(*v, &mut out);
@@ -277,10 +300,21 @@ impl Env {
         }
     }
 
+    /// The row variable left at the marker of a row once the bindings are substituted.
+    pub fn tail_var(&mut self, r: &Row) -> Option<RowVar> {
+        let mut v = r.var?;
+        loop {
+            match self.row_value(v) {
+                Err(root) => return Some(root),
+                Ok(id) => v = self.store.layout(id).3?,
+            }
+        }
+    }
+
     /// The stored value of a row variable, or its root when it is unbound.
     pub fn row_value(&mut self, v: RowVar) -> Result<RowId, RowVar> {
-        let root = self.rows.find(v);
-        match self.rows.probe_value(root).0 {
+        let (root, value) = self.rows.inlined_probe_key_value(v);
+        match value.0 {
             Some(i) => Ok(RowId(i)),
             None => Err(root),
         }
@@ -290,9 +324,13 @@ impl Env {
     pub fn stored_dim(&mut self, k: usize) -> Dim {
         match self.store.dim_at(k) {
             Dim::Solved(s) => Dim::Solved(*s),
+            Dim::Var(v) => {
+                let v = *v;
+                self.var_dim(v)
+            }
             d => {
                 let d = d.clone();
-                self.dim(&d)
+                self.dim_expr(&d)
             }
         }
     }

@@ -148,7 +148,7 @@ impl Solver {
     }
 
     fn mark_used_in_spec(&mut self, row: &Row) {
-        if let Some(v) = self.env.row(row).var {
+        if let Some(v) = self.env.tail_var(row) {
             self.env.row_info[v.index()].used_in_spec = true;
         }
     }
