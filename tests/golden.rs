@@ -84,3 +84,55 @@ fn canonical_text_reparses_to_itself() {
         assert_eq!(first, second, "{}", Path::new(&file).display());
     }
 }
+
+/// Golden inference programs: `tests/data/infer/{ok,err}/NNNN_name.ein` in the text format
+/// of `einrow infer`; the `.expected` file holds every tensor's shape (ok) or the rendered,
+/// explained error (err).
+fn infer_output(path: &Path, want_ok: bool) -> String {
+    use einrow::infer::{explain::render_error, program::Program};
+    let text = std::fs::read_to_string(path).expect("program reads");
+    let program = Program::parse_text(&text).expect("golden program parses");
+    let built = program.build();
+    let mut g = built.graph;
+    match (built.result, want_ok) {
+        (Ok(()), true) => built
+            .names
+            .iter()
+            .map(|(n, id)| format!("{n}: {}\n", g.shape_string(*id).expect("solved")))
+            .collect(),
+        (Err((e, _)), false) => render_error(Some(&g), &e, true),
+        (Ok(()), false) => panic!("{}: expected an error", path.display()),
+        (Err((e, _)), true) => panic!("{}: {e}", path.display()),
+    }
+}
+
+fn check_infer_dir(dir: &str, want_ok: bool) {
+    let bless = std::env::var_os("EINROW_BLESS").is_some();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .expect("golden folder exists")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "ein"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no programs in {dir}");
+    for file in files {
+        let got = infer_output(&file, want_ok);
+        let expected_path = file.with_extension("expected");
+        if bless {
+            std::fs::write(&expected_path, &got).expect("write .expected");
+            continue;
+        }
+        let expected = std::fs::read_to_string(&expected_path).unwrap_or_default();
+        assert_eq!(expected, got, "{}", file.display());
+    }
+}
+
+#[test]
+fn infer_ok() {
+    check_infer_dir("tests/data/infer/ok", true);
+}
+
+#[test]
+fn infer_err() {
+    check_infer_dir("tests/data/infer/err", false);
+}

@@ -50,8 +50,15 @@ fn evaluate(case: &Value, dtype: DType) -> Result<Outcome, Failure> {
     let spec = str_member(case, "spec").map_err(|m| (ErrorCode::Syntax, m))?;
     let shapes = shapes(case)?;
     let refs: Vec<&[usize]> = shapes.iter().map(Vec::as_slice).collect();
+    // Shapes and errors come from the inference engine; the kernel's own shape analysis must
+    // agree with it.
+    let shape = engine_shape(spec, &shapes)?;
+    let kernel_shape = einsum_shape(spec, &refs).map_err(|e| (e.code(), e.to_string()))?;
+    if kernel_shape != shape {
+        let msg = format!("engine shape {shape:?} but kernel shape {kernel_shape:?}");
+        return Err((ErrorCode::Mismatch, msg));
+    }
     let Some(inputs) = case.get("inputs") else {
-        let shape = einsum_shape(spec, &refs).map_err(|e| (e.code(), e.to_string()))?;
         return Ok(Outcome { shape, values: None });
     };
     let lists = inputs.as_array().ok_or_else(|| syntax("\"inputs\" must be a list"))?;
@@ -70,6 +77,23 @@ fn evaluate(case: &Value, dtype: DType) -> Result<Outcome, Failure> {
     let refs: Vec<&Tensor> = tensors.iter().collect();
     let result = einsum(spec, &refs).map_err(|e| (e.code(), e.to_string()))?;
     Ok(Outcome { shape: result.shape().to_vec(), values: Some(result.to_f64_vec()) })
+}
+
+/// The output shape of a numpy einsum solved by the inference engine (numpy's size-1 axes
+/// are declared as the broadcast top, the only dims that broadcast).
+pub fn engine_shape(spec: &str, shapes: &[Vec<usize>]) -> Result<Vec<usize>, Failure> {
+    let fail = |e: crate::infer::InferError| (e.code(), e.to_string());
+    let mut g = crate::infer::Graph::new();
+    let mut ids = Vec::with_capacity(shapes.len());
+    for (i, shape) in shapes.iter().enumerate() {
+        let text: Vec<String> =
+            shape.iter().map(|d| if *d == 1 { "1!".to_string() } else { d.to_string() }).collect();
+        ids.push(g.declare(&format!("x{i}"), Some(&text.join(",")), false).map_err(fail)?);
+    }
+    let out = g.add_step(crate::infer::OpKind::Numpy, &ids, Some(spec)).map_err(fail)?;
+    g.solve().map_err(fail)?;
+    let [_, _, output] = g.dims(out).map_err(fail)?;
+    Ok(output.iter().map(|s| s.size as usize).collect())
 }
 
 fn shapes(case: &Value) -> Result<Vec<Vec<usize>>, Failure> {

@@ -3,9 +3,12 @@
 use serde_json::Value;
 
 use super::case::CaseOutcome;
-use super::compare::member;
+use super::compare::{f64_list, member, values_diff, F64_TOL};
+use crate::ids::TensorId;
 use crate::infer::program::Program;
 use crate::infer::Graph;
+use crate::kernel::{Accum, Combine};
+use crate::project::{run_graph, Compute};
 use crate::shape::{parse_shape_string, Basis, Solved, TextAxis};
 use crate::spec::ast::RowKind;
 
@@ -30,10 +33,73 @@ pub fn run(case: &Value) -> CaseOutcome {
         let got = g.dims(id).map_err(|e| format!("{name}: {e}"))?;
         compare_shape(&g, name, want, &got)?;
     }
-    if expect.get("values").is_some() {
-        return Err("value checks are not supported yet".into());
+    match expect.get("values").and_then(Value::as_object) {
+        Some(values) => check_values(&program, &mut g, &names, values),
+        None => Ok(()),
+    }
+}
+
+/// Runs the graph from the leaves' values and compares the listed tensors.
+fn check_values(
+    program: &Program,
+    g: &mut Graph,
+    names: &[(String, TensorId)],
+    expected: &serde_json::Map<String, Value>,
+) -> CaseOutcome {
+    let mut leaves = Vec::new();
+    for (d, (_, id)) in program.decls.iter().zip(names) {
+        if let Some(v) = &d.values {
+            leaves.push((*id, v.clone()));
+        }
+    }
+    let mut computes = Vec::with_capacity(program.stmts.len());
+    for s in &program.stmts {
+        let mut c = Compute::default_for(s.op, s.args.len());
+        if let Some(a) = &s.accum {
+            c.accum = accum_named(a).ok_or_else(|| format!("unknown accum {a:?}"))?;
+        }
+        if let (Some(k), true) = (&s.combine, s.args.len() > 1) {
+            c.combine = combine_named(k).ok_or_else(|| format!("unknown combine {k:?}"))?;
+        }
+        computes.push(c);
+    }
+    let values = run_graph(g, &leaves, &|step| computes[step.index()])
+        .map_err(|e| format!("running the graph: {e}"))?;
+    for (name, want) in expected {
+        let id = names.iter().rev().find(|(n, _)| n == name).map(|(_, id)| *id);
+        let id = id.ok_or_else(|| format!("no tensor {name:?}"))?;
+        let want = f64_list(want).ok_or_else(|| format!("{name}: values are not numbers"))?;
+        let got = values[id.index()].as_ref().ok_or_else(|| format!("{name}: not computed"))?;
+        if let Some(d) = values_diff(&want, got, F64_TOL) {
+            return Err(format!("{name}: {d}"));
+        }
     }
     Ok(())
+}
+
+/// The accumulation named in a case (`+`, `*`, `max`, `min`).
+pub fn accum_named(name: &str) -> Option<Accum> {
+    Some(match name {
+        "+" => Accum::Add,
+        "*" => Accum::Mul,
+        "max" => Accum::Max,
+        "min" => Accum::Min,
+        "=" => Accum::Store,
+        _ => return None,
+    })
+}
+
+/// The combine named in a case (`*`, `+`, `-`, `/`, `max`, `min`).
+pub fn combine_named(name: &str) -> Option<Combine> {
+    Some(match name {
+        "*" => Combine::Mul,
+        "+" => Combine::Add,
+        "-" => Combine::Sub,
+        "/" => Combine::Div,
+        "max" => Combine::Max,
+        "min" => Combine::Min,
+        _ => return None,
+    })
 }
 
 /// Compares solved rows with an expected shape string. A plain `1` matches a size-1 axis of

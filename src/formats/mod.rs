@@ -1,4 +1,6 @@
 //! The tensor formats users exchange tensors in: Vespa tensors and TensorStore index spaces.
 
+pub mod convert;
+pub mod roundtrip;
 pub mod tensorstore;
 pub mod vespa;

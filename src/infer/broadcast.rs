@@ -72,8 +72,24 @@ impl Solver {
     fn open_result_ineq(&mut self, r: Row, x: RowVar, o: Row) -> Res {
         let dl = o.beg.len().saturating_sub(r.beg.len());
         let dr = o.dims.len().saturating_sub(r.dims.len());
+        // A flank that must grow while the other flank has axes: the operand's material may
+        // overlap the result's (when the row variable is short), which a template would rule
+        // out. Wait for more information; at closing take the fewest axes.
+        let may_overlap = (dl > 0 && !r.dims.is_empty()) || (dr > 0 && !r.beg.is_empty());
+        if may_overlap && self.stage < 6 {
+            return Ok(Outcome::Defer);
+        }
         if dl > 0 || dr > 0 {
-            self.template(x, dl, dr)?;
+            let fewest = (o.explicit_len()).saturating_sub(r.explicit_len());
+            let least = |s: &mut Solver| {
+                let dims = (0..fewest).map(|_| Dim::Var(s.env.new_dim(None))).collect();
+                s.bind_row_var(x, Row { beg: Dims::new(), var: None, dims })
+            };
+            if may_overlap {
+                self.decide(least, |s| s.template(x, dl, dr))?;
+            } else {
+                self.template(x, dl, dr)?;
+            }
             self.push(Constraint::RowIneq { res: r.into(), opnd: o.into() });
             return Ok(Outcome::Done);
         }
@@ -151,7 +167,10 @@ impl Solver {
         if first == cap {
             return Ok(Outcome::Done);
         }
-        if first.var.is_some() || cap.var.is_some() {
+        // Only fully solved closed caps can be joined into one: a cap with an unknown axis is
+        // kept on its own, so that it is re-checked when `y` is bound.
+        let solved = |r: &Row| r.var.is_none() && r.all().all(|d| d.solved().is_some());
+        if !solved(&first) || !solved(&cap) {
             let id = self.env.store.push(&cap);
             self.env.row_links_mut(y).caps.push(id);
             return Ok(Outcome::Done);
@@ -177,9 +196,8 @@ fn join_closed(a: &Row, b: &Row) -> Row {
     let dims = fa[fa.len() - n..].iter().zip(&fb[fb.len() - n..]).map(|(p, q)| {
         match (p.solved(), q.solved()) {
             _ if p == q => p.clone(),
-            (Some(_), Some(_)) => Dim::Solved(Solved::TOP),
-            // A variable position: keep the first bound; the other is re-checked on binding.
-            _ => p.clone(),
+            // Callers join solved caps only.
+            _ => Dim::Solved(Solved::TOP),
         }
     });
     Row::closed(dims)

@@ -199,14 +199,29 @@ impl Solver {
 
     fn close_rows_to_caps(&mut self, rows: &[RowVar]) -> Result<(), InferError> {
         for &v in rows {
-            let v = self.env.row_root(v);
-            if self.env.row_bound(v) {
-                continue;
-            }
-            if let Some(&cap) = self.env.row_caps(v).first() {
-                let cap = self.env.store.row(cap);
-                self.bind_row_var(v, cap)?;
-            }
+            self.decide(|s| s.close_row_to_cap(v), |s| s.close_row_to_top_cap(v))?;
+        }
+        Ok(())
+    }
+
+    /// Binds a row variable to the join of its caps (the most material row below all of them).
+    pub fn close_row_to_cap(&mut self, v: RowVar) -> Result<(), InferError> {
+        let v = self.env.row_root(v);
+        if self.env.row_bound(v) {
+            return Ok(());
+        }
+        let caps: Vec<Row> = self
+            .env
+            .row_caps(v)
+            .to_vec()
+            .into_iter()
+            .map(|c| {
+                let r = self.env.store.row(c);
+                self.env.row(&r)
+            })
+            .collect();
+        if let Some(joined) = join_rows(&caps) {
+            self.bind_row_var(v, joined)?;
         }
         Ok(())
     }
@@ -217,7 +232,13 @@ impl Solver {
             if let (false, Some(cap)) =
                 (self.env.dim_bound(v), self.env.dim_info[v.index()].cap().cloned())
             {
-                self.push(Constraint::DimEq(Dim::Var(v), cap));
+                let to = |d: Dim| {
+                    move |s: &mut Solver| {
+                        s.push(Constraint::DimEq(Dim::Var(v), d.clone()));
+                        Ok(())
+                    }
+                };
+                self.decide(to(cap), to(Dim::top()))?;
             }
         }
         for v in vars.rows {
@@ -314,5 +335,44 @@ impl Solver {
             None if discardable => Ok(Dim::size(0)),
             None => Ok(Dim::top()),
         }
+    }
+}
+
+/// The join of rows in the broadcast order (the most material row every one of them refines):
+/// leading flanks aligned left and trailing flanks aligned right, each cut to the shortest,
+/// equal dims kept and different solved dims the broadcast top; the row variable is kept only
+/// when every row has the same one. `None` for no rows.
+fn join_rows(rows: &[Row]) -> Option<Row> {
+    let (first, rest) = rows.split_first()?;
+    let mut acc = first.clone();
+    for r in rest {
+        let same_var = acc.var.is_some() && acc.var == r.var;
+        let (a, b): (Vec<Dim>, Vec<Dim>) = if acc.var.is_none() || r.var.is_none() {
+            // A closed row: align everything from the right.
+            (acc.all().cloned().collect(), r.all().cloned().collect())
+        } else {
+            (acc.dims.to_vec(), r.dims.to_vec())
+        };
+        let n = a.len().min(b.len());
+        let dims =
+            a[a.len() - n..].iter().zip(&b[b.len() - n..]).map(|(p, q)| join_dim(p, q)).collect();
+        let beg = if same_var || (acc.var.is_some() && r.var.is_some()) {
+            let m = acc.beg.len().min(r.beg.len());
+            acc.beg[..m].iter().zip(&r.beg[..m]).map(|(p, q)| join_dim(p, q)).collect()
+        } else {
+            Default::default()
+        };
+        let var = if same_var { acc.var } else { None };
+        acc = Row { beg, var, dims };
+    }
+    Some(acc)
+}
+
+fn join_dim(p: &Dim, q: &Dim) -> Dim {
+    match (p.solved(), q.solved()) {
+        _ if p == q => p.clone(),
+        (Some(_), Some(_)) => Dim::top(),
+        // A variable position: keep the first; binding re-checks every cap against the result.
+        _ => p.clone(),
     }
 }

@@ -113,7 +113,7 @@ pub struct Queued {
 /// The origins of all constraints. The constraints of one operation part (an operand, the
 /// result) share a 16-byte record; an [`OriginId`] is the record's index and the row kind in
 /// its two low bits. Spec spans live in a side table, three per record.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct Origins {
     records: Vec<Record>,
     spans: Vec<[Span; 3]>,

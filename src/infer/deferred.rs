@@ -15,13 +15,14 @@ use super::constraint::Queued;
 use crate::ids::{DimVar, RowVar};
 
 /// A deferred constraint with its deferral sequence number.
+#[derive(Clone)]
 struct Entry {
     seq: u64,
     q: Queued,
 }
 
 /// The deferred constraints and their watchers.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct Deferred {
     slots: Vec<Option<Entry>>,
     generation: Vec<u32>,

@@ -36,18 +36,25 @@ impl Solver {
             self.show_solved(p),
             self.show_solved(q)
         );
+        let mut spans = Vec::new();
         for (d, s) in [(a, p), (b, q)] {
             if let Dim::Var(v) = d {
                 let name = self.var_name(*v);
                 msg.push_str(&format!("; `{name}` is {}", self.show_solved(s)));
                 let root = self.env.dim_root(*v);
                 if let Some(o) = self.env.dim_info[root.index()].bound_by() {
-                    let line = self.origins.get(o).as_ref().map(super::solver::describe_origin);
-                    msg.push_str(&format!(" from {}", line.unwrap_or_default()));
+                    if let Some(origin) = self.origins.get(o) {
+                        msg.push_str(&format!(" from {}", super::solver::describe_origin(&origin)));
+                        spans.extend(origin.span);
+                    }
                 }
             }
         }
-        self.error(ErrorCode::Mismatch, msg)
+        let mut e = self.error(ErrorCode::Mismatch, msg);
+        if let InferError::Shape(s) = &mut e {
+            s.spans = spans;
+        }
+        e
     }
 
     /// A printable name for a dim variable.

@@ -44,7 +44,7 @@ impl UnifyValue for RowVal {
 }
 
 /// The union-find tables and side tables.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct Env {
     dims: InPlaceUnificationTable<DimVar>,
     rows: InPlaceUnificationTable<RowVar>,

@@ -47,6 +47,10 @@ pub struct ShapeError {
     pub spans: Vec<Span>,
     /// The chain of facts that led to the conflict, most recent last.
     pub chain: Vec<String>,
+    /// The failing step's spec text (the spans point into it).
+    pub spec: Option<String>,
+    /// The failing step as a statement (`c = einsum a b`).
+    pub statement: Option<String>,
 }
 
 impl std::fmt::Display for ShapeError {
@@ -78,6 +82,8 @@ impl InferError {
             tensors: Vec::new(),
             spans: Vec::new(),
             chain: Vec::new(),
+            spec: None,
+            statement: None,
         }))
     }
 }

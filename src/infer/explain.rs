@@ -19,19 +19,22 @@ pub fn render_error(graph: Option<&Graph>, e: &InferError, explain: bool) -> Str
         }
         InferError::Usage { code, message } => format!("error[{code}]: {message}\n"),
         InferError::Shape(s) => {
-            let spec = graph
-                .zip(s.step)
-                .and_then(|(g, st)| g.steps().get(st.index()))
-                .and_then(|st| st.spec_text.clone());
+            let recorded = graph.zip(s.step).and_then(|(g, st)| g.steps().get(st.index()));
+            let spec = s
+                .spec
+                .clone()
+                .or_else(|| recorded.and_then(|st| st.spec_text.as_deref().map(String::from)));
             let mut out = match &spec {
                 Some(text) if !s.spans.is_empty() => {
                     let labels: Vec<Label> =
                         s.spans.iter().map(|sp| Label { span: *sp, note: String::new() }).collect();
-                    render(text, s.code, &s.to_string(), &labels)
+                    render(text, s.code, &name_tensors(graph, &s.to_string()), &labels)
                 }
-                _ => format!("error[{}]: {s}\n", s.code),
+                _ => format!("error[{}]: {}\n", s.code, name_tensors(graph, &s.to_string())),
             };
-            if let (Some(g), Some(st)) = (graph, s.step) {
+            if let (Some(stmt), Some(st)) = (&s.statement, s.step) {
+                out.push_str(&format!("  = in {st}: {stmt}\n"));
+            } else if let (Some(g), Some(st)) = (graph, s.step) {
                 if let Some(step) = g.steps().get(st.index()) {
                     let args: Vec<&str> =
                         step.args.iter().map(|a| g.tensor(*a).name.as_str()).collect();

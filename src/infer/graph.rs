@@ -6,6 +6,8 @@ use std::sync::Arc;
 
 use smallvec::SmallVec;
 
+mod search;
+
 use super::constraint::{Constraint, Origin, Part};
 use super::elaborate::SpecEnv;
 use super::error::InferError;
@@ -49,6 +51,16 @@ pub struct Step {
     pub labels: Vec<(crate::spec::ast::Name, crate::ids::DimVar)>,
 }
 
+/// What was done to a graph, in order: enough to rebuild it (for careful re-solving).
+#[derive(Clone, Debug)]
+enum Event {
+    Declare { name: String, shape: Option<String>, param: bool },
+    Step { op: OpKind, args: Vec<TensorId>, spec: Option<String>, name: Option<String> },
+    Equal(TensorId, TensorId),
+    Name(TensorId, String),
+    Solve,
+}
+
 /// A graph of tensors and operations with its shape solver.
 ///
 /// ```
@@ -67,6 +79,8 @@ pub struct Graph {
     /// Tensors touched since the last solve.
     pending: Vec<TensorId>,
     in_pending: Vec<bool>,
+    events: Vec<Event>,
+    next_name: Option<String>,
     /// Parsed specs by text: a program repeats a few specs many times.
     specs: HashMap<Arc<str>, Arc<EinsumSpec>>,
     /// Parsed declared shapes by text, for the same reason.
@@ -88,6 +102,8 @@ impl Graph {
             steps: Vec::new(),
             pending: Vec::new(),
             in_pending: Vec::new(),
+            events: Vec::new(),
+            next_name: None,
             specs: HashMap::new(),
             shape_texts: HashMap::new(),
         }
@@ -102,6 +118,7 @@ impl Graph {
         shape: Option<&str>,
         param: bool,
     ) -> Result<TensorId, InferError> {
+        let event = Event::Declare { name: name.into(), shape: shape.map(String::from), param };
         let shape = match shape {
             None => ShapeRef::Fresh(self.solver.env.new_rows3()),
             Some(text) => {
@@ -121,6 +138,7 @@ impl Graph {
                 ShapeRef::store(&shape, &mut self.solver.env.store)
             }
         };
+        self.events.push(event);
         Ok(self.add_tensor(TensorEntry { name: name.into(), shape, leaf: true, param }))
     }
 
@@ -169,6 +187,7 @@ impl Graph {
     pub fn set_name(&mut self, t: TensorId, name: &str) {
         if let Some(e) = self.tensors.get_mut(t.index()) {
             e.name = name.into();
+            self.events.push(Event::Name(t, name.into()));
         }
     }
 
@@ -234,6 +253,10 @@ impl Graph {
 
     /// Requires two tensors to have equal shapes (all three rows).
     pub fn equal_shapes(&mut self, a: TensorId, b: TensorId) -> Result<(), InferError> {
+        if a.index() >= self.tensors.len() || b.index() >= self.tensors.len() {
+            return Err(usage(ErrorCode::Label, format!("unknown tensor {a} or {b}")));
+        }
+        self.events.push(Event::Equal(a, b));
         let (sa, sb) = (self.raw_shape(a), self.raw_shape(b));
         let o = self.solver.origin(Origin {
             step: None,
@@ -249,8 +272,58 @@ impl Graph {
         self.solver.run()
     }
 
+    /// [`Graph::add_step`] with a name for the result (also when the step fails, so errors
+    /// can name it).
+    pub fn add_named_step(
+        &mut self,
+        name: &str,
+        op: OpKind,
+        args: &[TensorId],
+        spec: Option<&str>,
+    ) -> Result<TensorId, InferError> {
+        self.next_name = Some(name.to_string());
+        let result = self.add_step(op, args, spec);
+        self.next_name = None;
+        result
+    }
+
     /// Adds an operation producing a new tensor; its constraints are propagated at once.
+    /// A step that fails leaves the graph as it was before the call.
     pub fn add_step(
+        &mut self,
+        op: OpKind,
+        args: &[TensorId],
+        spec: Option<&str>,
+    ) -> Result<TensorId, InferError> {
+        let events = self.events.len();
+        let name = self.next_name.clone().unwrap_or_else(|| format!("t{}", self.tensors.len()));
+        let mut result = self.add_step_unchecked(op, args, spec);
+        if let Err(InferError::Shape(s)) = &mut result {
+            let names: Vec<&str> = args
+                .iter()
+                .filter_map(|a| self.tensors.get(a.index()))
+                .map(|t| t.name.as_str())
+                .collect();
+            let spec_part = spec.map(|t| format!(" \"{t}\"")).unwrap_or_default();
+            s.statement = Some(format!("{name} = {op}{spec_part} {}", names.join(" ")));
+            s.spec = spec.map(String::from);
+        }
+        if result.is_err() && self.events.len() > events {
+            self.roll_back_to(events);
+        }
+        result
+    }
+
+    /// Rebuilds the graph from its first `events` events (deterministic: the same ids).
+    fn roll_back_to(&mut self, events: usize) {
+        let mut g = Graph::new();
+        let ok = self.events[..events].iter().all(|e| g.replay_event(e).is_some());
+        if ok {
+            *self = g;
+        }
+    }
+
+    fn add_step_unchecked(
         &mut self,
         op: OpKind,
         args: &[TensorId],
@@ -258,7 +331,25 @@ impl Graph {
     ) -> Result<TensorId, InferError> {
         let step = StepId::from_index(self.steps.len());
         self.check_args(op, args)?;
+        let name = self.next_name.clone();
+        self.events.push(Event::Step {
+            op,
+            args: args.to_vec(),
+            spec: spec.map(String::from),
+            name,
+        });
+        let numpy = match (op, spec) {
+            (OpKind::Numpy, Some(text)) => {
+                Some(crate::spec::parse_numpy(text).map_err(|error| InferError::Spec {
+                    step,
+                    spec: text.to_string(),
+                    error,
+                })?)
+            }
+            _ => None,
+        };
         let parsed = match spec {
+            _ if op == OpKind::Numpy => None,
             Some(text) => Some(self.parse_spec(text, step)?),
             None if op.has_spec() => {
                 return Err(usage(ErrorCode::Syntax, format!("{op} needs a spec")));
@@ -272,7 +363,9 @@ impl Graph {
             args.iter().map(|a| (*a, self.raw_shape(*a))).collect();
         let (out, env) = match &parsed {
             Some((_, p)) => self.lower_spec_step(step, op, p, &arg_shapes)?,
-            None => (self.lower_plain_step(step, op, &arg_shapes), SpecEnv::default()),
+            None => {
+                (self.lower_plain_step(step, op, &arg_shapes, numpy.as_ref())?, SpecEnv::default())
+            }
         };
         for a in args {
             self.touch(*a);
@@ -322,7 +415,8 @@ impl Graph {
         step: StepId,
         op: OpKind,
         args: &[(TensorId, Shape)],
-    ) -> TensorId {
+        numpy: Option<&crate::spec::ast::NumpySpec>,
+    ) -> Result<TensorId, InferError> {
         let out_ref = ShapeRef::Fresh(self.solver.env.new_rows3());
         let out_shape = out_ref.shape(&self.solver.env.store);
         let out = self.add_result(out_ref);
@@ -332,14 +426,22 @@ impl Graph {
             OpKind::Compose => self.solver.lower_compose(&s),
             OpKind::Transpose => self.solver.lower_transpose(&s),
             OpKind::BatchSlice => self.solver.lower_batch_slice(&s),
+            OpKind::Numpy => match numpy {
+                Some(np) => self.solver.lower_numpy(&s, np).map_err(|e| with_step(e, step))?,
+                None => return Err(usage(ErrorCode::Syntax, "numpy needs subscripts".into())),
+            },
             // Spec operations always come with a parsed spec (checked by `add_step`).
             OpKind::Permute | OpKind::Einsum | OpKind::Einsum3 | OpKind::Concat => {}
         }
-        out
+        Ok(out)
     }
 
+    /// Adds the result tensor of a step, named as asked or after its id.
     fn add_result(&mut self, shape: ShapeRef) -> TensorId {
-        let name = smol_str::format_smolstr!("t{}", self.tensors.len());
+        let name = match self.next_name.take() {
+            Some(n) => smol_str::SmolStr::from(n),
+            None => smol_str::format_smolstr!("t{}", self.tensors.len()),
+        };
         self.add_tensor(TensorEntry { name, shape, leaf: false, param: false })
     }
 
@@ -371,7 +473,7 @@ impl Graph {
             OpKind::Compose | OpKind::Einsum => args.len() == 2,
             OpKind::Transpose | OpKind::Permute | OpKind::BatchSlice => args.len() == 1,
             OpKind::Einsum3 => args.len() == 3,
-            OpKind::Concat => !args.is_empty(),
+            OpKind::Concat | OpKind::Numpy => !args.is_empty(),
         };
         if ok {
             Ok(())
@@ -382,7 +484,56 @@ impl Graph {
 
     /// Closes the world for everything added since the last solve (stages 2–7). Afterwards
     /// every shape touched so far is fully known; more operations may still be added.
+    ///
+    /// When the default closing policy fails, the graph is rebuilt and closed carefully (see
+    /// `careful.rs`); the original error is returned if that fails too.
     pub fn solve(&mut self) -> Result<(), InferError> {
+        let result = self.solve_once();
+        if result.is_ok() || self.solver.careful {
+            self.events.push(Event::Solve);
+            return result;
+        }
+        match self.replay_carefully().or_else(|| self.search_lengths()) {
+            Some(g) => {
+                *self = g;
+                self.solver.careful = false;
+                self.events.push(Event::Solve);
+                Ok(())
+            }
+            None => result,
+        }
+    }
+
+    /// Rebuilds the graph from its events and solves the last round carefully; `None` when
+    /// that fails too (or the graph cannot be rebuilt).
+    fn replay_carefully(&self) -> Option<Graph> {
+        let mut g = Graph::new();
+        for e in &self.events {
+            g.replay_event(e)?;
+        }
+        g.solver.careful = true;
+        g.solve_once().ok()?;
+        Some(g)
+    }
+
+    /// Applies one recorded event to this graph; `None` when it fails.
+    fn replay_event(&mut self, e: &Event) -> Option<()> {
+        match e {
+            Event::Declare { name, shape, param } => {
+                self.declare(name, shape.as_deref(), *param).ok()?;
+            }
+            Event::Step { op, args, spec, name } => {
+                self.next_name = name.clone();
+                self.add_step(*op, args, spec.as_deref()).ok()?;
+            }
+            Event::Equal(a, b) => self.equal_shapes(*a, *b).ok()?,
+            Event::Name(t, n) => self.set_name(*t, n),
+            Event::Solve => self.solve_once().ok()?,
+        }
+        Some(())
+    }
+
+    fn solve_once(&mut self) -> Result<(), InferError> {
         let pending = std::mem::take(&mut self.pending);
         let result = self.solver.finish(&self.tensors, &pending);
         for t in &pending {

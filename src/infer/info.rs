@@ -124,7 +124,7 @@ pub struct RowInfo {
 }
 
 /// The links of row variables, in slots reused once a variable is bound or united.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct LinkSlab {
     slots: Vec<RowLinks>,
     free: Vec<u32>,

@@ -2,6 +2,7 @@
 //! variables (ena), with OCANNL's broadcast order, row templates, caps and staged closing.
 
 mod broadcast;
+mod careful;
 mod close;
 mod concat;
 pub mod constraint;
@@ -14,6 +15,7 @@ pub mod explain;
 mod graph;
 mod info;
 mod lower;
+mod numpy;
 mod op;
 pub mod program;
 mod rows;

@@ -21,6 +21,9 @@ pub enum OpKind {
     Concat,
     /// Drops the leftmost batch axis.
     BatchSlice,
+    /// A numpy einsum (`ij,jk->ik`): operands are output rows; labels broadcast numpy-style
+    /// (declare numpy's size-1 axes as the broadcast top `1!`).
+    Numpy,
 }
 
 impl OpKind {
@@ -35,12 +38,16 @@ impl OpKind {
             OpKind::Einsum3 => "einsum3",
             OpKind::Concat => "concat",
             OpKind::BatchSlice => "batch_slice",
+            OpKind::Numpy => "numpy",
         }
     }
 
     /// Whether the operation takes a spec.
     pub fn has_spec(self) -> bool {
-        matches!(self, OpKind::Permute | OpKind::Einsum | OpKind::Einsum3 | OpKind::Concat)
+        matches!(
+            self,
+            OpKind::Permute | OpKind::Einsum | OpKind::Einsum3 | OpKind::Concat | OpKind::Numpy
+        )
     }
 }
 

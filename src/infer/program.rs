@@ -96,6 +96,7 @@ pub fn op_from_name(name: &str) -> Option<OpKind> {
         "einsum3" => OpKind::Einsum3,
         "concat" => OpKind::Concat,
         "batch_slice" => OpKind::BatchSlice,
+        "numpy" => OpKind::Numpy,
         _ => return None,
     })
 }
@@ -201,8 +202,9 @@ impl Program {
                 })?;
                 args.push(id);
             }
-            let id = g.add_step(s.op, &args, s.spec.as_deref()).map_err(|e| (e, Some(s.line)))?;
-            g.set_name(id, &s.out);
+            let id = g
+                .add_named_step(&s.out, s.op, &args, s.spec.as_deref())
+                .map_err(|e| (e, Some(s.line)))?;
             names.push((s.out.clone(), id));
         }
         Ok(())

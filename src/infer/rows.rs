@@ -115,20 +115,58 @@ impl Solver {
         if self.stage < 6 {
             return Ok(Outcome::Defer);
         }
-        // Crossed surpluses `l1.x = y.r2` (or the mirror): take the family `y = l1.z`,
-        // `x = z.r2` with a fresh `z`.
-        let z = self.fresh_row_like(x);
-        let (lx, ly) = if l1.is_empty() { (l2, r1) } else { (l1, r2) };
-        let (first, second) = if l1.is_empty() { (x, y) } else { (y, x) };
-        self.bind_row_var(
-            first,
-            Row { beg: lx.iter().cloned().collect(), var: Some(z), dims: Dims::new() },
-        )?;
-        self.bind_row_var(
-            second,
-            Row { beg: Dims::new(), var: Some(z), dims: ly.iter().cloned().collect() },
-        )?;
+        // Crossed surpluses `P.u = v.Q` (`l1.x = y.r2`, or the mirror `l2.y = x.r1`).
+        let (p, q) =
+            if l1.is_empty() { (l2.to_vec(), r1.to_vec()) } else { (l1.to_vec(), r2.to_vec()) };
+        let (u, v) = if l1.is_empty() { (y, x) } else { (x, y) };
+        self.decide(|s| s.crossed_least(&p, u, v, &q), |s| s.crossed_family(&p, u, v, &q))?;
         Ok(Outcome::Done)
+    }
+
+    /// The least solution of `P.u = v.Q`: the shortest row, where `P` and `Q` overlap as much as
+    /// they can (`[s].u = v.[2,3]` gives `v = []`, `s = 2`, `u = [3]`).
+    fn crossed_least(
+        &mut self,
+        p: &[Dim],
+        u: RowVar,
+        v: RowVar,
+        q: &[Dim],
+    ) -> Result<(), InferError> {
+        let closed =
+            |d: &[Dim]| Row { beg: Dims::new(), var: None, dims: d.iter().cloned().collect() };
+        if p.len() >= q.len() {
+            let cut = p.len() - q.len();
+            for (a, b) in p[cut..].iter().zip(q) {
+                self.push(Constraint::DimEq(a.clone(), b.clone()));
+            }
+            self.bind_row_var(u, Row::empty())?;
+            self.bind_row_var(v, closed(&p[..cut]))
+        } else {
+            for (a, b) in p.iter().zip(q) {
+                self.push(Constraint::DimEq(a.clone(), b.clone()));
+            }
+            self.bind_row_var(v, Row::empty())?;
+            self.bind_row_var(u, closed(&q[p.len()..]))
+        }
+    }
+
+    /// The family of long solutions of `P.u = v.Q`: `v = P.z`, `u = z.Q` for a fresh `z`.
+    fn crossed_family(
+        &mut self,
+        p: &[Dim],
+        u: RowVar,
+        v: RowVar,
+        q: &[Dim],
+    ) -> Result<(), InferError> {
+        let z = self.fresh_row_like(u);
+        self.bind_row_var(
+            v,
+            Row { beg: p.iter().cloned().collect(), var: Some(z), dims: Dims::new() },
+        )?;
+        self.bind_row_var(
+            u,
+            Row { beg: Dims::new(), var: Some(z), dims: q.iter().cloned().collect() },
+        )
     }
 
     fn bind_or_union(&mut self, x: RowVar, lead: &[Dim], y: RowVar, trail: &[Dim]) -> Res {

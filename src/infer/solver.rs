@@ -28,7 +28,7 @@ pub enum Outcome {
 }
 
 /// The solver state.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct Solver {
     /// Variables and their values.
     pub env: Env,
@@ -43,6 +43,8 @@ pub struct Solver {
     /// The origin of the constraint being processed.
     pub current: Option<OriginId>,
     fuel: u64,
+    /// Closing decisions are tried one at a time and undone when they contradict the rest.
+    pub careful: bool,
 }
 
 /// Work allowed per queued constraint before the solver gives up (a guard, never reached by
@@ -181,7 +183,9 @@ impl Solver {
             if s.step.is_none() {
                 s.step = o.step;
                 s.tensors.extend(o.tensor);
-                s.spans.extend(o.span);
+                if let Some(span) = o.span.filter(|sp| !s.spans.contains(sp)) {
+                    s.spans.push(span);
+                }
             }
             s.chain.push(describe_origin(o));
         }

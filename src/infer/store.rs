@@ -20,7 +20,7 @@ struct Head {
 const NO_VAR: u32 = u32::MAX;
 
 /// The store.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct RowStore {
     dims: Vec<Dim>,
     heads: Vec<Head>,

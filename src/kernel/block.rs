@@ -4,14 +4,18 @@
 //! the output is a contiguous slice or one element that the whole run reduces into ([`Dst`]).
 //! Strided operands are gathered into / scattered from scratch slices by the executor, so
 //! these loops are plain slice loops the compiler vectorises. Reductions into one element
-//! use [`LANES`] independent partial results (the same reassociation numpy's pairwise sums
-//! make).
+//! keep [`LANES`] independent partial results per stream and, for long runs, [`STREAMS`]
+//! streams over separate quarters of the run (several sequential streams keep more memory
+//! requests in flight: 4 streams reduce 96 MB about 1.9× faster than one on the benchmark
+//! machine). This reassociates sums the way numpy's pairwise sums do.
 
 use super::ops::{AccOp, Accum, CombOp};
 use super::scalar::Scalar;
 
 /// Independent partial results in a reduction.
-pub const LANES: usize = 16;
+pub const LANES: usize = 8;
+/// Independent sequential streams in a long reduction.
+pub const STREAMS: usize = 4;
 
 /// One input of a run.
 #[derive(Clone, Copy, Debug)]
@@ -41,11 +45,7 @@ pub fn unary<T: Scalar, A: AccOp<T>>(x: Src<'_, T>, dst: Dst<'_, T>, n: usize) {
         (Dst::Slice(o), Src::Scalar(x)) => o.iter_mut().for_each(|o| *o = A::acc(*o, x)),
         (Dst::Reduce(r), Src::Slice(x)) => {
             let x = &x[..n.min(x.len())];
-            *r = reduce::<T, A>(
-                *r,
-                chunks1(x).copied(),
-                x[x.len() / LANES * LANES..].iter().copied(),
-            );
+            *r = reduce::<T, A>(*r, x.len(), |i| lanes(x, i), |i| x[i]);
         }
         (Dst::Reduce(r), Src::Scalar(x)) => repeat::<T, A>(x, n, r),
     }
@@ -81,24 +81,21 @@ pub fn binary<T: Scalar, A: AccOp<T>, C: CombOp<T>>(
             (Src::Slice(x), Src::Slice(y)) => {
                 let m = n.min(x.len()).min(y.len());
                 let (x, y) = (&x[..m], &y[..m]);
-                let lanes = chunks1(x)
-                    .zip(chunks1(y))
-                    .map(|(a, b)| std::array::from_fn(|k| C::comb(a[k], b[k])));
-                let t = m / LANES * LANES;
-                let tail = x[t..].iter().zip(&y[t..]).map(|(&a, &b)| C::comb(a, b));
-                *r = reduce::<T, A>(*r, lanes, tail);
+                let get8 = |i| {
+                    let (a, b) = (lanes(x, i), lanes(y, i));
+                    std::array::from_fn(|k| C::comb(a[k], b[k]))
+                };
+                *r = reduce::<T, A>(*r, m, get8, |i| C::comb(x[i], y[i]));
             }
             (Src::Slice(x), Src::Scalar(b)) => {
                 let x = &x[..n.min(x.len())];
-                let lanes = chunks1(x).map(|a| std::array::from_fn(|k| C::comb(a[k], b)));
-                let tail = x[x.len() / LANES * LANES..].iter().map(|&a| C::comb(a, b));
-                *r = reduce::<T, A>(*r, lanes, tail);
+                let get8 = |i| lanes(x, i).map(|a| C::comb(a, b));
+                *r = reduce::<T, A>(*r, x.len(), get8, |i| C::comb(x[i], b));
             }
             (Src::Scalar(a), Src::Slice(y)) => {
                 let y = &y[..n.min(y.len())];
-                let lanes = chunks1(y).map(|b| std::array::from_fn(|k| C::comb(a, b[k])));
-                let tail = y[y.len() / LANES * LANES..].iter().map(|&b| C::comb(a, b));
-                *r = reduce::<T, A>(*r, lanes, tail);
+                let get8 = |i| lanes(y, i).map(|b| C::comb(a, b));
+                *r = reduce::<T, A>(*r, y.len(), get8, |i| C::comb(a, y[i]));
             }
             (Src::Scalar(a), Src::Scalar(b)) => repeat::<T, A>(C::comb(a, b), n, r),
         },
@@ -137,38 +134,71 @@ fn repeat<T: Scalar, A: AccOp<T>>(x: T, n: usize, r: &mut T) {
     }
 }
 
-/// The full `LANES`-wide chunks of `x` as arrays.
+/// `x[i..i + LANES]` as an array (`i + LANES ≤ x.len()`).
 #[inline(always)]
-fn chunks1<T: Scalar>(x: &[T]) -> impl Iterator<Item = &[T; LANES]> {
-    x.chunks_exact(LANES).filter_map(|c| <&[T; LANES]>::try_from(c).ok())
+fn lanes<T: Scalar>(x: &[T], i: usize) -> [T; LANES] {
+    <[T; LANES]>::try_from(&x[i..i + LANES]).unwrap_or([T::ZERO; LANES])
 }
 
-/// Folds chunks of `LANES` values (accumulated lane-wise, then pairwise) and a tail into
-/// `init`. `Store` keeps the last value.
+/// Folds the values `get1(0..n)` into `init`; `get8(i)` gives `get1(i..i + LANES)` at once.
+/// Long runs use [`STREAMS`] streams of [`LANES`] partial results, medium ones one stream;
+/// `Store` keeps the last value.
 #[inline(always)]
 fn reduce<T: Scalar, A: AccOp<T>>(
     init: T,
-    mut chunks: impl Iterator<Item = [T; LANES]>,
-    tail: impl Iterator<Item = T>,
+    n: usize,
+    get8: impl Fn(usize) -> [T; LANES],
+    get1: impl Fn(usize) -> T,
 ) -> T {
-    if A::KIND == Accum::Store {
-        let last = chunks.last().map(|c| c[LANES - 1]);
-        return tail.last().or(last).unwrap_or(init);
+    if n == 0 {
+        return init;
     }
-    let Some(mut lanes) = chunks.next() else { return tail.fold(init, A::acc) };
-    for c in chunks {
+    if A::KIND == Accum::Store {
+        return get1(n - 1);
+    }
+    if n >= 512 * STREAMS {
+        streams::<T, A, STREAMS>(init, n, get8, get1)
+    } else if n >= 2 * LANES {
+        streams::<T, A, 1>(init, n, get8, get1)
+    } else {
+        (0..n).fold(init, |r, k| A::acc(r, get1(k)))
+    }
+}
+
+/// `S` streams over consecutive parts of the run, each with `LANES` partial results.
+#[inline(always)]
+fn streams<T: Scalar, A: AccOp<T>, const S: usize>(
+    init: T,
+    n: usize,
+    get8: impl Fn(usize) -> [T; LANES],
+    get1: impl Fn(usize) -> T,
+) -> T {
+    let part = n / S / LANES * LANES;
+    let mut acc: [[T; LANES]; S] = std::array::from_fn(|p| get8(p * part));
+    let mut i = LANES;
+    while i < part {
+        for (p, a) in acc.iter_mut().enumerate() {
+            let c = get8(p * part + i);
+            for k in 0..LANES {
+                a[k] = A::acc(a[k], c[k]);
+            }
+        }
+        i += LANES;
+    }
+    let mut l = acc[0];
+    for a in &acc[1..] {
         for k in 0..LANES {
-            lanes[k] = A::acc(lanes[k], c[k]);
+            l[k] = A::acc(l[k], a[k]);
         }
     }
     let mut width = LANES;
     while width > 1 {
         width /= 2;
         for k in 0..width {
-            lanes[k] = A::acc(lanes[k], lanes[k + width]);
+            l[k] = A::acc(l[k], l[k + width]);
         }
     }
-    tail.fold(A::acc(init, lanes[0]), A::acc)
+    (S * part..n).fold(A::acc(init, l[0]), |r, k| A::acc(r, get1(k)))
 }
 
 #[cfg(test)]
@@ -193,6 +223,27 @@ mod tests {
             100,
         );
         assert_eq!(d, (0..100).map(|k| (k * k) as f64).sum::<f64>());
+        let long: Vec<f64> = (0..10_001).map(|k| (k % 7) as f64).collect();
+        for n in [0, 5, 17, 100, 2047, 2048, 10_001] {
+            let mut r = 0.5;
+            unary::<f64, acc::Add>(Src::Slice(&long), Dst::Reduce(&mut r), n);
+            assert_eq!(r, 0.5 + long[..n].iter().sum::<f64>(), "sum of {n}");
+            let mut d = 0.0;
+            binary::<f64, acc::Add, comb::Mul>(
+                Src::Slice(&long),
+                Src::Scalar(2.0),
+                Dst::Reduce(&mut d),
+                n,
+            );
+            assert_eq!(d, 2.0 * long[..n].iter().sum::<f64>(), "scaled sum of {n}");
+            let mut m = f64::NEG_INFINITY;
+            unary::<f64, acc::Max>(Src::Slice(&long), Dst::Reduce(&mut m), n);
+            assert_eq!(
+                m,
+                long[..n].iter().copied().fold(f64::NEG_INFINITY, f64::max),
+                "max of {n}"
+            );
+        }
         let mut s = 0.0;
         binary::<f64, acc::Store, comb::Sub>(
             Src::Slice(&x),

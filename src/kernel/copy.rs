@@ -22,7 +22,6 @@ pub fn copy_contiguous<T: Scalar>(
     layout: &Layout,
     opts: &RunOptions,
 ) -> Result<Vec<T>, KernelError> {
-    let mut out = vec![T::ZERO; layout.numel()];
     let nest = Nest {
         extents: layout.shape().to_vec(),
         output: Access::new(0, row_major(layout.shape())?.to_vec()),
@@ -35,6 +34,5 @@ pub fn copy_contiguous<T: Scalar>(
         combine: Combine::First,
         init: Init::No,
     };
-    nest.run_with(&[src], &mut out, opts)?;
-    Ok(out)
+    nest.run_fresh(&[src], layout.numel(), opts)
 }

@@ -56,7 +56,9 @@ fn run<T: Scalar, A: AccOp<T>, C: CombOp<T>>(
         n1 > TILE && n2 > TILE && s2.iter().zip(&s1).any(|(&b, &a)| b.abs() == 1 && a.abs() > 1);
     let (t1, t2) = if tiled { (TILE, TILE) } else { (n1, n2) };
     let outer = r.saturating_sub(2);
-    let mut scratch = Scratch { ins: vec![vec![T::ZERO; BLK]; ins.len()], out: vec![T::ZERO; BLK] };
+    // Gather space only when some operand is strided along the innermost loop.
+    let blk = if s1.iter().any(|&s| s != 0 && s != 1) { BLK } else { 0 };
+    let mut scratch = Scratch { ins: vec![vec![T::ZERO; blk]; ins.len()], out: vec![T::ZERO; blk] };
     let mut idx: SmallVec<[usize; 8]> = SmallVec::from_elem(0, outer);
     let mut base: Offs = plan.operands().map(|o| o.offset).collect();
     let mut offs: Offs = base.clone();
@@ -64,6 +66,21 @@ fn run<T: Scalar, A: AccOp<T>, C: CombOp<T>>(
         for j0 in (0..n2).step_by(t2.max(1)) {
             for i0 in (0..n1).step_by(t1.max(1)) {
                 let len = t1.min(n1 - i0);
+                if tiled {
+                    if let [x] = ins {
+                        let rows = t2.min(n2 - j0);
+                        let at = |k: usize| base[k] + j0 as isize * s2[k] + i0 as isize * s1[k];
+                        tile_unary::<T, A>(
+                            out,
+                            x,
+                            (at(0), s1[0], s2[0]),
+                            (at(1), s1[1], s2[1]),
+                            len,
+                            rows,
+                        )?;
+                        continue;
+                    }
+                }
                 for j in j0..(j0 + t2).min(n2) {
                     for (k, o) in offs.iter_mut().enumerate() {
                         *o = base[k] + j as isize * s2[k] + i0 as isize * s1[k];
@@ -72,26 +89,117 @@ fn run<T: Scalar, A: AccOp<T>, C: CombOp<T>>(
                 }
             }
         }
-        // Advance the odometer over the outer loops.
-        let mut k = outer;
-        loop {
-            if k == 0 {
-                return Ok(());
-            }
-            k -= 1;
-            idx[k] += 1;
-            let ext = plan.extents[k];
-            for (b, o) in base.iter_mut().zip(plan.operands()) {
-                *b += o.strides[k];
-            }
-            if idx[k] < ext {
-                break;
-            }
-            idx[k] = 0;
-            for (b, o) in base.iter_mut().zip(plan.operands()) {
-                *b -= o.strides[k] * ext as isize;
-            }
+        if !advance(plan, &mut idx, &mut base) {
+            return Ok(());
         }
+    }
+}
+
+/// Steps the odometer over the loops `0..idx.len()` of `plan`, updating every operand's base
+/// address (output first); false after the last point.
+fn advance(plan: &Plan, idx: &mut [usize], base: &mut [isize]) -> bool {
+    let mut k = idx.len();
+    loop {
+        if k == 0 {
+            return false;
+        }
+        k -= 1;
+        idx[k] += 1;
+        let ext = plan.extents[k];
+        for (b, o) in base.iter_mut().zip(plan.operands()) {
+            *b += o.strides[k];
+        }
+        if idx[k] < ext {
+            return true;
+        }
+        idx[k] = 0;
+        for (b, o) in base.iter_mut().zip(plan.operands()) {
+            *b -= o.strides[k] * ext as isize;
+        }
+    }
+}
+
+/// Runs a unary-or-more plan whose output is written in address order from 0 (row-major,
+/// every element once) by appending the combined values to a fresh vector: no output
+/// initialisation pass.
+pub fn collect<T: Scalar>(
+    plan: &Plan,
+    combine: Combine,
+    ins: &[&[T]],
+) -> Result<Vec<T>, KernelError> {
+    with_combine!(combine, C => collect_run::<T, C>(plan, ins))
+}
+
+fn collect_run<T: Scalar, C: CombOp<T>>(plan: &Plan, ins: &[&[T]]) -> Result<Vec<T>, KernelError> {
+    let r = plan.extents.len();
+    let n1 = plan.extents[r - 1];
+    let s1: Offs = plan.operands().map(|o| o.strides[r - 1]).collect();
+    let strided = s1[1..].iter().any(|&s| s != 0 && s != 1);
+    let mut out = Vec::with_capacity(plan.points());
+    let mut scratch: Vec<Vec<T>> = vec![vec![T::ZERO; if strided { BLK } else { 0 }]; ins.len()];
+    let mut idx: SmallVec<[usize; 8]> = SmallVec::from_elem(0, r - 1);
+    let mut base: Offs = plan.operands().map(|o| o.offset).collect();
+    loop {
+        let mut done = 0;
+        while done < n1 {
+            let len = if strided { BLK.min(n1 - done) } else { n1 - done };
+            let at = |k: usize| base[k] + done as isize * s1[k];
+            for (k, buf) in ins.iter().enumerate() {
+                let s = s1[k + 1];
+                if s != 0 && s != 1 {
+                    gather(buf, at(k + 1), s, &mut scratch[k][..len])?;
+                }
+            }
+            let mut srcs: SmallVec<[Src<'_, T>; 4]> = SmallVec::new();
+            for (k, (buf, tmp)) in ins.iter().zip(&scratch).enumerate() {
+                srcs.push(source(buf, tmp, at(k + 1), s1[k + 1], len)?);
+            }
+            push_values::<T, C>(&mut out, &srcs, len);
+            done += len;
+        }
+        if !advance(plan, &mut idx, &mut base) {
+            return Ok(out);
+        }
+    }
+}
+
+/// The source of one input for a run of `len` points from address `at` with stride `s`
+/// (`tmp` holds the gathered values of a strided input).
+fn source<'a, T: Scalar>(
+    buf: &'a [T],
+    tmp: &'a [T],
+    at: isize,
+    s: isize,
+    len: usize,
+) -> Result<Src<'a, T>, KernelError> {
+    Ok(match s {
+        0 => Src::Scalar(*buf.get(at as usize).ok_or_else(|| oob(at, buf.len()))?),
+        1 => Src::Slice(run_slice(buf, at, len)?),
+        _ => Src::Slice(&tmp[..len]),
+    })
+}
+
+/// Appends the combined values of one run.
+fn push_values<T: Scalar, C: CombOp<T>>(out: &mut Vec<T>, srcs: &[Src<'_, T>], n: usize) {
+    // Scalars are copied out of `srcs` first: a value read through a reference inside the
+    // loop keeps it from vectorising.
+    match *srcs {
+        [Src::Slice(x)] => out.extend_from_slice(&x[..n]),
+        [Src::Scalar(v)] => out.extend(std::iter::repeat_n(v, n)),
+        [Src::Slice(x), Src::Slice(y)] => {
+            out.extend(x[..n].iter().zip(&y[..n]).map(|(&a, &b)| C::comb(a, b)))
+        }
+        [Src::Slice(x), Src::Scalar(b)] => out.extend(x[..n].iter().map(move |&a| C::comb(a, b))),
+        [Src::Scalar(a), Src::Slice(y)] => out.extend(y[..n].iter().map(move |&b| C::comb(a, b))),
+        [Src::Scalar(a), Src::Scalar(b)] => out.extend(std::iter::repeat_n(C::comb(a, b), n)),
+        ref xs => out.extend((0..n).map(|k| {
+            let mut it = xs.iter().map(|s| match s {
+                Src::Slice(v) => v[k],
+                Src::Scalar(v) => *v,
+            });
+            let first = it.next().unwrap_or(T::ZERO);
+            it.fold(first, C::comb)
+        })),
     }
 }
 
@@ -150,6 +258,31 @@ fn line<T: Scalar, A: AccOp<T>, C: CombOp<T>>(
             }
         }
         done += len;
+    }
+    Ok(())
+}
+
+/// A tile of a unary plan: `rows` runs of `cols` points, element by element (both
+/// operands stay in L1 within a tile, whatever their strides). Operands are
+/// `(address, stride along cols, stride along rows)`.
+fn tile_unary<T: Scalar, A: AccOp<T>>(
+    out: &mut [T],
+    x: &[T],
+    (o0, so1, so2): (isize, isize, isize),
+    (x0, sx1, sx2): (isize, isize, isize),
+    cols: usize,
+    rows: usize,
+) -> Result<(), KernelError> {
+    let olen = out.len();
+    for j in 0..rows as isize {
+        let (mut o, mut a) = (o0 + j * so2, x0 + j * sx2);
+        for _ in 0..cols {
+            let v = *x.get(a as usize).ok_or_else(|| oob(a, x.len()))?;
+            let d = out.get_mut(o as usize).ok_or_else(|| oob(o, olen))?;
+            *d = A::acc(*d, v);
+            o += so1;
+            a += sx1;
+        }
     }
     Ok(())
 }

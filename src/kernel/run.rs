@@ -5,7 +5,7 @@
 use rayon::prelude::*;
 
 use super::error::KernelError;
-use super::exec::execute;
+use super::exec::{collect, execute};
 use super::gemm;
 use super::guarded;
 use super::nest::{Access, Init, Nest};
@@ -83,6 +83,54 @@ impl Nest {
         }
         run_strided(&plan, accum, self.combine, inputs, output, opts)
     }
+}
+
+impl Nest {
+    /// Runs the nest into a fresh buffer of `len` elements that starts out holding the
+    /// accumulation's neutral element (0 for `Store`). When the output is written in address
+    /// order, every element once (a row-major output without reductions), the values are
+    /// appended to an empty vector instead: no initialisation pass over the output.
+    pub fn run_fresh<T: Scalar>(
+        &self,
+        inputs: &[&[T]],
+        len: usize,
+        opts: &RunOptions,
+    ) -> Result<Vec<T>, KernelError> {
+        self.validate(&inputs.iter().map(|i| i.len()).collect::<Vec<_>>(), len)?;
+        let points = self.points()?;
+        let small = opts.threads <= 1 || points < opts.min_parallel_points;
+        let mut scattered = false;
+        if !self.has_guards() && points > 0 {
+            let plan = Plan::from_nest_output_order(self);
+            let row_major = crate::tensor::row_major(&plan.extents)
+                .is_ok_and(|rm| rm.as_slice() == plan.out.strides.as_slice());
+            scattered = transposing(&plan);
+            if small && plan.out.offset == 0 && plan.points() == len && row_major && !scattered {
+                return collect(&plan, self.combine, inputs);
+            }
+        }
+        let fill = self.accum.neutral().map_or(T::ZERO, T::from_f64);
+        let mut out = if scattered || fill != T::ZERO {
+            // An explicit fill touches the pages in address order: the scattered first
+            // touches of a tiled transpose into lazily zeroed (calloc) pages cost twice as much.
+            let mut v = Vec::with_capacity(len);
+            v.resize(len, fill);
+            v
+        } else {
+            vec![T::ZERO; len]
+        };
+        self.run_with(inputs, &mut out, opts)?;
+        Ok(out)
+    }
+}
+
+/// Whether an input is contiguous along an outer loop but strided along the innermost: a
+/// transpose, which the tiled executor handles better than an in-order pass.
+fn transposing(plan: &Plan) -> bool {
+    let r = plan.extents.len();
+    plan.ins
+        .iter()
+        .any(|o| o.strides[r - 1].abs() > 1 && o.strides[..r - 1].iter().any(|s| s.abs() == 1))
 }
 
 fn run_gemm<T: Scalar>(

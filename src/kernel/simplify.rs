@@ -33,6 +33,16 @@ pub struct Plan {
 impl Plan {
     /// The plan of an unguarded nest whose product space is not empty.
     pub fn from_nest(nest: &Nest) -> Plan {
+        Plan::build(nest, false)
+    }
+
+    /// Like [`Plan::from_nest`], but loops ordered by the output's |stride| (largest
+    /// outermost), so the output is written in address order when its map is row-major.
+    pub fn from_nest_output_order(nest: &Nest) -> Plan {
+        Plan::build(nest, true)
+    }
+
+    fn build(nest: &Nest, output_order: bool) -> Plan {
         let keep: Vec<usize> = (0..nest.extents.len()).filter(|&d| nest.extents[d] != 1).collect();
         let op = |offset: isize, strides: &[isize]| Operand {
             offset,
@@ -44,7 +54,7 @@ impl Plan {
             ins: nest.inputs.iter().map(|a| op(a.offset, &a.strides)).collect(),
         };
         plan.merge();
-        plan.sort();
+        plan.sort(output_order);
         plan.merge();
         if plan.extents.is_empty() {
             plan.extents.push(1);
@@ -74,11 +84,18 @@ impl Plan {
         std::iter::once(&self.out).chain(self.ins.iter())
     }
 
-    /// Sorts loops so that the one with the smallest total |stride| is innermost (stable, so
-    /// ties keep the nest's order).
-    fn sort(&mut self) {
-        let key = |d: usize| -> u128 {
+    /// Sorts loops so that the one with the smallest total |stride| (or output |stride|) is
+    /// innermost (stable, so ties keep the nest's order).
+    fn sort(&mut self, output_order: bool) {
+        let total = |d: usize| -> u128 {
             self.operands().map(|o| o.strides[d].unsigned_abs() as u128).sum()
+        };
+        let key = |d: usize| {
+            if output_order {
+                (self.out.strides[d].unsigned_abs() as u128, total(d))
+            } else {
+                (total(d), 0)
+            }
         };
         let mut order: Vec<usize> = (0..self.extents.len()).collect();
         order.sort_by_key(|&d| std::cmp::Reverse(key(d)));

@@ -195,7 +195,18 @@ fn check_case(c: &Case) -> Result<(), TestCaseError> {
     };
     let mut got = start.clone();
     nest.run_with(&ins, &mut got, &opts).unwrap();
-    for (k, (w, g)) in want.iter().zip(&got).enumerate() {
+    same(&want, &got, &nest)?;
+    // A fresh output starts out holding the neutral element (0 for Store).
+    let fill = nest.accum.neutral().unwrap_or(0.0);
+    let mut want = vec![fill; out_len];
+    run_reference(&nest, &ins, &mut want).unwrap();
+    let got = nest.run_fresh(&ins, out_len, &opts).unwrap();
+    same(&want, &got, &nest)
+}
+
+fn same(want: &[f64], got: &[f64], nest: &Nest) -> Result<(), TestCaseError> {
+    prop_assert_eq!(want.len(), got.len());
+    for (k, (w, g)) in want.iter().zip(got).enumerate() {
         let ok = (w.is_nan() && g.is_nan()) || w == g || (w - g).abs() <= 1e-9 * (1.0 + w.abs());
         prop_assert!(ok, "element {k}: reference {w}, kernel {g}\nnest {nest:?}");
     }
@@ -277,6 +288,76 @@ fn gemm_dispatch_with_transposed_operands() {
             matmul(m, k, n, bits & 1 != 0, bits & 2 != 0, bits & 4 != 0, 1 + (bits & 1));
         }
     }
+}
+
+/// Runs `nest` both ways (strided executor or tiles, fresh or in place) against the reference.
+fn check_large(nest: &Nest, ins: &[&[f64]], out_len: usize) {
+    for threads in [1, 2] {
+        let opts = RunOptions { threads, gemm: true, min_parallel_points: 1, gemm_min_work: 4096 };
+        let mut want = values(9, out_len);
+        let mut got = want.clone();
+        run_reference(nest, ins, &mut want).unwrap();
+        nest.run_with(ins, &mut got, &opts).unwrap();
+        assert!(
+            want.iter().zip(&got).all(|(w, g)| (w - g).abs() <= 1e-9 * (1.0 + w.abs())),
+            "{nest:?}"
+        );
+        let fill = nest.accum.neutral().unwrap_or(0.0);
+        let mut want = vec![fill; out_len];
+        run_reference(nest, ins, &mut want).unwrap();
+        let got = nest.run_fresh(ins, out_len, &opts).unwrap();
+        assert!(
+            want.iter().zip(&got).all(|(w, g)| (w - g).abs() <= 1e-9 * (1.0 + w.abs())),
+            "{nest:?}"
+        );
+    }
+}
+
+#[test]
+fn tiles_and_long_runs() {
+    let (m, n) = (70, 45);
+    let (a, b) = (values(1, m * n), values(2, m * n));
+    // Transposed copy and transposed Hadamard (tiled: the input is contiguous along the
+    // outer loop), a column sum and a long full reduction.
+    for (accum, combine, inputs) in [
+        (Accum::Store, Combine::First, vec![Access::new(0, vec![1, m as isize])]),
+        (
+            Accum::Add,
+            Combine::Mul,
+            vec![Access::new(0, vec![1, m as isize]), Access::new(0, vec![n as isize, 1])],
+        ),
+    ] {
+        let nest = Nest {
+            extents: vec![m, n],
+            output: Access::new(0, vec![n as isize, 1]),
+            inputs,
+            accum,
+            combine,
+            init: Init::Touched,
+        };
+        let bufs: Vec<&[f64]> =
+            nest.inputs.iter().zip([&a, &b]).map(|(_, v)| v.as_slice()).collect();
+        check_large(&nest, &bufs, m * n);
+    }
+    let colsum = Nest {
+        extents: vec![m, n],
+        output: Access::new(0, vec![0, 1]),
+        inputs: vec![Access::new(0, vec![n as isize, 1])],
+        accum: Accum::Add,
+        combine: Combine::First,
+        init: Init::Whole,
+    };
+    check_large(&colsum, &[&a], n);
+    let long = values(4, 20_000);
+    let total = Nest {
+        extents: vec![20_000],
+        output: Access::new(0, vec![0]),
+        inputs: vec![Access::new(0, vec![1]), Access::new(0, vec![1])],
+        accum: Accum::Add,
+        combine: Combine::Mul,
+        init: Init::No,
+    };
+    check_large(&total, &[&long, &long], 1);
 }
 
 #[test]

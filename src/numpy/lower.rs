@@ -60,10 +60,11 @@ pub fn contract<T: Scalar>(
     let mut inputs = Vec::with_capacity(ops.len());
     let mut bufs: Vec<&[T]> = Vec::with_capacity(ops.len());
     for op in ops {
-        let (data, layout) = op.tensor.typed::<T>().ok_or(crate::tensor::TensorError::DType {
-            expected: T::DTYPE.name(),
-            got: op.tensor.dtype().name(),
-        })?;
+        let (data, layout) =
+            op.tensor.typed::<T>().ok_or_else(|| crate::tensor::TensorError::DType {
+                expected: T::DTYPE.name(),
+                got: op.tensor.dtype().name(),
+            })?;
         let index: Vec<AxisIndex> = op
             .labels
             .iter()
@@ -88,7 +89,6 @@ pub fn contract<T: Scalar>(
         combine: if ops.len() == 1 { Combine::First } else { Combine::Mul },
         init: Init::Touched,
     };
-    let mut result = vec![T::ZERO; out_layout.numel()];
-    nest.run_with(&bufs, &mut result, opts)?;
+    let result = nest.run_fresh(&bufs, out_layout.numel(), opts)?;
     Ok(Tensor::from_vec(&out_shape, result)?)
 }

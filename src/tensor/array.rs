@@ -153,7 +153,8 @@ impl Tensor {
         self.reshape(&[self.numel()])
     }
 
-    /// The tensor itself when it is C-contiguous, else a row-major copy.
+    /// The tensor itself when it is C-contiguous, else a row-major copy (through the kernel's
+    /// tiled copy for f32/f64, so transposes stay cache-friendly).
     pub fn contiguous(&self) -> Tensor {
         if self.layout.is_c_contiguous() {
             return self.clone();
@@ -161,11 +162,18 @@ impl Tensor {
         fn copy<T: Element>(s: &[T], l: &Layout) -> Buffer {
             T::into_buffer(crate::kernel::gather(s, l))
         }
+        fn fast<T: crate::kernel::Scalar>(s: &[T], l: &Layout) -> Buffer {
+            let opts = crate::kernel::RunOptions::default();
+            match crate::kernel::copy_contiguous(s, l, &opts) {
+                Ok(v) => T::into_buffer(v),
+                Err(_) => copy(s, l),
+            }
+        }
         let buf = match &self.buf {
             Buffer::I8(v) => copy(v, &self.layout),
             Buffer::BF16(v) => copy(v, &self.layout),
-            Buffer::F32(v) => copy(v, &self.layout),
-            Buffer::F64(v) => copy(v, &self.layout),
+            Buffer::F32(v) => fast(v, &self.layout),
+            Buffer::F64(v) => fast(v, &self.layout),
         };
         let layout =
             Layout::contiguous(self.layout.shape()).unwrap_or_else(|_| self.layout.clone());

@@ -1,8 +1,10 @@
 //! The `einrow` command-line tool.
 
 mod check_cmd;
+mod fuzz_cmd;
 mod infer_cmd;
 mod parse_cmd;
+mod run_cmd;
 
 use std::process::ExitCode;
 
@@ -24,6 +26,10 @@ enum Command {
     Check(check_cmd::Args),
     /// Infer every tensor's shape in a program (text format or an `infer` case).
     Infer(infer_cmd::Args),
+    /// Fuzz shape inference, the spec parsers, or einsum against numpy; writes failing cases.
+    Fuzz(fuzz_cmd::Args),
+    /// Execute a spec on given or random tensors (result, plan, or timings).
+    Run(run_cmd::Args),
 }
 
 fn main() -> ExitCode {
@@ -32,5 +38,7 @@ fn main() -> ExitCode {
         Command::Parse(args) => parse_cmd::run(&args),
         Command::Check(args) => check_cmd::run(&args),
         Command::Infer(args) => infer_cmd::run(&args),
+        Command::Fuzz(args) => fuzz_cmd::run(&args),
+        Command::Run(args) => run_cmd::run(&args),
     }
 }

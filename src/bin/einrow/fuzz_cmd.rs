@@ -1,0 +1,225 @@
+//! `einrow fuzz [infer|specs|numpy]`: runs the fuzzing campaigns of `einrow::fuzzing` for a
+//! count or a time, and writes every (shrunk) failure as a FORMAT.md case file (plus, for
+//! programs, einrow's program text) into a directory.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode, Stdio};
+use std::time::Duration;
+
+use einrow::fuzzing::campaign::{
+    check_oracle_case, fuzz_programs, fuzz_specs, numpy_problems, Budget, Found, ProgramOptions,
+    Stats,
+};
+use einrow::fuzzing::case_file::{program_text, suite};
+use einrow::fuzzing::GenConfig;
+use serde_json::Value;
+
+/// What to fuzz.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Target {
+    /// Shape inference on random well-formed programs (checker, determinism, order).
+    Infer,
+    /// The spec parsers on random and near-valid text (round trips, no panics).
+    Specs,
+    /// Differential: numpy-mode einsum cases through the numpy oracle, compared with einrow.
+    Numpy,
+}
+
+/// Arguments of `einrow fuzz`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// What to fuzz.
+    #[arg(value_enum, default_value = "infer")]
+    target: Target,
+    /// Most inputs to try.
+    #[arg(long, default_value_t = 1000)]
+    count: u64,
+    /// Most seconds to run (stops at whichever of --count and --time comes first).
+    #[arg(long)]
+    time: Option<u64>,
+    /// Seed of the random inputs (default: from the clock); the same seed repeats a run.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Where failing cases are written.
+    #[arg(long, default_value = "fuzz-failures")]
+    out: PathBuf,
+    /// infer: declare some leaves with row variables or no shape (the solver must infer them).
+    #[arg(long)]
+    open: bool,
+    /// infer: also require programs whose open rows get capped to solve, order-independently.
+    #[arg(long)]
+    strict: bool,
+    /// infer: also generate the patterns of the open solver issues (see tests/regressions.rs).
+    #[arg(long)]
+    known_issues: bool,
+    /// infer: do not run solved programs through the kernel against the naive evaluator.
+    #[arg(long)]
+    no_exec: bool,
+    /// infer: most operations per program.
+    #[arg(long, default_value_t = 8)]
+    max_steps: usize,
+    /// numpy: the oracle script.
+    #[arg(long, default_value = "../shared/oracle/numpy_einsum_oracle.py")]
+    oracle: PathBuf,
+    /// numpy: the Python interpreter (with numpy installed).
+    #[arg(long, default_value = "python3")]
+    python: String,
+}
+
+/// Runs `einrow fuzz`: exit 0 when nothing failed, 1 when something did, 2 on a setup error.
+pub fn run(args: &Args) -> ExitCode {
+    let seed = args.seed.unwrap_or_else(clock_seed);
+    if let Err(e) = std::fs::create_dir_all(&args.out) {
+        eprintln!("einrow fuzz: {}: {e}", args.out.display());
+        return ExitCode::from(2);
+    }
+    let budget = Budget { count: args.count, time: args.time.map(Duration::from_secs) };
+    println!("einrow fuzz {:?}: seed {seed}", args.target);
+    // Panics are caught and reported as failures; keep the default hook's noise out.
+    std::panic::set_hook(Box::new(|_| {}));
+    let mut writer = Writer { out: &args.out, target: args.target, seed, written: 0 };
+    let stats = match args.target {
+        Target::Infer => {
+            fuzz_programs(&program_options(args), seed, budget, &mut |f| writer.found(f))
+        }
+        Target::Specs => fuzz_specs(seed, budget, &mut |f| writer.found(f)),
+        Target::Numpy => match fuzz_numpy(args, seed, budget, &mut writer) {
+            Ok(s) => s,
+            Err(e) => {
+                let _ = std::panic::take_hook();
+                eprintln!("einrow fuzz: {e}");
+                return ExitCode::from(2);
+            }
+        },
+    };
+    let _ = std::panic::take_hook();
+    print_stats(args.target, &stats);
+    if stats.failures == 0 {
+        ExitCode::SUCCESS
+    } else {
+        println!("failing cases written to {}", args.out.display());
+        ExitCode::from(1)
+    }
+}
+
+fn program_options(args: &Args) -> ProgramOptions {
+    let gen = GenConfig {
+        max_steps: args.max_steps,
+        open_leaves: args.open,
+        avoid_known_issues: !args.known_issues,
+        ..GenConfig::default()
+    };
+    ProgramOptions { gen, strict: args.strict, execute: !args.no_exec, ..ProgramOptions::default() }
+}
+
+fn clock_seed() -> u64 {
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
+    now.map_or(0, |d| d.as_secs() ^ u64::from(d.subsec_nanos()))
+}
+
+fn print_stats(target: Target, s: &Stats) {
+    match target {
+        Target::Infer => println!(
+            "{} programs ({} operations): {} solved, {} rejected; {} with opened leaves, {} with \
+             capped rows, {} reordered, {} executed; {} failures",
+            s.inputs,
+            s.steps,
+            s.solved,
+            s.rejected,
+            s.opened,
+            s.capped,
+            s.reordered,
+            s.executed,
+            s.failures
+        ),
+        Target::Specs => println!("{} spec texts: {} failures", s.inputs, s.failures),
+        Target::Numpy => println!("{} numpy cases: {} failures", s.inputs, s.failures),
+    }
+}
+
+/// Writes failures as case files.
+struct Writer<'a> {
+    out: &'a Path,
+    target: Target,
+    seed: u64,
+    written: usize,
+}
+
+impl Writer<'_> {
+    fn found(&mut self, mut f: Found) {
+        self.written += 1;
+        let target = format!("{:?}", self.target).to_lowercase();
+        let id = format!("{target}-{}-{}-{}", f.failure.kind.name(), self.seed, self.written);
+        if let Value::Object(m) = &mut f.case {
+            m.insert("id".into(), Value::String(id.clone()));
+        }
+        println!("FAIL {id}: {}", f.failure);
+        let about = format!("einrow fuzz {target} --seed {}", self.seed);
+        let doc = suite("fuzz", &about, vec![f.case]);
+        let path = self.out.join(format!("{id}.json"));
+        let text = serde_json::to_string_pretty(&doc).unwrap_or_default();
+        if let Err(e) = std::fs::write(&path, text + "\n") {
+            eprintln!("einrow fuzz: {}: {e}", path.display());
+        }
+        if !f.program.stmts.is_empty() || !f.program.decls.is_empty() {
+            let note = format!("# {}\n", f.failure.to_string().replace('\n', " "));
+            let _ = std::fs::write(
+                self.out.join(format!("{id}.ein")),
+                note + &program_text(&f.program),
+            );
+            print!("{}", program_text(&f.program));
+        }
+    }
+}
+
+/// Sends numpy problems to the oracle in batches and checks einrow on the cases it writes.
+fn fuzz_numpy(args: &Args, seed: u64, budget: Budget, w: &mut Writer) -> Result<Stats, String> {
+    let start = std::time::Instant::now();
+    let mut stats = Stats::default();
+    let mut batch_seed = seed;
+    while stats.inputs < budget.count && budget.time.is_none_or(|t| start.elapsed() < t) {
+        let n = (budget.count - stats.inputs).min(200);
+        let problems = numpy_problems(batch_seed, n);
+        batch_seed = batch_seed.wrapping_add(1);
+        let requests: Vec<Value> = problems
+            .iter()
+            .enumerate()
+            .map(|(i, p)| p.request(&format!("np-{seed}-{}", stats.inputs + i as u64)))
+            .collect();
+        for case in oracle(args, &Value::Array(requests))? {
+            stats.inputs += 1;
+            if let Err(failure) = check_oracle_case(&case) {
+                stats.failures += 1;
+                let program = Default::default();
+                w.found(Found { failure, program, case });
+            }
+        }
+    }
+    Ok(stats)
+}
+
+/// Runs the oracle script on a list of requests; returns its list of cases.
+fn oracle(args: &Args, requests: &Value) -> Result<Vec<Value>, String> {
+    let script = args.oracle.display();
+    let mut child = Command::new(&args.python)
+        .arg(&args.oracle)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("cannot run {} {script}: {e}", args.python))?;
+    if let Some(mut stdin) = child.stdin.take() {
+        stdin.write_all(requests.to_string().as_bytes()).map_err(|e| e.to_string())?;
+    }
+    let out = child.wait_with_output().map_err(|e| e.to_string())?;
+    if !out.status.success() {
+        return Err(format!("{script} failed ({})", out.status));
+    }
+    let v: Value = serde_json::from_slice(&out.stdout).map_err(|e| format!("{script}: {e}"))?;
+    match v {
+        Value::Array(cases) => Ok(cases),
+        one @ Value::Object(_) => Ok(vec![one]),
+        _ => Err(format!("{script} did not print a list of cases")),
+    }
+}

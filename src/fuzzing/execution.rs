@@ -1,0 +1,119 @@
+//! Execution properties of programs: running a solved graph with einrow's projections and
+//! kernel gives the values of the naive reference evaluator ([`super::exec`]).
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use super::exec::{eval_step, numel};
+use super::gen::Choices;
+use super::model::ConcreteShape;
+use super::props::{panic_message, Failure, FailureKind};
+use super::solution::Solution;
+use crate::ids::{StepId, TensorId};
+use crate::infer::program::Program;
+use crate::project::{run_graph, Compute};
+
+/// Every tensor's values in definition order (`None`: neither given nor computed).
+type Values = Vec<Option<Vec<f64>>>;
+/// Leaf values for [`run_graph`].
+type Leaves = Vec<(TensorId, Vec<f64>)>;
+
+/// Most elements of one tensor for an execution check.
+const MAX_ELEMENTS: usize = 1 << 12;
+
+/// Leaf values and the naive evaluator's values of every tensor (definition order); `None`
+/// when the evaluator does not model a step.
+fn naive_values(
+    p: &Program,
+    names: &[(String, TensorId)],
+    shapes: &[Option<&ConcreteShape>],
+    used: &[TensorId],
+    ch: &mut Choices,
+) -> Result<Option<(Values, Leaves)>, Failure> {
+    let mut values: Values = Vec::with_capacity(names.len());
+    let mut leaves = Vec::new();
+    for (i, shape) in shapes.iter().take(p.decls.len()).enumerate() {
+        let v = shape.and_then(numel).map(|n| leaf_values(ch, n));
+        if let (Some(v), true) = (&v, used.contains(&names[i].1)) {
+            leaves.push((names[i].1, v.clone()));
+        }
+        values.push(v);
+    }
+    for (i, s) in p.stmts.iter().enumerate() {
+        let out = shapes[p.decls.len() + i]
+            .ok_or_else(|| Failure::new(FailureKind::Unsolved, "a result is open"))?;
+        let mut args = Vec::new();
+        for a in &s.args {
+            let j = names[..p.decls.len() + i].iter().rposition(|(n, _)| n == a);
+            let (Some(shape), Some(v)) =
+                (j.and_then(|j| shapes[j]), j.and_then(|j| values[j].as_deref()))
+            else {
+                return Ok(None);
+            };
+            args.push((shape, v));
+        }
+        match eval_step(s, &args, out) {
+            Ok(v) => values.push(Some(v)),
+            Err(_) => return Ok(None),
+        }
+    }
+    Ok(Some((values, leaves)))
+}
+
+/// Small integer leaf values (in -3..=3), so every result is exact in f64.
+pub fn leaf_values(ch: &mut Choices, n: usize) -> Vec<f64> {
+    (0..n).map(|_| ch.below(7) as f64 - 3.0).collect()
+}
+
+/// Solves `p`, runs it with random leaf values through einrow ([`run_graph`], default
+/// accumulation and combine per operation) and through the naive evaluator, and compares
+/// every tensor's values. Programs that are rejected, too large, or use what the naive
+/// evaluator does not model (padded convolutions, concatenation in an operand) are skipped:
+/// `Ok(false)`. `Ok(true)` when the values were compared and agree.
+pub fn check_execution(p: &Program, ch: &mut Choices) -> Result<bool, Failure> {
+    let run = catch_unwind(AssertUnwindSafe(|| execute_both(p, ch)));
+    match run {
+        Ok(r) => r,
+        Err(payload) => Err(Failure::new(FailureKind::Panic, panic_message(&*payload))),
+    }
+}
+
+fn execute_both(p: &Program, ch: &mut Choices) -> Result<bool, Failure> {
+    // einrow's projections do not cover numpy steps in graphs yet.
+    if p.stmts.iter().any(|s| s.op == crate::infer::OpKind::Numpy) {
+        return Ok(false);
+    }
+    let built = p.build();
+    let (mut g, names) = (built.graph, built.names);
+    if built.result.is_err() {
+        return Ok(false);
+    }
+    let used: Vec<TensorId> =
+        g.steps().iter().flat_map(|s| s.args.iter().copied().chain([s.out])).collect();
+    let Ok(sol) = Solution::from_graph(&mut g, &names, |t| !used.contains(&t)) else {
+        return Ok(false);
+    };
+    let shapes: Vec<Option<&ConcreteShape>> = sol.tensors.iter().map(|(_, s)| s.as_ref()).collect();
+    if shapes.iter().flatten().any(|s| numel(s).is_none_or(|n| n > MAX_ELEMENTS)) {
+        return Ok(false);
+    }
+    let Some((values, leaves)) = naive_values(p, &names, &shapes, &used, ch)? else {
+        return Ok(false);
+    };
+    let steps: Vec<_> = g.steps().to_vec();
+    let got = run_graph(&mut g, &leaves, &|st: StepId| {
+        let s = &steps[st.index()];
+        Compute::default_for(s.op, s.args.len())
+    });
+    let got = got.map_err(|e| {
+        Failure::new(FailureKind::Differential, format!("einrow cannot run the program: {e}"))
+    })?;
+    for (i, (name, id)) in names.iter().enumerate().skip(p.decls.len()) {
+        let want = values[i].as_deref().unwrap_or_default();
+        let have = got.get(id.index()).and_then(|v| v.as_deref()).unwrap_or_default();
+        if want != have {
+            let msg = format!("`{name}`: einrow computes {have:?}, the naive reference {want:?}");
+            return Err(Failure::new(FailureKind::Differential, msg));
+        }
+    }
+    Ok(true)
+}

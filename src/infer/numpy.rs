@@ -1,0 +1,185 @@
+//! numpy einsum as constraints of the engine: each result label is a dim that every
+//! occurrence broadcasts into (`R ⊑ occurrence`: equal, or the occurrence is the broadcast
+//! top, which is what numpy's size-1 axes are), repeated labels within one operand are equal
+//! (numpy takes a diagonal, without broadcasting), and the result's ellipsis is a row that every
+//! operand's ellipsis broadcasts into (right-aligned). Operands and the result are output rows.
+
+use super::constraint::{Constraint, Origin, Part, RowArg};
+use super::error::InferError;
+use super::lower::StepShapes;
+use super::solver::Solver;
+use crate::code::ErrorCode;
+use crate::ids::DimVar;
+use crate::shape::{Dim, Dims, Row};
+use crate::spec::ast::{AxisKind, NumpySpec, Row as Term, RowKind};
+
+/// The label of a numpy axis (always a single letter).
+fn label(kind: &AxisKind) -> char {
+    match kind {
+        AxisKind::Label(l) => l.chars().next().unwrap_or('?'),
+        _ => '?',
+    }
+}
+
+impl Solver {
+    /// Constraints of a numpy einsum step.
+    pub fn lower_numpy(&mut self, s: &StepShapes, spec: &NumpySpec) -> Result<(), InferError> {
+        if spec.inputs.len() != s.args.len() {
+            let msg = format!(
+                "the subscripts name {} operands, {} were given",
+                spec.inputs.len(),
+                s.args.len()
+            );
+            return Err(InferError::Usage { code: ErrorCode::Arity, message: msg });
+        }
+        let mut labels: Vec<(char, DimVar)> = Vec::new();
+        let ellipsis = self.env.new_row();
+        for (i, (term, (t, shape))) in spec.inputs.iter().zip(s.args).enumerate() {
+            let o = self.origin(Origin {
+                step: Some(s.step),
+                tensor: Some(*t),
+                part: Part::Operand(i as u8, RowKind::Output),
+                span: Some(term.span),
+            });
+            self.current = Some(o);
+            for k in [RowKind::Batch, RowKind::Input] {
+                self.push_with(Constraint::RowEq(shape.row(k).into(), Row::empty().into()), o);
+            }
+            let row = self.numpy_operand_row(term, &mut labels, ellipsis);
+            self.push_with(Constraint::RowEq(row.into(), (&shape.output).into()), o);
+        }
+        self.pin_numpy_ellipsis(spec, s, ellipsis);
+        let out_row = match &spec.output {
+            Some(term) => self.numpy_result_row(term, &mut labels, ellipsis),
+            None => implicit_output(spec, &labels, ellipsis),
+        };
+        let o = self.origin(Origin {
+            step: Some(s.step),
+            tensor: Some(s.out.0),
+            part: Part::Result(RowKind::Output),
+            span: None,
+        });
+        for k in [RowKind::Batch, RowKind::Input] {
+            self.push_with(Constraint::RowEq(s.out.1.row(k).into(), Row::empty().into()), o);
+        }
+        if spec.output.as_ref().is_some_and(|t| t.ellipsis.is_none()) {
+            // numpy (optimize=False) rejects input ellipsis dims the output drops.
+            self.push_with(Constraint::RowEq(RowArg::Var(ellipsis), Row::empty().into()), o);
+        }
+        self.push_with(Constraint::RowEq((&s.out.1.output).into(), out_row.into()), o);
+        Ok(())
+    }
+
+    /// When every operand with an ellipsis is known, the result's ellipsis is exactly numpy's
+    /// broadcast of theirs (right-aligned; at each position the size other than 1), so that
+    /// later consumers cannot widen it.
+    fn pin_numpy_ellipsis(
+        &mut self,
+        spec: &NumpySpec,
+        s: &StepShapes,
+        ellipsis: crate::ids::RowVar,
+    ) {
+        let mut parts: Vec<Vec<Dim>> = Vec::new();
+        for (term, (_, shape)) in spec.inputs.iter().zip(s.args) {
+            if term.ellipsis.is_none() {
+                continue;
+            }
+            let row = self.env.row(&shape.output);
+            let all: Vec<Dim> = row.all().cloned().collect();
+            let (nl, nt) = (term.leading.len(), term.trailing.len());
+            if row.var.is_some() || all.len() < nl + nt || all.iter().any(|d| d.solved().is_none())
+            {
+                return;
+            }
+            parts.push(all[nl..all.len() - nt].to_vec());
+        }
+        let n = parts.iter().map(Vec::len).max().unwrap_or(0);
+        let dims = (0..n).map(|i| {
+            let at = parts.iter().filter_map(|p| p.len().checked_sub(n - i).and_then(|j| p.get(j)));
+            let mut pick = None;
+            for d in at {
+                let one = d.solved().is_some_and(|x| x.size == 1);
+                if pick.is_none() || !one {
+                    pick = Some(d.clone());
+                }
+            }
+            pick.unwrap_or_else(Dim::top)
+        });
+        let row = Row { beg: Dims::new(), var: None, dims: dims.collect() };
+        self.push(Constraint::RowEq(RowArg::Var(ellipsis), row.into()));
+    }
+
+    fn numpy_label(&mut self, labels: &mut Vec<(char, DimVar)>, c: char) -> DimVar {
+        if let Some((_, v)) = labels.iter().find(|(l, _)| *l == c) {
+            return *v;
+        }
+        let v = self.env.new_dim(Some(&c.to_string()));
+        labels.push((c, v));
+        v
+    }
+
+    /// The operand's row: one fresh dim per occurrence, each refined by its label's result
+    /// dim; repeats within the operand equal; the ellipsis a fresh row under the result's.
+    fn numpy_operand_row(
+        &mut self,
+        term: &Term,
+        labels: &mut Vec<(char, DimVar)>,
+        ellipsis: crate::ids::RowVar,
+    ) -> Row {
+        let mut seen: Vec<(char, Dim)> = Vec::new();
+        let mut occ = |solver: &mut Solver, kind: &AxisKind| {
+            let c = label(kind);
+            let r = solver.numpy_label(labels, c);
+            let d = Dim::Var(solver.env.new_dim(Some(&c.to_string())));
+            solver.push(Constraint::DimIneq { res: Dim::Var(r), opnd: d.clone() });
+            if let Some((_, first)) = seen.iter().find(|(l, _)| *l == c) {
+                solver.push(Constraint::DimEq(first.clone(), d.clone()));
+            } else {
+                seen.push((c, d.clone()));
+            }
+            d
+        };
+        let beg: Dims = term.leading.iter().map(|a| occ(self, &a.kind)).collect();
+        let dims: Dims = term.trailing.iter().map(|a| occ(self, &a.kind)).collect();
+        let var = term.ellipsis.as_ref().map(|_| {
+            let rho = self.env.new_row();
+            self.push(Constraint::RowIneq { res: RowArg::Var(ellipsis), opnd: RowArg::Var(rho) });
+            rho
+        });
+        Row { beg, var, dims }
+    }
+
+    fn numpy_result_row(
+        &mut self,
+        term: &Term,
+        labels: &mut Vec<(char, DimVar)>,
+        ellipsis: crate::ids::RowVar,
+    ) -> Row {
+        let mut dim = |solver: &mut Solver, kind: &AxisKind| {
+            Dim::Var(solver.numpy_label(labels, label(kind)))
+        };
+        let beg: Dims = term.leading.iter().map(|a| dim(self, &a.kind)).collect();
+        let dims: Dims = term.trailing.iter().map(|a| dim(self, &a.kind)).collect();
+        Row { beg, var: term.ellipsis.as_ref().map(|_| ellipsis), dims }
+    }
+}
+
+/// numpy's implicit output: the ellipsis (if any input has one), then the labels that occur
+/// exactly once, in ASCII order (uppercase first).
+fn implicit_output(
+    spec: &NumpySpec,
+    labels: &[(char, DimVar)],
+    ellipsis: crate::ids::RowVar,
+) -> Row {
+    let all: Vec<char> =
+        spec.inputs.iter().flat_map(|t| t.axes().map(|a| label(&a.kind))).collect();
+    let mut once: Vec<char> =
+        all.iter().copied().filter(|c| all.iter().filter(|d| *d == c).count() == 1).collect();
+    once.sort_unstable();
+    let dims = once
+        .iter()
+        .filter_map(|c| labels.iter().find(|(l, _)| l == c).map(|(_, v)| Dim::Var(*v)))
+        .collect();
+    let var = spec.inputs.iter().any(|t| t.ellipsis.is_some()).then_some(ellipsis);
+    Row { beg: Dims::new(), var, dims }
+}

@@ -1,0 +1,76 @@
+//! Solved shapes as plain sizes, keeping each row's split between leading and trailing axes
+//! (operands align to results from both edges).
+
+use crate::ids::TensorId;
+use crate::infer::{Graph, InferError};
+use crate::spec::ast::RowKind;
+
+/// One solved row: leading-flank sizes and trailing-flank sizes.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ConcreteRow {
+    /// Sizes of the leading flank.
+    pub beg: Vec<u64>,
+    /// Sizes of the trailing flank.
+    pub dims: Vec<u64>,
+}
+
+impl ConcreteRow {
+    /// All sizes in order.
+    pub fn flat(&self) -> Vec<u64> {
+        self.beg.iter().chain(&self.dims).copied().collect()
+    }
+
+    /// Number of axes.
+    pub fn len(&self) -> usize {
+        self.beg.len() + self.dims.len()
+    }
+
+    /// Whether the row has no axes.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// A solved shape: rows in [`RowKind::ALL`] order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Concrete {
+    /// Batch, input, output.
+    pub rows: [ConcreteRow; 3],
+}
+
+impl Concrete {
+    /// The solved shape of `t` (fails when something is still unknown).
+    pub fn of(g: &mut Graph, t: TensorId) -> Result<Concrete, InferError> {
+        g.dims(t)?;
+        let shape = g.shape(t);
+        let mut c = Concrete::default();
+        for (i, kind) in RowKind::ALL.into_iter().enumerate() {
+            let row = shape.row(kind);
+            let size = |d: &crate::shape::Dim| d.solved().map_or(0, |s| s.size);
+            c.rows[i] = ConcreteRow {
+                beg: row.beg.iter().map(size).collect(),
+                dims: row.dims.iter().map(size).collect(),
+            };
+        }
+        Ok(c)
+    }
+
+    /// The row of a kind.
+    pub fn row(&self, kind: RowKind) -> &ConcreteRow {
+        &self.rows[kind_index(kind)]
+    }
+
+    /// All sizes in memory order (batch, output, input).
+    pub fn memory_dims(&self) -> Vec<u64> {
+        RowKind::MEMORY_ORDER.into_iter().flat_map(|k| self.row(k).flat()).collect()
+    }
+}
+
+/// The position of a kind in [`RowKind::ALL`].
+pub fn kind_index(kind: RowKind) -> usize {
+    match kind {
+        RowKind::Batch => 0,
+        RowKind::Input => 1,
+        RowKind::Output => 2,
+    }
+}

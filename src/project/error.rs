@@ -1,0 +1,38 @@
+//! Errors of projection derivation and plan execution.
+
+use crate::code::{Coded, ErrorCode};
+use crate::infer::InferError;
+use crate::kernel::KernelError;
+
+/// A plan that cannot be derived or run.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ProjectError {
+    /// The shapes are not solved.
+    #[error(transparent)]
+    Infer(#[from] InferError),
+    /// Solved shapes that do not line up (a solver bug, reported rather than hidden).
+    #[error("projection: {0}")]
+    Misaligned(String),
+    /// Too many concatenation parts to enumerate.
+    #[error("projection: {0}")]
+    TooLarge(String),
+    /// Leaf data missing or of the wrong length.
+    #[error("{0}")]
+    Data(String),
+    /// The kernel refused the nest.
+    #[error(transparent)]
+    Kernel(#[from] KernelError),
+}
+
+impl Coded for ProjectError {
+    fn code(&self) -> ErrorCode {
+        match self {
+            ProjectError::Infer(e) => e.code(),
+            ProjectError::Misaligned(_) => ErrorCode::Mismatch,
+            ProjectError::TooLarge(_) => ErrorCode::Bounds,
+            ProjectError::Data(_) => ErrorCode::Elems,
+            ProjectError::Kernel(e) => e.code(),
+        }
+    }
+}

@@ -1,0 +1,16 @@
+//! Stage 3 — projections: per operation, an inspectable indexing plan ([`IndexPlan`]) derived
+//! from the solved shapes, lowered onto the kernel's loop nests to run.
+
+mod concrete;
+mod derive;
+mod error;
+mod plan;
+mod positional;
+mod run;
+mod spec;
+
+pub use concrete::{Concrete, ConcreteRow};
+pub use derive::{derive_plan, Compute};
+pub use error::ProjectError;
+pub use plan::{Index, IndexPlan, Loop, PlanPart};
+pub use run::{run_graph, run_plan};

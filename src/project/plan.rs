@@ -1,0 +1,224 @@
+//! [`IndexPlan`]: the inspectable indexing plan of one operation — its product space, how each
+//! tensor axis is indexed by the loops, and what is computed at each point.
+
+use std::fmt;
+
+use serde_json::{json, Value};
+
+use crate::infer::OpKind;
+use crate::kernel::{Accum, Combine};
+
+/// One loop of the product space.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Loop {
+    /// A readable name: the spec label, `rho[k]` for a row variable's k-th axis, or
+    /// `batch0`, `output1`… for positional axes.
+    pub name: String,
+    /// The extent.
+    pub size: u64,
+}
+
+/// How one tensor axis is indexed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Index {
+    /// Follows a loop.
+    Iter(usize),
+    /// A constant index (a fixed index, or 0 where a size-1 axis broadcasts).
+    Fixed(u64),
+    /// `Σ coeff·loop + offset` (strided and convolution axes, concatenation parts).
+    Affine {
+        /// `(coefficient, loop)` terms.
+        terms: Vec<(i64, usize)>,
+        /// The constant term (negative for left padding).
+        offset: i64,
+        /// Whether the index may leave the axis (padding): such points read 0 / are skipped.
+        padded: bool,
+    },
+}
+
+/// One nest of a plan. Plans have one part, except concatenations: one part per component.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlanPart {
+    /// The product space.
+    pub loops: Vec<Loop>,
+    /// The index of each result axis (memory order: batch, output, input).
+    pub result: Vec<Index>,
+    /// The index of each operand axis; `None` when the operand is not read in this part.
+    pub operands: Vec<Option<Vec<Index>>>,
+}
+
+/// The indexing plan of one operation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct IndexPlan {
+    /// The operation.
+    pub op: OpKind,
+    /// Result sizes in memory order.
+    pub result_dims: Vec<u64>,
+    /// Operand sizes in memory order.
+    pub operand_dims: Vec<Vec<u64>>,
+    /// The nests (sibling loops for concatenation components).
+    pub parts: Vec<PlanPart>,
+    /// How values accumulate into the result.
+    pub accum: Accum,
+    /// How operand values combine.
+    pub combine: Combine,
+    /// Whether every result element is written exactly once: then no neutral-element
+    /// initialisation is needed (OCANNL's surjective and injective test).
+    pub bijective: bool,
+}
+
+impl Index {
+    fn text(&self, loops: &[Loop]) -> String {
+        match self {
+            Index::Iter(l) => loops[*l].name.clone(),
+            Index::Fixed(n) => n.to_string(),
+            Index::Affine { terms, offset, padded } => {
+                let mut s = String::new();
+                for (c, l) in terms {
+                    if !s.is_empty() {
+                        s.push('+');
+                    }
+                    if *c != 1 {
+                        s.push_str(&format!("{c}*"));
+                    }
+                    s.push_str(&loops[*l].name);
+                }
+                if *offset != 0 || s.is_empty() {
+                    s.push_str(&format!("{offset:+}"));
+                }
+                if *padded {
+                    s.push_str(" (padded)");
+                }
+                s
+            }
+        }
+    }
+
+    fn json(&self) -> Value {
+        match self {
+            Index::Iter(l) => json!({ "iter": l }),
+            Index::Fixed(n) => json!({ "fixed": n }),
+            Index::Affine { terms, offset, padded } => json!({
+                "affine": terms.iter().map(|(c, l)| json!([c, l])).collect::<Vec<_>>(),
+                "offset": offset,
+                "padded": padded,
+            }),
+        }
+    }
+}
+
+fn accum_text(a: Accum) -> &'static str {
+    match a {
+        Accum::Store => "=",
+        Accum::Add => "+=",
+        Accum::Mul => "*=",
+        Accum::Max => "max=",
+        Accum::Min => "min=",
+    }
+}
+
+fn combine_text(c: Combine) -> &'static str {
+    match c {
+        Combine::First => ",",
+        Combine::Mul => " * ",
+        Combine::Add => " + ",
+        Combine::Sub => " - ",
+        Combine::Div => " / ",
+        Combine::Max => " max ",
+        Combine::Min => " min ",
+    }
+}
+
+impl fmt::Display for IndexPlan {
+    /// Readable loops: `for i in 0..2, j in 0..3: r[i] += a[i, j]`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if !self.bijective {
+            writeln!(f, "out[..] = neutral of `{}`", accum_text(self.accum))?;
+        }
+        for part in &self.parts {
+            let loops: Vec<String> =
+                part.loops.iter().map(|l| format!("{} in 0..{}", l.name, l.size)).collect();
+            let idx =
+                |v: &[Index]| v.iter().map(|i| i.text(&part.loops)).collect::<Vec<_>>().join(", ");
+            let args: Vec<String> = part
+                .operands
+                .iter()
+                .enumerate()
+                .filter_map(|(i, o)| o.as_ref().map(|o| format!("x{}[{}]", i + 1, idx(o))))
+                .collect();
+            let args = args.join(combine_text(self.combine).trim_end_matches(','));
+            let head = if loops.is_empty() {
+                String::new()
+            } else {
+                format!("for {}: ", loops.join(", "))
+            };
+            writeln!(f, "{head}out[{}] {} {args}", idx(&part.result), accum_text(self.accum))?;
+        }
+        Ok(())
+    }
+}
+
+impl IndexPlan {
+    /// The plan as JSON: loops, per-axis indices of the result and each operand.
+    pub fn to_json(&self) -> Value {
+        let parts: Vec<Value> = self
+            .parts
+            .iter()
+            .map(|p| {
+                json!({
+                    "loops": p.loops.iter().map(|l| json!({"name": l.name, "size": l.size})).collect::<Vec<_>>(),
+                    "result": p.result.iter().map(Index::json).collect::<Vec<_>>(),
+                    "operands": p.operands.iter().map(|o| o.as_ref().map(|o| o.iter().map(Index::json).collect::<Vec<_>>())).collect::<Vec<_>>(),
+                })
+            })
+            .collect();
+        json!({
+            "op": self.op.name(),
+            "result_dims": self.result_dims,
+            "operand_dims": self.operand_dims,
+            "accum": accum_text(self.accum),
+            "combine": combine_text(self.combine).trim(),
+            "bijective": self.bijective,
+            "parts": parts,
+        })
+    }
+
+    /// The map from a part's loops to an operand's axes (`None`: the result) as a TensorStore
+    /// IndexTransform JSON, where expressible: every axis a single loop with stride and
+    /// offset, or a constant. `None` when an axis needs two loops (convolutions).
+    pub fn index_transform(&self, part: usize, operand: Option<usize>) -> Option<Value> {
+        let p = self.parts.get(part)?;
+        let axes = match operand {
+            None => &p.result,
+            Some(i) => p.operands.get(i)?.as_ref()?,
+        };
+        let mut output = Vec::with_capacity(axes.len());
+        for a in axes {
+            output.push(match a {
+                Index::Iter(l) => json!({ "input_dimension": l }),
+                Index::Fixed(n) => json!({ "offset": n }),
+                Index::Affine { terms, offset, padded: false } if terms.len() == 1 => {
+                    let (c, l) = terms[0];
+                    let mut m = json!({ "input_dimension": l });
+                    if c != 1 {
+                        m["stride"] = json!(c);
+                    }
+                    if *offset != 0 {
+                        m["offset"] = json!(offset);
+                    }
+                    m
+                }
+                Index::Affine { terms, offset, padded: false } if terms.is_empty() => {
+                    json!({ "offset": offset })
+                }
+                Index::Affine { .. } => return None,
+            });
+        }
+        Some(json!({
+            "input_inclusive_min": vec![0; p.loops.len()],
+            "input_exclusive_max": p.loops.iter().map(|l| l.size).collect::<Vec<_>>(),
+            "input_labels": p.loops.iter().map(|l| l.name.clone()).collect::<Vec<_>>(),
+            "output": output,
+        }))
+    }
+}

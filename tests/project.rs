@@ -1,0 +1,119 @@
+//! Projections: the plans of typical steps, printed as readable loops (data-driven), their
+//! TensorStore export, and end-to-end runs against values computed by hand.
+
+use einrow::formats::tensorstore::{from_json, IndexTransform};
+use einrow::infer::{Graph, OpKind};
+use einrow::project::{derive_plan, run_plan, Compute, IndexPlan};
+
+/// Solves one step over leaves of the given shapes and derives its plan.
+fn plan(op: OpKind, spec: Option<&str>, shapes: &[&str]) -> IndexPlan {
+    let mut g = Graph::new();
+    let ids: Vec<_> = shapes
+        .iter()
+        .enumerate()
+        .map(|(i, s)| g.declare(&format!("x{i}"), Some(s), false).expect("declares"))
+        .collect();
+    g.add_step(op, &ids, spec).expect("step is valid");
+    g.solve().expect("solves");
+    derive_plan(&mut g, einrow::ids::StepId(0), Compute::default_for(op, ids.len()), 0)
+        .expect("plan derives")
+}
+
+#[track_caller]
+fn check(op: OpKind, spec: Option<&str>, shapes: &[&str], expected: &str) {
+    let p = plan(op, spec, shapes);
+    assert_eq!(p.to_string().trim_end(), expected.trim());
+}
+
+#[test]
+fn plans_print_as_loops() {
+    check(
+        OpKind::Einsum,
+        Some("ij;jk=>ik"),
+        &["2,3", "3,4"],
+        "out[..] = neutral of `+=`\nfor i in 0..2, k in 0..4, j in 0..3: out[i, k] += x1[i, j] * x2[j, k]",
+    );
+    check(OpKind::Permute, Some("ii=>i"), &["3,3"], "for i in 0..3: out[i] += x1[i, i]");
+    check(OpKind::Permute, Some("i=>i0"), &["4"], "for i in 0..4: out[i, 0] += x1[i]");
+    check(
+        OpKind::Pointwise,
+        None,
+        &["2,3", "1!"],
+        "for o0 in 0..2, o1 in 0..3: out[o0, o1] += x1[o0, o1] + x2[0]",
+    );
+    check(
+        OpKind::Compose,
+        None,
+        &["3->2", "3"],
+        "out[..] = neutral of `+=`\nfor o0 in 0..2, k0 in 0..3: out[o0] += x1[o0, k0] * x2[k0]",
+    );
+    check(
+        OpKind::Concat,
+        Some("a; b => a^b"),
+        &["3", "2"],
+        "out[..] = neutral of `+=`\nfor a in 0..3: out[a] += x1[a]\nfor b in 0..2: out[b+3] += x2[b]",
+    );
+    check(
+        OpKind::Einsum,
+        Some("2*o<+k; k => o"),
+        &["7", "3"],
+        "out[..] = neutral of `+=`\nfor o in 0..3, k in 0..3: out[o] += x1[2*o+k] * x2[k]",
+    );
+    check(
+        OpKind::Permute,
+        Some("..r..|i->o => o|..r..->i"),
+        &["2,3|4->5"],
+        "for o in 0..5, i in 0..4, r[0] in 0..2, r[1] in 0..3: out[o, i, r[0], r[1]] += x1[r[0], r[1], o, i]",
+    );
+}
+
+#[test]
+fn same_convolution_pads_by_half_the_kernel() {
+    let p = plan(OpKind::Einsum, Some("o=+k; k => o"), &["5", "3"]);
+    assert_eq!(
+        p.parts[0].operands[0].as_ref().map(|i| format!("{i:?}")),
+        Some("[Affine { terms: [(1, 0), (1, 1)], offset: -1, padded: true }]".into())
+    );
+    let out = run_plan(&p, &[&[1.0, 2.0, 3.0, 4.0, 5.0], &[1.0, 1.0, 1.0]]).expect("runs");
+    assert_eq!(out, vec![3.0, 6.0, 9.0, 12.0, 9.0]);
+}
+
+#[test]
+fn plans_export_as_tensorstore_transforms() {
+    let p = plan(OpKind::Einsum, Some("ij;jk=>ik"), &["2,3", "3,4"]);
+    let t = p.index_transform(0, Some(0)).expect("expressible");
+    let parsed: IndexTransform = from_json(&t).expect("valid IndexTransform JSON");
+    assert_eq!(parsed.input_rank(), 3);
+    let fixed = plan(OpKind::Permute, Some("ij=>i0"), &["2,3"]);
+    let t = fixed.index_transform(0, None).expect("expressible");
+    assert_eq!(t["output"][1], serde_json::json!({"offset": 0}));
+    from_json::<IndexTransform>(&t).expect("valid IndexTransform JSON");
+    let conv = plan(OpKind::Einsum, Some("2*o<+k; k => o"), &["7", "3"]);
+    assert!(
+        conv.index_transform(0, Some(0)).is_none(),
+        "two loops on one axis are not expressible"
+    );
+}
+
+#[test]
+fn graph_runs_end_to_end_and_failed_steps_leave_it_unchanged() {
+    let mut g = Graph::new();
+    let a = g.declare("a", Some("2,3"), false).unwrap();
+    let b = g.declare("b", Some("3"), false).unwrap();
+    let m = g.einsum("ij;j=>i", &[a, b]).unwrap();
+    let err = g.pointwise(&[m, b]).unwrap_err();
+    assert_eq!(einrow::Coded::code(&err), einrow::ErrorCode::Mismatch);
+    assert_eq!(g.steps().len(), 1, "the failed step is not kept");
+    let t = g.permute("i=>ii", m).unwrap();
+    g.solve().unwrap();
+    let computes =
+        [Compute::default_for(OpKind::Einsum, 2), Compute::default_for(OpKind::Permute, 1)];
+    let values = einrow::project::run_graph(
+        &mut g,
+        &[(a, vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0]), (b, vec![1.0, 0.0, -1.0])],
+        &|step| computes[step.index()],
+    )
+    .unwrap();
+    assert_eq!(values[m.index()].as_deref(), Some(&[-2.0, -2.0][..]));
+    assert_eq!(values[t.index()].as_deref(), Some(&[-2.0, 0.0, 0.0, -2.0][..]));
+}

@@ -1,0 +1,134 @@
+//! Minimal programs found by fuzzing (`einrow fuzz`, `tests/infer_props.rs`), frozen as tests.
+//!
+//! Each test names the solver behaviour it pins; those once marked open issues (least
+//! solutions of overlapping flanks, cap joins, numpy's right-aligned ellipsis) are fixed.
+#![cfg(feature = "fuzzing")]
+
+use einrow::fuzzing::props::{check_program, run_program, Outcome};
+use einrow::fuzzing::ConcreteShape;
+use einrow::infer::program::Program;
+
+fn program(text: &str) -> Program {
+    Program::parse_text(text).expect("the program text parses")
+}
+
+/// The program solves, its solution passes the independent checker, and the named tensors
+/// have the expected shapes (FORMAT.md comparison: a plain `1` matches either size-1 basis).
+fn expect_shapes(text: &str, want: &[(&str, &str)]) {
+    let p = program(text);
+    let outcome = check_program(&p).unwrap_or_else(|f| panic!("{f}"));
+    let Outcome::Solved(sol) = outcome else { panic!("rejected: {outcome:?}") };
+    for (name, shape) in want {
+        let want = ConcreteShape::parse(shape).expect("expected shape parses");
+        let got = sol.get(name).unwrap_or_else(|| panic!("no shape for `{name}`"));
+        assert!(want.matches_expected(got), "`{name}`: expected {want}, solved {got}");
+    }
+}
+
+/// Whatever the outcome, a solution never breaks a constraint.
+fn never_violates(text: &str) {
+    check_program(&program(text)).unwrap_or_else(|f| panic!("{f}"));
+}
+
+/// A cap holding an unsolved axis (`x1`'s input, from the permute's label) was merged into
+/// another cap of `y`'s output and dropped, so `x1.input ⊑ y.output` was never re-checked and
+/// the solver returned `x1: 1!->` with `y: 2` (fixed in `src/infer/broadcast.rs`).
+#[test]
+fn a_cap_with_an_unknown_axis_is_kept() {
+    let text = "tensor x0: 2->\ntensor x1\ntensor y\n\
+                t1 = permute \"a->=>a\" x1\nt2 = compose x0 y\nt3 = compose x1 y\n";
+    expect_shapes(text, &[("x1", "2->"), ("y", "2"), ("t1", "2")]);
+}
+
+/// The same lost cap on an interior row: the program may be rejected, but not solved wrongly.
+#[test]
+fn a_cap_with_an_unknown_axis_on_an_interior_row_is_checked() {
+    never_violates(
+        "tensor x0: 2->\ntensor x1\nt0 = pointwise x0\n\
+         t1 = concat \"c0->; c1-> => c0^c1->\" x0 x1\nt2 = compose x0 t0\nt3 = compose x1 t0\n",
+    );
+}
+
+/// Fixed: a spec row with axes beside its row variable (`[s].<ρ>` of a batch slice, or
+/// `b...`) meets a result row the solver keeps open (`<τ>.[2,3]`). The word equation
+/// `[s].<ρ> = <τ>.[2,3]` is deferred, then closed at stage 6 by the family `τ = [s].<z>`,
+/// `ρ = <z>.[2,3]`, which misses the least solution `τ = []`: `t0` gets an extra `1!` axis and
+/// the batch slice drops it instead of `2` (`t0: 1!,2,3|4`, `t1: 2,3|4`).
+#[test]
+fn batch_slice_of_a_computed_tensor() {
+    let text = "tensor x: 2,3|4\nt0 = pointwise x\nt1 = batch_slice t0\n";
+    expect_shapes(text, &[("t0", "2,3|4"), ("t1", "3|4")]);
+}
+
+/// Fixed: the same word equation from a spec row `b...` (`t0: 1!,6` instead of `6`).
+#[test]
+fn spec_row_with_a_leading_axis_on_a_computed_tensor() {
+    let text = "tensor x: 6\nt0 = pointwise x\nt1 = permute \"b...=>b...\" t0\n";
+    expect_shapes(text, &[("t0", "6"), ("t1", "6")]);
+}
+
+/// Fixed: caps are closed in the order they were added. `t1`'s output row gets the open
+/// cap `<τ>.[2,4]` (from `compose t1 t1`) before the cap `[]` (from `t3 ⊑ t1` once the permute
+/// closes `t3`'s output); open caps are never joined, `close_row_to_cap` takes the first, and
+/// `[] ⊑ [2,4]` then fails. Adding the permute before the compose solves.
+#[test]
+fn caps_are_joined_whatever_their_order() {
+    let text = "tensor x0: 2,4->\nt1 = pointwise x0\nt3 = pointwise t1\n\
+                t4 = compose t1 t1\nt6 = permute \"ab->=>ab\" t3\n";
+    expect_shapes(text, &[("t1", "2,4->"), ("t3", "2,4->"), ("t4", "2,4->"), ("t6", "2,4")]);
+}
+
+/// The same program with the permute first: solved (kept as the reference order).
+#[test]
+fn caps_in_the_solving_order() {
+    let text = "tensor x0: 2,4->\nt1 = pointwise x0\nt3 = pointwise t1\n\
+                t6 = permute \"ab->=>ab\" t3\nt4 = compose t1 t1\n";
+    expect_shapes(text, &[("t1", "2,4->"), ("t3", "2,4->"), ("t4", "2,4->"), ("t6", "2,4")]);
+}
+
+/// Fixed completeness gap (OCANNL's per-flank templates, §3.6 rule 4): `t0`'s output has a leading
+/// flank (`a` before `...`), `x0`'s a trailing one; `t1 ⊑ x0, t1 ⊑ t0` gets a template with a
+/// fresh leading *and* trailing axis, so `t1` has two axes and `a=>a` fails, although
+/// `t1 = [2]` satisfies every constraint.
+#[test]
+fn leading_and_trailing_operands_overlap() {
+    let text = "tensor x0: 2\nt0 = einsum \"a; ..., 0 => a, ...\" x0 x0\n\
+                t1 = pointwise x0 t0\nt2 = permute \"a=>a\" t1\n";
+    expect_shapes(text, &[("t0", "2"), ("t1", "2"), ("t2", "2")]);
+}
+
+/// Solving is deterministic on the programs above (replayed twice).
+#[test]
+fn regressions_are_deterministic() {
+    for text in [
+        "tensor x: 2,3|4\nt0 = pointwise x\nt1 = batch_slice t0\n",
+        "tensor x0: 2,4->\nt1 = pointwise x0\nt3 = pointwise t1\nt4 = compose t1 t1\n\
+         t6 = permute \"ab->=>ab\" t3\n",
+    ] {
+        let p = program(text);
+        assert_eq!(run_program(&p).ok(), run_program(&p).ok());
+    }
+}
+
+/// Fixed: a numpy step's operand `...` is bound to the middle of the operand's row and
+/// keeps its leading flank (`t0 = [a,b,c]` from the permute's result row), so the result's
+/// `...` is compared with it aligned left instead of numpy's right alignment; with a cap
+/// from `t2` the solver returns `t1: 1,3,2,2,2,2` for `numpy "...a"` on `1,3,2`, whose `...`
+/// part `1,3,2,2,2` does not broadcast (right-aligned) into the operand's `1,3`.
+#[test]
+fn numpy_ellipsis_aligns_right() {
+    never_violates(
+        "tensor x: 1,3,2\ntensor y: 2,2,2,2\nt0 = permute \"abc...=>abc...\" x\n\
+         t1 = numpy \"...a\" t0\nt2 = pointwise t1 y\n",
+    );
+}
+
+/// Fixed design question: a numpy step's result `...` is only required to broadcast into the
+/// operands' (`E ⊑ ρ`), so a cap from a later pointwise step makes it longer than numpy's
+/// result: `numpy "...a"` on `1,3,2` is solved to `5,1,3,2` (numpy gives `1,3,2`; the
+/// pointwise step would accept that too).
+#[test]
+fn numpy_result_is_numpys() {
+    let text = "tensor x: 1,3,2\ntensor y: 5,1,3,2\nt1 = numpy \"...a\" x\nt2 = pointwise t1 y\n";
+    expect_shapes(text, &[("t1", "1,3,2"), ("t2", "5,1,3,2")]);
+}
