@@ -6,7 +6,10 @@ use std::sync::Arc;
 
 use smallvec::SmallVec;
 
+mod events;
 mod search;
+
+use events::{Event, StepExtra};
 
 use super::constraint::{Constraint, Origin, Part};
 use super::elaborate::SpecEnv;
@@ -51,16 +54,6 @@ pub struct Step {
     pub labels: Vec<(crate::spec::ast::Name, crate::ids::DimVar)>,
 }
 
-/// What was done to a graph, in order: enough to rebuild it (for careful re-solving).
-#[derive(Clone, Debug)]
-enum Event {
-    Declare { name: String, shape: Option<String>, param: bool },
-    Step { op: OpKind, args: Vec<TensorId>, spec: Option<String>, name: Option<String> },
-    Equal(TensorId, TensorId),
-    Name(TensorId, String),
-    Solve,
-}
-
 /// A graph of tensors and operations with its shape solver.
 ///
 /// ```
@@ -84,7 +77,7 @@ pub struct Graph {
     /// Parsed specs by text: a program repeats a few specs many times.
     specs: HashMap<Arc<str>, Arc<EinsumSpec>>,
     /// Parsed declared shapes by text, for the same reason.
-    shape_texts: HashMap<Box<str>, Arc<ShapeText>>,
+    shape_texts: HashMap<Arc<str>, Arc<ShapeText>>,
 }
 
 impl Default for Graph {
@@ -118,28 +111,29 @@ impl Graph {
         shape: Option<&str>,
         param: bool,
     ) -> Result<TensorId, InferError> {
-        let event = Event::Declare { name: name.into(), shape: shape.map(String::from), param };
-        let shape = match shape {
-            None => ShapeRef::Fresh(self.solver.env.new_rows3()),
+        let (shape, text) = match shape {
+            None => (ShapeRef::Fresh(self.solver.env.new_rows3()), None),
             Some(text) => {
-                let parsed = match self.shape_texts.get(text) {
-                    Some(p) => p.clone(),
+                let (text, parsed) = match self.shape_texts.get_key_value(text) {
+                    Some((k, p)) => (k.clone(), p.clone()),
                     None => {
                         let p =
                             Arc::new(parse_shape_string(text).map_err(|e| InferError::Usage {
                                 code: ErrorCode::Syntax,
                                 message: format!("tensor `{name}`: {e}"),
                             })?);
-                        self.shape_texts.insert(text.into(), p.clone());
-                        p
+                        let k: Arc<str> = text.into();
+                        self.shape_texts.insert(k.clone(), p.clone());
+                        (k, p)
                     }
                 };
                 let shape = self.shape_from_text(&parsed);
-                ShapeRef::store(&shape, &mut self.solver.env.store)
+                (ShapeRef::store(&shape, &mut self.solver.env.store), Some(text))
             }
         };
-        self.events.push(event);
-        Ok(self.add_tensor(TensorEntry { name: name.into(), shape, leaf: true, param }))
+        let t = self.add_tensor(TensorEntry { name: name.into(), shape, leaf: true, param });
+        self.events.push(Event::Declare(t, text));
+        Ok(t)
     }
 
     fn shape_from_text(&mut self, t: &ShapeText) -> Shape {
@@ -187,7 +181,7 @@ impl Graph {
     pub fn set_name(&mut self, t: TensorId, name: &str) {
         if let Some(e) = self.tensors.get_mut(t.index()) {
             e.name = name.into();
-            self.events.push(Event::Name(t, name.into()));
+            self.events.push(Event::Name(Box::new((t, name.into()))));
         }
     }
 
@@ -296,9 +290,10 @@ impl Graph {
         spec: Option<&str>,
     ) -> Result<TensorId, InferError> {
         let events = self.events.len();
-        let name = self.next_name.clone().unwrap_or_else(|| format!("t{}", self.tensors.len()));
+        let (given, id) = (self.next_name.clone(), self.tensors.len());
         let mut result = self.add_step_unchecked(op, args, spec);
         if let Err(InferError::Shape(s)) = &mut result {
+            let name = given.unwrap_or_else(|| format!("t{id}"));
             let names: Vec<&str> = args
                 .iter()
                 .filter_map(|a| self.tensors.get(a.index()))
@@ -314,15 +309,6 @@ impl Graph {
         result
     }
 
-    /// Rebuilds the graph from its first `events` events (deterministic: the same ids).
-    fn roll_back_to(&mut self, events: usize) {
-        let mut g = Graph::new();
-        let ok = self.events[..events].iter().all(|e| g.replay_event(e).is_some());
-        if ok {
-            *self = g;
-        }
-    }
-
     fn add_step_unchecked(
         &mut self,
         op: OpKind,
@@ -331,13 +317,12 @@ impl Graph {
     ) -> Result<TensorId, InferError> {
         let step = StepId::from_index(self.steps.len());
         self.check_args(op, args)?;
-        let name = self.next_name.clone();
-        self.events.push(Event::Step {
-            op,
-            args: args.to_vec(),
-            spec: spec.map(String::from),
-            name,
-        });
+        let numpy_text = spec.filter(|_| op == OpKind::Numpy).map(String::from);
+        let extra = match (self.next_name.clone(), numpy_text) {
+            (None, None) => None,
+            (name, numpy) => Some(Box::new(StepExtra { name, numpy })),
+        };
+        self.events.push(Event::Step(step, extra));
         let numpy = match (op, spec) {
             (OpKind::Numpy, Some(text)) => {
                 Some(crate::spec::parse_numpy(text).map_err(|error| InferError::Spec {
@@ -502,35 +487,6 @@ impl Graph {
             }
             None => result,
         }
-    }
-
-    /// Rebuilds the graph from its events and solves the last round carefully; `None` when
-    /// that fails too (or the graph cannot be rebuilt).
-    fn replay_carefully(&self) -> Option<Graph> {
-        let mut g = Graph::new();
-        for e in &self.events {
-            g.replay_event(e)?;
-        }
-        g.solver.careful = true;
-        g.solve_once().ok()?;
-        Some(g)
-    }
-
-    /// Applies one recorded event to this graph; `None` when it fails.
-    fn replay_event(&mut self, e: &Event) -> Option<()> {
-        match e {
-            Event::Declare { name, shape, param } => {
-                self.declare(name, shape.as_deref(), *param).ok()?;
-            }
-            Event::Step { op, args, spec, name } => {
-                self.next_name = name.clone();
-                self.add_step(*op, args, spec.as_deref()).ok()?;
-            }
-            Event::Equal(a, b) => self.equal_shapes(*a, *b).ok()?,
-            Event::Name(t, n) => self.set_name(*t, n),
-            Event::Solve => self.solve_once().ok()?,
-        }
-        Some(())
     }
 
     fn solve_once(&mut self) -> Result<(), InferError> {

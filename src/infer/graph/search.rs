@@ -69,14 +69,11 @@ impl Graph {
     fn replay_with(&self, choices: &[Choice]) -> Option<Graph> {
         let mut g = Graph::new();
         for e in &self.events {
-            match e {
-                Event::Declare { name, shape, param } => {
-                    let t = g.declare(name, shape.as_deref(), *param).ok()?;
-                    for &(ct, kind, len) in choices.iter().filter(|c| c.0 == t) {
-                        g.fix_row_length(ct, kind, len).ok()?;
-                    }
+            g.replay_event(self, e)?;
+            if let Event::Declare(t, _) = e {
+                for &(ct, kind, len) in choices.iter().filter(|c| c.0 == *t) {
+                    g.fix_row_length(ct, kind, len).ok()?;
                 }
-                other => g.replay_event(other)?,
             }
         }
         g.solver.careful = true;

@@ -1,0 +1,79 @@
+//! The record of what was done to a graph, in order, and rebuilding a graph from it (to undo
+//! a failed step, and for careful re-solving).
+//!
+//! An event keeps only what the graph does not: a declaration refers to its tensor (name and
+//! flags) and shares the shape text with the parse cache; a step refers to its [`Step`] (operation,
+//! operands, spec) and keeps a result name or numpy subscripts only when there is one. A large
+//! program therefore pays a few bytes per operation for being replayable.
+
+use std::sync::Arc;
+
+use super::{Graph, Step};
+use crate::ids::{StepId, TensorId};
+use crate::spec::ast::Name;
+
+/// One thing done to a graph.
+#[derive(Clone, Debug)]
+pub(super) enum Event {
+    /// A leaf was declared, with this shape text.
+    Declare(TensorId, Option<Arc<str>>),
+    /// A step was added (it succeeded: failed steps are undone).
+    Step(StepId, Option<Box<StepExtra>>),
+    /// Two tensors were required to have equal shapes.
+    Equal(TensorId, TensorId),
+    /// A tensor was renamed.
+    Name(Box<(TensorId, Name)>),
+    /// The graph was solved.
+    Solve,
+}
+
+/// What a step event keeps besides the step: the name given to its result, numpy subscripts.
+#[derive(Clone, Debug)]
+pub(super) struct StepExtra {
+    pub name: Option<String>,
+    pub numpy: Option<String>,
+}
+
+impl Graph {
+    /// Rebuilds the graph from its first `events` events (deterministic: the same ids).
+    pub(super) fn roll_back_to(&mut self, events: usize) {
+        let mut g = Graph::new();
+        let ok = self.events[..events].iter().all(|e| g.replay_event(self, e).is_some());
+        if ok {
+            *self = g;
+        }
+    }
+
+    /// Rebuilds the graph from its events and solves the last round carefully; `None` when
+    /// that fails too (or the graph cannot be rebuilt).
+    pub(super) fn replay_carefully(&self) -> Option<Graph> {
+        let mut g = Graph::new();
+        for e in &self.events {
+            g.replay_event(self, e)?;
+        }
+        g.solver.careful = true;
+        g.solve_once().ok()?;
+        Some(g)
+    }
+
+    /// Applies one event of `source` to this graph; `None` when it fails.
+    pub(super) fn replay_event(&mut self, source: &Graph, e: &Event) -> Option<()> {
+        match e {
+            Event::Declare(t, shape) => {
+                let entry = source.tensors.get(t.index())?;
+                self.declare(&entry.name, shape.as_deref(), entry.param).ok()?;
+            }
+            Event::Step(step, extra) => {
+                let Step { op, args, spec_text, .. } = source.steps.get(step.index())?;
+                let extra = extra.as_deref();
+                let spec = spec_text.as_deref().or(extra.and_then(|x| x.numpy.as_deref()));
+                self.next_name = extra.and_then(|x| x.name.clone());
+                self.add_step(*op, args, spec).ok()?;
+            }
+            Event::Equal(a, b) => self.equal_shapes(*a, *b).ok()?,
+            Event::Name(renamed) => self.set_name(renamed.0, &renamed.1),
+            Event::Solve => self.solve_once().ok()?,
+        }
+        Some(())
+    }
+}
