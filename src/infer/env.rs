@@ -43,6 +43,11 @@ impl UnifyValue for RowVal {
     }
 }
 
+/// Distinct label names looked up by a scan rather than a map.
+const SHORT_SCAN: usize = 16;
+/// Number of dim values from which solved sizes are interned.
+const INTERN_FROM: usize = 64;
+
 /// The union-find tables and side tables.
 #[derive(Clone, Default)]
 pub struct Env {
@@ -82,8 +87,9 @@ impl Env {
     }
 
     fn intern(&mut self, name: &str) -> u32 {
-        // Programs use few distinct labels: a short scan beats hashing until there are many.
-        if self.names.len() <= 16 {
+        // Programs use few distinct labels: a short scan beats hashing until there are many
+        // (the map is built when the scan gets long).
+        if self.names.len() <= SHORT_SCAN {
             if let Some(i) = self.names.iter().position(|n| n == name) {
                 return u32::try_from(i).unwrap_or(u32::MAX);
             }
@@ -92,7 +98,12 @@ impl Env {
         }
         let i = u32::try_from(self.names.len()).unwrap_or(u32::MAX);
         self.names.push(name.into());
-        self.name_ids.insert(name.into(), i);
+        if self.names.len() == SHORT_SCAN + 1 {
+            let ids = self.names.iter().enumerate().map(|(j, n)| (n.clone(), j as u32));
+            self.name_ids.extend(ids);
+        } else if self.names.len() > SHORT_SCAN + 1 {
+            self.name_ids.insert(name.into(), i);
+        }
         i
     }
 
@@ -180,7 +191,9 @@ impl Env {
     /// Records `v := d` (v unbound, d resolved and not mentioning v).
     pub fn bind_dim(&mut self, v: DimVar, d: Dim) {
         let idx = match d {
-            Dim::Solved(s) => match self.solved_ids.get(&s) {
+            // Interning pays off in large programs only; small ones skip the map.
+            Dim::Solved(s) if self.dim_values.len() >= INTERN_FROM => match self.solved_ids.get(&s)
+            {
                 Some(&i) => i,
                 None => {
                     let i = self.push_dim_value(d);
