@@ -1,7 +1,7 @@
 //! Minimal programs found by fuzzing (`einrow fuzz`, `tests/infer_props.rs`), frozen as tests.
 //!
-//! Tests of open solver issues are `#[ignore]`d with the issue in the reason; run them with
-//! `cargo test --test regressions -- --ignored`. Remove the `ignore` when the issue is fixed.
+//! Each test names the solver behaviour it pins; those once marked open issues (least
+//! solutions of overlapping flanks, cap joins, numpy's right-aligned ellipsis) are fixed.
 #![cfg(feature = "fuzzing")]
 
 use einrow::fuzzing::props::{check_program, run_program, Outcome};
@@ -49,32 +49,29 @@ fn a_cap_with_an_unknown_axis_on_an_interior_row_is_checked() {
     );
 }
 
-/// Open issue: a spec row with axes beside its row variable (`[s].<ρ>` of a batch slice, or
+/// Fixed: a spec row with axes beside its row variable (`[s].<ρ>` of a batch slice, or
 /// `b...`) meets a result row the solver keeps open (`<τ>.[2,3]`). The word equation
 /// `[s].<ρ> = <τ>.[2,3]` is deferred, then closed at stage 6 by the family `τ = [s].<z>`,
 /// `ρ = <z>.[2,3]`, which misses the least solution `τ = []`: `t0` gets an extra `1!` axis and
 /// the batch slice drops it instead of `2` (`t0: 1!,2,3|4`, `t1: 2,3|4`).
 #[test]
-#[ignore = "open solver issue: word equations closed more materially than the least solution"]
 fn batch_slice_of_a_computed_tensor() {
     let text = "tensor x: 2,3|4\nt0 = pointwise x\nt1 = batch_slice t0\n";
     expect_shapes(text, &[("t0", "2,3|4"), ("t1", "3|4")]);
 }
 
-/// Open issue: the same word equation from a spec row `b...` (`t0: 1!,6` instead of `6`).
+/// Fixed: the same word equation from a spec row `b...` (`t0: 1!,6` instead of `6`).
 #[test]
-#[ignore = "open solver issue: word equations closed more materially than the least solution"]
 fn spec_row_with_a_leading_axis_on_a_computed_tensor() {
     let text = "tensor x: 6\nt0 = pointwise x\nt1 = permute \"b...=>b...\" t0\n";
     expect_shapes(text, &[("t0", "6"), ("t1", "6")]);
 }
 
-/// Open issue: caps are closed in the order they were added. `t1`'s output row gets the open
+/// Fixed: caps are closed in the order they were added. `t1`'s output row gets the open
 /// cap `<τ>.[2,4]` (from `compose t1 t1`) before the cap `[]` (from `t3 ⊑ t1` once the permute
 /// closes `t3`'s output); open caps are never joined, `close_row_to_cap` takes the first, and
 /// `[] ⊑ [2,4]` then fails. Adding the permute before the compose solves.
 #[test]
-#[ignore = "open solver issue: caps are not joined when one was open; closing takes the first"]
 fn caps_are_joined_whatever_their_order() {
     let text = "tensor x0: 2,4->\nt1 = pointwise x0\nt3 = pointwise t1\n\
                 t4 = compose t1 t1\nt6 = permute \"ab->=>ab\" t3\n";
@@ -89,12 +86,11 @@ fn caps_in_the_solving_order() {
     expect_shapes(text, &[("t1", "2,4->"), ("t3", "2,4->"), ("t4", "2,4->"), ("t6", "2,4")]);
 }
 
-/// Completeness gap (OCANNL's per-flank templates, §3.6 rule 4): `t0`'s output has a leading
+/// Fixed completeness gap (OCANNL's per-flank templates, §3.6 rule 4): `t0`'s output has a leading
 /// flank (`a` before `...`), `x0`'s a trailing one; `t1 ⊑ x0, t1 ⊑ t0` gets a template with a
 /// fresh leading *and* trailing axis, so `t1` has two axes and `a=>a` fails, although
 /// `t1 = [2]` satisfies every constraint.
 #[test]
-#[ignore = "completeness gap: disjoint flank templates lose the overlapping solution"]
 fn leading_and_trailing_operands_overlap() {
     let text = "tensor x0: 2\nt0 = einsum \"a; ..., 0 => a, ...\" x0 x0\n\
                 t1 = pointwise x0 t0\nt2 = permute \"a=>a\" t1\n";
@@ -114,13 +110,12 @@ fn regressions_are_deterministic() {
     }
 }
 
-/// Open issue: a numpy step's operand `...` is bound to the middle of the operand's row and
+/// Fixed: a numpy step's operand `...` is bound to the middle of the operand's row and
 /// keeps its leading flank (`t0 = [a,b,c]` from the permute's result row), so the result's
 /// `...` is compared with it aligned left instead of numpy's right alignment; with a cap
 /// from `t2` the solver returns `t1: 1,3,2,2,2,2` for `numpy "...a"` on `1,3,2`, whose `...`
 /// part `1,3,2,2,2` does not broadcast (right-aligned) into the operand's `1,3`.
 #[test]
-#[ignore = "open solver issue: numpy `...` inherits a leading flank and aligns left"]
 fn numpy_ellipsis_aligns_right() {
     never_violates(
         "tensor x: 1,3,2\ntensor y: 2,2,2,2\nt0 = permute \"abc...=>abc...\" x\n\
@@ -128,12 +123,11 @@ fn numpy_ellipsis_aligns_right() {
     );
 }
 
-/// Design question: a numpy step's result `...` is only required to broadcast into the
+/// Fixed design question: a numpy step's result `...` is only required to broadcast into the
 /// operands' (`E ⊑ ρ`), so a cap from a later pointwise step makes it longer than numpy's
 /// result: `numpy "...a"` on `1,3,2` is solved to `5,1,3,2` (numpy gives `1,3,2`; the
 /// pointwise step would accept that too).
 #[test]
-#[ignore = "design question: numpy results may be closed longer than numpy's broadcast"]
 fn numpy_result_is_numpys() {
     let text = "tensor x: 1,3,2\ntensor y: 5,1,3,2\nt1 = numpy \"...a\" x\nt2 = pointwise t1 y\n";
     expect_shapes(text, &[("t1", "1,3,2"), ("t2", "5,1,3,2")]);

@@ -2,9 +2,12 @@
 //! left edge, its trailing flank with the right edge; explicit operand dims are `⊒` the facing
 //! result dims; an open operand's row variable takes what is left of the result as a cap.
 
-use super::constraint::Constraint;
+use smallvec::SmallVec;
+
+use super::constraint::{Constraint, RowArg};
 use super::error::InferError;
 use super::solver::{Outcome, Solver};
+use super::store::RowId;
 use crate::code::ErrorCode;
 use crate::ids::RowVar;
 use crate::shape::{Dim, Dims, Row, Solved};
@@ -16,19 +19,19 @@ const MAX_TEMPLATE_DEPTH: u32 = 128;
 
 impl Solver {
     /// `res ⊑ opnd` for rows.
-    pub fn row_ineq(&mut self, res: &Row, opnd: &Row) -> Res {
-        let (r, o) = (self.env.row(res), self.env.row(opnd));
+    pub fn row_ineq(&mut self, res: &RowArg, opnd: &RowArg) -> Res {
+        let (r, o) = (self.env.row_arg(res), self.env.row_arg(opnd));
         if r == o || o.is_empty() {
             return Ok(Outcome::Done);
         }
         match (r.var, o.var) {
-            (Some(x), Some(y)) if x == y => self.same_var_ineq(&r, &o),
+            (Some(x), Some(y)) if x == y => self.same_var_ineq(r, o),
             (None, _) => self.closed_result_ineq(&r, &o),
-            (Some(x), _) => self.open_result_ineq(&r, x, &o),
+            (Some(x), _) => self.open_result_ineq(r, x, o),
         }
     }
 
-    fn same_var_ineq(&mut self, r: &Row, o: &Row) -> Res {
+    fn same_var_ineq(&mut self, r: Row, o: Row) -> Res {
         if r.explicit_len() != o.explicit_len() {
             let msg = "a row variable would contain itself plus more axes (infinitely many axes)";
             return Err(self.error(ErrorCode::Cycle, msg.into()));
@@ -41,7 +44,7 @@ impl Solver {
         }
         if let (true, Some(x)) = (self.stage >= 6, r.var) {
             self.bind_row_var(x, Row::empty())?;
-            self.push(Constraint::RowIneq { res: r.clone(), opnd: o.clone() });
+            self.push(Constraint::RowIneq { res: r.into(), opnd: o.into() });
             return Ok(Outcome::Done);
         }
         Ok(Outcome::Defer)
@@ -66,12 +69,28 @@ impl Solver {
         Ok(Outcome::Done)
     }
 
-    fn open_result_ineq(&mut self, r: &Row, x: RowVar, o: &Row) -> Res {
+    fn open_result_ineq(&mut self, r: Row, x: RowVar, o: Row) -> Res {
         let dl = o.beg.len().saturating_sub(r.beg.len());
         let dr = o.dims.len().saturating_sub(r.dims.len());
+        // A flank that must grow while the other flank has axes: the operand's material may
+        // overlap the result's (when the row variable is short), which a template would rule
+        // out. Wait for more information; at closing take the fewest axes.
+        let may_overlap = (dl > 0 && !r.dims.is_empty()) || (dr > 0 && !r.beg.is_empty());
+        if may_overlap && self.stage < 6 {
+            return Ok(Outcome::Defer);
+        }
         if dl > 0 || dr > 0 {
-            self.template(x, dl, dr)?;
-            self.push(Constraint::RowIneq { res: r.clone(), opnd: o.clone() });
+            let fewest = (o.explicit_len()).saturating_sub(r.explicit_len());
+            let least = |s: &mut Solver| {
+                let dims = (0..fewest).map(|_| Dim::Var(s.env.new_dim(None))).collect();
+                s.bind_row_var(x, Row { beg: Dims::new(), var: None, dims })
+            };
+            if may_overlap {
+                self.decide(least, |s| s.template(x, dl, dr))?;
+            } else {
+                self.template(x, dl, dr)?;
+            }
+            self.push(Constraint::RowIneq { res: r.into(), opnd: o.into() });
             return Ok(Outcome::Done);
         }
         let (nl, nr) = (o.beg.len(), o.dims.len());
@@ -99,7 +118,7 @@ impl Solver {
     /// The result is shorter than the operand: `x := fresh^dl . <τ> . fresh^dr`.
     fn template(&mut self, x: RowVar, dl: usize, dr: usize) -> Result<(), InferError> {
         let depth = self.env.row_info[x.index()].depth + 1;
-        if depth > MAX_TEMPLATE_DEPTH {
+        if u32::from(depth) > MAX_TEMPLATE_DEPTH {
             let msg = "infinitely many axes: the rows' ranks form a cycle that grows forever";
             return Err(self.error(ErrorCode::Cycle, msg.into()));
         }
@@ -113,16 +132,18 @@ impl Solver {
     }
 
     fn row_var_le_var(&mut self, x: RowVar, y: RowVar) {
-        if self.env.row_info[x.index()].lower.contains(&y) {
-            self.push(Constraint::RowEq(Row::open(x), Row::open(y)));
+        if self.env.row_info[x.index()].lower().contains(&y) {
+            self.push(Constraint::RowEq(x.into(), y.into()));
             return;
         }
-        if !self.env.row_info[x.index()].upper.contains(&y) {
-            self.env.row_info[x.index()].upper.push(y);
-            self.env.row_info[y.index()].lower.push(x);
+        if !self.env.row_info[x.index()].upper().contains(&y) {
+            self.env.row_info[x.index()].links_mut().upper.push(y);
+            self.env.row_info[y.index()].links_mut().lower.push(x);
+            self.env.linked_rows.push(x);
         }
-        for cap in self.env.row_info[x.index()].caps.clone() {
-            self.push(Constraint::RowIneq { res: cap, opnd: Row::open(y) });
+        let caps: SmallVec<[RowId; 2]> = self.env.row_info[x.index()].caps().into();
+        for cap in caps {
+            self.push(Constraint::RowIneq { res: RowArg::Stored(cap), opnd: y.into() });
         }
     }
 
@@ -130,15 +151,19 @@ impl Solver {
     /// stay, different ones become the broadcast top); a joined cap that is empty or a single
     /// size-1 axis decides `y` at once.
     fn add_row_cap(&mut self, y: RowVar, cap: Row) -> Res {
-        let uppers = self.env.row_info[y.index()].upper.clone();
-        for o in uppers {
-            self.push(Constraint::RowIneq { res: cap.clone(), opnd: Row::open(o) });
+        let uppers: SmallVec<[RowVar; 2]> = self.env.row_info[y.index()].upper().into();
+        if !uppers.is_empty() {
+            let id = self.env.store.push(&cap);
+            for o in uppers {
+                self.push(Constraint::RowIneq { res: RowArg::Stored(id), opnd: o.into() });
+            }
         }
-        let info = &mut self.env.row_info[y.index()];
-        let Some(first) = info.caps.first().cloned() else {
-            info.caps.push(cap);
+        let Some(&first_id) = self.env.row_info[y.index()].caps().first() else {
+            let id = self.env.store.push(&cap);
+            self.env.row_info[y.index()].links_mut().caps.push(id);
             return Ok(Outcome::Done);
         };
+        let first = self.env.store.row(first_id);
         if first == cap {
             return Ok(Outcome::Done);
         }
@@ -146,14 +171,16 @@ impl Solver {
         // kept on its own, so that it is re-checked when `y` is bound.
         let solved = |r: &Row| r.var.is_none() && r.all().all(|d| d.solved().is_some());
         if !solved(&first) || !solved(&cap) {
-            info.caps.push(cap);
+            let id = self.env.store.push(&cap);
+            self.env.row_info[y.index()].links_mut().caps.push(id);
             return Ok(Outcome::Done);
         }
         let joined = join_closed(&first, &cap);
         let decisive = joined.explicit_len() == 0
             || (joined.explicit_len() == 1
                 && joined.all().all(|d| d.solved().is_some_and(|s| s.size == 1)));
-        info.caps[0] = joined.clone();
+        let id = self.env.store.push(&joined);
+        self.env.row_info[y.index()].links_mut().caps[0] = id;
         if decisive {
             self.bind_row_var(y, joined)?;
         }

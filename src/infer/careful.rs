@@ -42,7 +42,8 @@ impl Solver {
         if self.env.row_bound(v) {
             return Ok(());
         }
-        let Some(cap) = self.env.row_info[v.index()].caps.first().cloned() else { return Ok(()) };
+        let Some(&cap) = self.env.row_info[v.index()].caps().first() else { return Ok(()) };
+        let cap = self.env.store.row(cap);
         let cap = self.env.row(&cap);
         let top = |r: &crate::shape::Dims| r.iter().map(|_| Dim::top()).collect();
         let value = Row { beg: top(&cap.beg), var: cap.var, dims: top(&cap.dims) };

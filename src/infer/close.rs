@@ -2,92 +2,152 @@
 //! *down* to their caps, unconstrained leaf rows close empty and dims to the broadcast top,
 //! interior ones close *up*; parameters are never guessed.
 
+use smallvec::SmallVec;
+
 use super::constraint::Constraint;
 use super::error::InferError;
+use super::graph::TensorEntry;
 use super::solver::Solver;
+use super::store::ShapeRef;
+use super::visit::Item;
 use crate::code::ErrorCode;
 use crate::ids::{DimVar, RowVar, TensorId};
-use crate::shape::{Dim, Row, Shape, Solved};
+use crate::shape::{Dim, Row, Solved};
 
 /// A tensor whose shape takes part in closing.
-pub struct Closing<'a> {
+struct Closing<'a> {
     /// The tensor.
-    pub id: TensorId,
+    id: TensorId,
     /// Its name, for messages.
-    pub name: &'a str,
+    name: &'a str,
     /// Its shape (possibly with variables).
-    pub shape: &'a Shape,
+    shape: ShapeRef,
     /// Whether it is a leaf (its unknowns close downward).
-    pub leaf: bool,
+    leaf: bool,
     /// Whether it is a parameter (its unknowns are never guessed).
-    pub param: bool,
+    param: bool,
+}
+
+/// The unbound variables of a shape, and whether it is fully solved.
+struct Vars {
+    dims: SmallVec<[DimVar; 8]>,
+    rows: SmallVec<[RowVar; 4]>,
+    solved: bool,
+}
+
+/// The tensors to close, looked up as they are visited (no list of them is built).
+#[derive(Clone, Copy)]
+struct Tensors<'a> {
+    entries: &'a [TensorEntry],
+    ids: &'a [TensorId],
+}
+
+impl<'a> Tensors<'a> {
+    fn all(self) -> impl Iterator<Item = Closing<'a>> {
+        self.ids.iter().map(move |&id| {
+            let e = &self.entries[id.index()];
+            Closing { id, name: &e.name, shape: e.shape, leaf: e.leaf, param: e.param }
+        })
+    }
 }
 
 impl Solver {
     /// The unbound variables of a shape, in memory order, without repeats.
-    fn vars_of(&mut self, shape: &Shape) -> (Vec<DimVar>, Vec<RowVar>) {
-        let (mut dims, mut rows) = (Vec::new(), Vec::new());
-        for row in [&shape.batch, &shape.output, &shape.input] {
-            let r = self.env.row(row);
-            for d in r.all() {
+    fn vars_of(&mut self, shape: ShapeRef) -> Vars {
+        let mut vars = Vars { dims: SmallVec::new(), rows: SmallVec::new(), solved: true };
+        self.env.visit_shape(shape, &mut |item| match item {
+            Item::Dim(Dim::Solved(_)) => {}
+            Item::Dim(d) => {
+                vars.solved = false;
                 d.for_each_var(&mut |v| {
-                    if !dims.contains(&v) {
-                        dims.push(v)
+                    if !vars.dims.contains(&v) {
+                        vars.dims.push(v)
                     }
-                });
+                })
             }
-            if let Some(v) = r.var {
-                if !rows.contains(&v) {
-                    rows.push(v);
+            Item::Row(v) => {
+                vars.solved = false;
+                if !vars.rows.contains(&v) {
+                    vars.rows.push(v);
                 }
             }
+        });
+        vars
+    }
+
+    /// Calls `f` with each tensor (or leaf) and its variables, skipping tensors already found
+    /// solved (a solved shape stays solved, and closing has nothing to do for it).
+    fn each_open(
+        &mut self,
+        tensors: &Tensors,
+        done: &mut [bool],
+        leaves_only: bool,
+        mut f: impl FnMut(&mut Self, &Closing, Vars) -> Result<(), InferError>,
+    ) -> Result<(), InferError> {
+        for (i, t) in tensors.all().enumerate() {
+            if done[i] || (leaves_only && !t.leaf) {
+                continue;
+            }
+            let vars = self.vars_of(t.shape);
+            if vars.solved {
+                done[i] = true;
+                continue;
+            }
+            f(self, &t, vars)?;
         }
-        (dims, rows)
+        Ok(())
     }
 
     /// Runs stages 2 to 7 over the given tensors; afterwards their shapes hold no variables.
-    pub fn finish(&mut self, tensors: &[Closing]) -> Result<(), InferError> {
-        let result = self.finish_stages(tensors);
+    /// Returns the tensors whose shapes are still not fully solved sizes (normally none).
+    pub fn finish(
+        &mut self,
+        entries: &[TensorEntry],
+        ids: &[TensorId],
+    ) -> Result<Vec<TensorId>, InferError> {
+        let tensors = Tensors { entries, ids };
+        let mut done = vec![false; ids.len()];
+        let result = self.finish_stages(&tensors, &mut done);
         self.stage = 1;
-        result
+        self.wake_deferred();
+        result?;
+        let mut unsolved = Vec::new();
+        for (t, done) in ids.iter().zip(done) {
+            if !done && !self.env.shape_solved(entries[t.index()].shape) {
+                unsolved.push(*t);
+            }
+        }
+        Ok(unsolved)
     }
 
-    fn finish_stages(&mut self, tensors: &[Closing]) -> Result<(), InferError> {
+    fn finish_stages(&mut self, tensors: &Tensors, done: &mut [bool]) -> Result<(), InferError> {
         self.stage = 2;
+        self.wake_deferred();
         self.collapse_single_links();
         self.run()?;
         self.stage = 3;
-        for t in tensors.iter().filter(|t| t.leaf) {
-            for v in self.vars_of(t.shape).1 {
-                self.decide(|s| s.close_row_to_cap(v), |s| s.close_row_to_top_cap(v))?;
-            }
-        }
+        self.wake_deferred();
+        self.each_open(tensors, done, true, |s, _, vars| s.close_rows_to_caps(&vars.rows))?;
         self.run()?;
         self.stage = 4;
-        for t in tensors.iter().filter(|t| t.leaf) {
-            self.close_leaf_stage4(t)?;
-        }
+        self.wake_deferred();
+        self.each_open(tensors, done, true, |s, t, vars| s.close_leaf_stage4(t, vars))?;
         self.run()?;
         self.stage = 5;
-        for t in tensors.iter().filter(|t| t.leaf) {
-            self.guess_leaf_dims(t)?;
-        }
+        self.wake_deferred();
+        self.each_open(tensors, done, true, |s, t, vars| s.guess_leaf_dims(t, vars))?;
         self.run()?;
         self.stage = 6;
-        let deferred = self.take_deferred();
-        self.requeue(deferred);
+        self.wake_deferred();
         self.run()?;
-        for t in tensors {
-            for v in self.vars_of(t.shape).1 {
-                self.close_row_to_cap(v)?;
-            }
-        }
+        self.each_open(tensors, done, false, |s, _, vars| s.close_rows_to_caps(&vars.rows))?;
         self.run()?;
         self.stage = 7;
-        for t in tensors {
-            self.close_all(t)?;
-            self.run()?;
-        }
+        self.wake_deferred();
+        self.each_open(tensors, done, false, |s, t, vars| {
+            s.close_all(t, vars)?;
+            s.run()
+        })?;
         if self.has_deferred() {
             let msg = "some constraints could not be decided (not enough shape information)";
             return Err(self.error(ErrorCode::Unresolved, msg.into()));
@@ -96,61 +156,94 @@ impl Solver {
     }
 
     /// Stage 2: a variable whose only upper neighbour has it as only lower neighbour, neither
-    /// with a cap, is equal to it.
+    /// with a cap, is equal to it. Only variables linked since the last collapse can newly
+    /// qualify (links and caps are only ever added), so only those are looked at, in index order.
     fn collapse_single_links(&mut self) {
-        for i in 0..self.env.dim_count() {
-            let x = DimVar::from_index(i);
-            if self.env.dim_root(x) != x || self.env.dim_bound(x) {
+        let mut dims = std::mem::take(&mut self.env.linked_dims);
+        for v in &mut dims {
+            *v = self.env.dim_root(*v);
+        }
+        dims.sort_unstable();
+        dims.dedup();
+        for x in dims {
+            if self.env.dim_bound(x) {
                 continue;
             }
-            let info = &self.env.dim_info[i];
-            if let ([y], None) = (info.upper.as_slice(), &info.cap) {
+            let info = &self.env.dim_info[x.index()];
+            if let ([y], None) = (info.upper(), info.cap()) {
                 let y = *y;
                 let yi = &self.env.dim_info[y.index()];
-                if yi.lower.as_slice() == [x] && yi.cap.is_none() {
+                if yi.lower() == [x] && yi.cap().is_none() {
                     self.push(Constraint::DimEq(Dim::Var(x), Dim::Var(y)));
                 }
             }
         }
-        for i in 0..self.env.row_count() {
-            let x = RowVar::from_index(i);
-            if self.env.row_root(x) != x || self.env.row_bound(x) {
+        let mut rows = std::mem::take(&mut self.env.linked_rows);
+        for v in &mut rows {
+            *v = self.env.row_root(*v);
+        }
+        rows.sort_unstable();
+        rows.dedup();
+        for x in rows {
+            if self.env.row_bound(x) {
                 continue;
             }
-            let info = &self.env.row_info[i];
-            if let ([y], true) = (info.upper.as_slice(), info.caps.is_empty()) {
+            let info = &self.env.row_info[x.index()];
+            if let ([y], true) = (info.upper(), info.caps().is_empty()) {
                 let y = *y;
                 let yi = &self.env.row_info[y.index()];
-                if yi.lower.as_slice() == [x] && yi.caps.is_empty() {
-                    self.push(Constraint::RowEq(Row::open(x), Row::open(y)));
+                if yi.lower() == [x] && yi.caps().is_empty() {
+                    self.push(Constraint::RowEq(x.into(), y.into()));
                 }
             }
         }
     }
 
-    fn close_row_to_cap(&mut self, v: RowVar) -> Result<(), InferError> {
+    fn close_rows_to_caps(&mut self, rows: &[RowVar]) -> Result<(), InferError> {
+        for &v in rows {
+            self.decide(|s| s.close_row_to_cap(v), |s| s.close_row_to_top_cap(v))?;
+        }
+        Ok(())
+    }
+
+    /// Binds a row variable to the join of its caps (the most material row below all of them).
+    pub fn close_row_to_cap(&mut self, v: RowVar) -> Result<(), InferError> {
         let v = self.env.row_root(v);
         if self.env.row_bound(v) {
             return Ok(());
         }
-        if let Some(cap) = self.env.row_info[v.index()].caps.first().cloned() {
-            self.bind_row_var(v, cap)?;
+        let caps: Vec<Row> = self.env.row_info[v.index()]
+            .caps()
+            .to_vec()
+            .into_iter()
+            .map(|c| {
+                let r = self.env.store.row(c);
+                self.env.row(&r)
+            })
+            .collect();
+        if let Some(joined) = join_rows(&caps) {
+            self.bind_row_var(v, joined)?;
         }
         Ok(())
     }
 
     /// Stage 4: leaf dims with a cap take it; leaf rows with nothing known close empty.
-    fn close_leaf_stage4(&mut self, t: &Closing) -> Result<(), InferError> {
-        let (dims, rows) = self.vars_of(t.shape);
-        for v in dims {
+    fn close_leaf_stage4(&mut self, t: &Closing, vars: Vars) -> Result<(), InferError> {
+        for v in vars.dims {
             if let (false, Some(cap)) =
-                (self.env.dim_bound(v), self.env.dim_info[v.index()].cap.clone())
+                (self.env.dim_bound(v), self.env.dim_info[v.index()].cap().cloned())
             {
-                self.push(Constraint::DimEq(Dim::Var(v), cap));
+                let to = |d: Dim| {
+                    move |s: &mut Solver| {
+                        s.push(Constraint::DimEq(Dim::Var(v), d.clone()));
+                        Ok(())
+                    }
+                };
+                self.decide(to(cap), to(Dim::top()))?;
             }
         }
-        for v in rows {
-            if self.env.row_bound(v) || !self.env.row_info[v.index()].caps.is_empty() {
+        for v in vars.rows {
+            if self.env.row_bound(v) || !self.env.row_info[v.index()].caps().is_empty() {
                 continue;
             }
             let info = &self.env.row_info[v.index()];
@@ -169,10 +262,10 @@ impl Solver {
 
     /// Stage 5: unconstrained leaf dims become the broadcast top (size 0 if discardable);
     /// a parameter's are an error.
-    fn guess_leaf_dims(&mut self, t: &Closing) -> Result<(), InferError> {
-        for v in self.vars_of(t.shape).0 {
+    fn guess_leaf_dims(&mut self, t: &Closing, vars: Vars) -> Result<(), InferError> {
+        for v in vars.dims {
             let info = &self.env.dim_info[v.index()];
-            if info.cap.is_some() || info.at_least > 0 {
+            if info.cap().is_some() || info.at_least() > 0 {
                 continue;
             }
             if t.param {
@@ -204,9 +297,8 @@ impl Solver {
 
     /// Stage 7: every remaining dim takes its cap (checked against fixed-index bounds), its
     /// lower bound, or the broadcast top; every remaining row closes empty.
-    fn close_all(&mut self, t: &Closing) -> Result<(), InferError> {
-        let (dims, rows) = self.vars_of(t.shape);
-        for v in dims {
+    fn close_all(&mut self, t: &Closing, vars: Vars) -> Result<(), InferError> {
+        for v in vars.dims {
             if self.env.dim_bound(v) {
                 continue;
             }
@@ -217,7 +309,7 @@ impl Solver {
             self.push(Constraint::DimEq(Dim::Var(v), value));
             self.run()?;
         }
-        for v in rows {
+        for v in vars.rows {
             if !self.env.row_bound(v) {
                 self.bind_row_var(v, Row::empty())?;
                 self.run()?;
@@ -228,8 +320,8 @@ impl Solver {
 
     fn closing_value(&mut self, v: DimVar) -> Result<Dim, InferError> {
         let info = &self.env.dim_info[v.index()];
-        let (at_least, discardable) = (info.at_least, info.discardable);
-        match info.cap.clone().map(|c| self.env.dim(&c)) {
+        let (at_least, discardable) = (info.at_least(), info.discardable);
+        match info.cap().cloned().map(|c| self.env.dim(&c)) {
             Some(Dim::Solved(cap)) if at_least > cap.size => {
                 let msg = format!(
                     "index {} is used where the dimension has size {}",
@@ -244,5 +336,44 @@ impl Solver {
             None if discardable => Ok(Dim::size(0)),
             None => Ok(Dim::top()),
         }
+    }
+}
+
+/// The join of rows in the broadcast order (the most material row every one of them refines):
+/// leading flanks aligned left and trailing flanks aligned right, each cut to the shortest,
+/// equal dims kept and different solved dims the broadcast top; the row variable is kept only
+/// when every row has the same one. `None` for no rows.
+fn join_rows(rows: &[Row]) -> Option<Row> {
+    let (first, rest) = rows.split_first()?;
+    let mut acc = first.clone();
+    for r in rest {
+        let same_var = acc.var.is_some() && acc.var == r.var;
+        let (a, b): (Vec<Dim>, Vec<Dim>) = if acc.var.is_none() || r.var.is_none() {
+            // A closed row: align everything from the right.
+            (acc.all().cloned().collect(), r.all().cloned().collect())
+        } else {
+            (acc.dims.to_vec(), r.dims.to_vec())
+        };
+        let n = a.len().min(b.len());
+        let dims =
+            a[a.len() - n..].iter().zip(&b[b.len() - n..]).map(|(p, q)| join_dim(p, q)).collect();
+        let beg = if same_var || (acc.var.is_some() && r.var.is_some()) {
+            let m = acc.beg.len().min(r.beg.len());
+            acc.beg[..m].iter().zip(&r.beg[..m]).map(|(p, q)| join_dim(p, q)).collect()
+        } else {
+            Default::default()
+        };
+        let var = if same_var { acc.var } else { None };
+        acc = Row { beg, var, dims };
+    }
+    Some(acc)
+}
+
+fn join_dim(p: &Dim, q: &Dim) -> Dim {
+    match (p.solved(), q.solved()) {
+        _ if p == q => p.clone(),
+        (Some(_), Some(_)) => Dim::top(),
+        // A variable position: keep the first; binding re-checks every cap against the result.
+        _ => p.clone(),
     }
 }

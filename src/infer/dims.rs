@@ -42,9 +42,9 @@ impl Solver {
                 let name = self.var_name(*v);
                 msg.push_str(&format!("; `{name}` is {}", self.show_solved(s)));
                 let root = self.env.dim_root(*v);
-                if let Some(o) = self.env.dim_info[root.index()].bound_by {
-                    if let Some(origin) = self.origins.get(o.0 as usize) {
-                        msg.push_str(&format!(" from {}", super::solver::describe_origin(origin)));
+                if let Some(o) = self.env.dim_info[root.index()].bound_by() {
+                    if let Some(origin) = self.origins.get(o) {
+                        msg.push_str(&format!(" from {}", super::solver::describe_origin(&origin)));
                         spans.extend(origin.span);
                     }
                 }
@@ -59,8 +59,7 @@ impl Solver {
 
     /// A printable name for a dim variable.
     pub fn var_name(&mut self, v: DimVar) -> String {
-        let info = &self.env.dim_info[v.index()];
-        info.name.as_ref().map_or_else(|| v.to_string(), |n| n.to_string())
+        self.env.dim_name(v).map_or_else(|| v.to_string(), String::from)
     }
 
     /// A solved dim as users write it (`3`, `rgb=3`, `1!`).
@@ -76,13 +75,20 @@ impl Solver {
 
     fn union_vars(&mut self, x: DimVar, y: DimVar) -> Res {
         let (root, other) = self.env.union_dims(x, y);
-        let moved = std::mem::take(&mut self.env.dim_info[other.index()]);
+        let mut moved_info = std::mem::take(&mut self.env.dim_info[other.index()]);
+        let moved = moved_info.take_facts();
         let origin = self.current_origin();
         let info = &mut self.env.dim_info[root.index()];
-        info.at_least = info.at_least.max(moved.at_least);
-        info.discardable &= moved.discardable;
-        info.name = info.name.take().or(moved.name);
-        info.bound_by.get_or_insert(origin);
+        if moved.at_least > info.at_least() {
+            info.facts_mut().at_least = moved.at_least;
+        }
+        info.discardable &= moved_info.discardable;
+        if info.name_id().is_none() {
+            info.set_name_id(moved_info.name_id());
+        }
+        if info.bound_by().is_none() {
+            info.set_bound_by(origin);
+        }
         for r in moved.lower {
             self.push(Constraint::DimIneq { res: Dim::Var(r), opnd: Dim::Var(root) });
         }
@@ -104,9 +110,12 @@ impl Solver {
             return Err(self.error(ErrorCode::Cycle, msg));
         }
         let root = self.env.dim_root(x);
-        let info = std::mem::take(&mut self.env.dim_info[root.index()]);
-        self.env.dim_info[root.index()].name = info.name.clone();
-        self.env.dim_info[root.index()].bound_by = Some(self.current_origin());
+        let mut old = std::mem::take(&mut self.env.dim_info[root.index()]);
+        let info = old.take_facts();
+        let origin = self.current_origin();
+        let slot = &mut self.env.dim_info[root.index()];
+        slot.set_name_id(old.name_id());
+        slot.set_bound_by(origin);
         self.env.bind_dim(root, t.clone());
         for r in info.lower {
             self.push(Constraint::DimIneq { res: Dim::Var(r), opnd: t.clone() });
@@ -143,15 +152,16 @@ impl Solver {
 
     fn var_le_var(&mut self, x: DimVar, y: DimVar) -> Outcome {
         // A reverse link closes a cycle: the two are equal.
-        if self.env.dim_info[x.index()].lower.contains(&y) {
+        if self.env.dim_info[x.index()].lower().contains(&y) {
             self.push(Constraint::DimEq(Dim::Var(x), Dim::Var(y)));
             return Outcome::Done;
         }
-        if !self.env.dim_info[x.index()].upper.contains(&y) {
-            self.env.dim_info[x.index()].upper.push(y);
-            self.env.dim_info[y.index()].lower.push(x);
+        if !self.env.dim_info[x.index()].upper().contains(&y) {
+            self.env.dim_info[x.index()].facts_mut().upper.push(y);
+            self.env.dim_info[y.index()].facts_mut().lower.push(x);
+            self.env.linked_dims.push(x);
         }
-        if let Some(cap) = self.env.dim_info[x.index()].cap.clone() {
+        if let Some(cap) = self.env.dim_info[x.index()].cap().cloned() {
             self.push(Constraint::DimIneq { res: cap, opnd: Dim::Var(y) });
         }
         Outcome::Done
@@ -161,10 +171,11 @@ impl Solver {
     /// join to the broadcast top, which `y` must then be.
     fn add_cap(&mut self, y: DimVar, t: Dim) -> Res {
         let info = &mut self.env.dim_info[y.index()];
-        match info.cap.clone() {
+        match info.cap().cloned() {
             None => {
-                info.cap = Some(t.clone());
-                let uppers = info.upper.clone();
+                let facts = info.facts_mut();
+                facts.cap = Some(t.clone());
+                let uppers = facts.upper.clone();
                 for o in uppers {
                     self.push(Constraint::DimIneq { res: t.clone(), opnd: Dim::Var(o) });
                 }
@@ -181,7 +192,9 @@ impl Solver {
         match self.env.dim(d) {
             Dim::Var(v) => {
                 let info = &mut self.env.dim_info[v.index()];
-                info.at_least = info.at_least.max(n);
+                if n > info.at_least() {
+                    info.facts_mut().at_least = n;
+                }
                 Ok(Outcome::Done)
             }
             Dim::Solved(s) if s.size >= n => Ok(Outcome::Done),

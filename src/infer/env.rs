@@ -1,16 +1,21 @@
 //! The solver's state: ena union-find tables for dim and row variables, with small `Copy`
-//! values pointing into arenas, and side tables for bounds, caps and provenance.
+//! values pointing into arenas (dims in a vector, rows in a [`RowStore`]), and side tables for
+//! bounds, caps and provenance.
 //!
 //! A bound variable's value is stored once (in `dim_values` / `row_values`); substitution is
 //! lazy ([`Env::dim`], [`Env::row`]), so binding a variable costs O(its own facts), never
 //! O(all variables).
 
-use ena::unify::{InPlaceUnificationTable, NoError, UnifyValue};
-use smallvec::SmallVec;
+use std::collections::HashMap;
 
-use super::constraint::OriginId;
+use ena::unify::{InPlaceUnificationTable, NoError, UnifyValue};
+
+use super::constraint::RowArg;
+pub use super::info::{DimFacts, DimInfo, RowInfo, RowLinks};
+use super::store::{RowId, RowStore};
 use crate::ids::{DimVar, RowVar};
-use crate::shape::{AffineDim, Basis, ConvPadding, Dim, Dims, Row, Solved};
+use crate::shape::{AffineDim, Basis, ConvPadding, Dim, Row, Solved};
+use crate::spec::ast::Name;
 
 /// The ena value of a dim variable: the index of its bound value, if bound.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -37,65 +42,61 @@ impl UnifyValue for RowVal {
     }
 }
 
-/// What is known about an unbound dim variable (kept at its root).
-#[derive(Clone, Debug, Default)]
-pub struct DimInfo {
-    /// Variables known to refine this one (`r ⊑ self`).
-    pub lower: SmallVec<[DimVar; 2]>,
-    /// Variables this one refines (`self ⊑ o`).
-    pub upper: SmallVec<[DimVar; 2]>,
-    /// The join of its non-variable lower bounds (the "cap").
-    pub cap: Option<Dim>,
-    /// A lower bound on the size (from fixed indices).
-    pub at_least: u64,
-    /// A concatenation component that may close to size 0.
-    pub discardable: bool,
-    /// The label it was created for, for messages.
-    pub name: Option<smol_str::SmolStr>,
-    /// The constraint that bound it, for explanations.
-    pub bound_by: Option<OriginId>,
-}
-
-/// What is known about an unbound row variable (kept at its root).
-#[derive(Clone, Debug, Default)]
-pub struct RowInfo {
-    /// Variables known to refine this one.
-    pub lower: SmallVec<[RowVar; 2]>,
-    /// Variables this one refines.
-    pub upper: SmallVec<[RowVar; 2]>,
-    /// Lower bounds (rows that must broadcast into this one); the first is the joined cap.
-    pub caps: SmallVec<[Row; 1]>,
-    /// Created by a deficit template that added trailing axes: closing it to empty is safe.
-    pub safe_to_guess: bool,
-    /// Used in an einsum/permute operand or as a compose contraction row.
-    pub used_in_spec: bool,
-    /// How many templates deep this variable was minted (termination guard).
-    pub depth: u32,
-    /// The constraint that bound it.
-    pub bound_by: Option<OriginId>,
-}
-
 /// The union-find tables and side tables.
 #[derive(Clone, Default)]
 pub struct Env {
     dims: InPlaceUnificationTable<DimVar>,
     rows: InPlaceUnificationTable<RowVar>,
     dim_values: Vec<Dim>,
-    row_values: Vec<Row>,
+    /// Values of bound row variables and declared shapes of leaves.
+    pub store: RowStore,
     /// Side table indexed by dim variable.
     pub dim_info: Vec<DimInfo>,
     /// Side table indexed by row variable.
     pub row_info: Vec<RowInfo>,
-    /// Number of bindings and unions so far (progress detection).
-    pub progress: u64,
+    empty_row: Option<RowId>,
+    names: Vec<Name>,
+    name_ids: HashMap<Name, u32>,
+    /// Dim variables that gained an upper neighbour since the last stage-2 collapse.
+    pub linked_dims: Vec<DimVar>,
+    /// Row variables that gained an upper neighbour since the last stage-2 collapse.
+    pub linked_rows: Vec<RowVar>,
+    /// Whether bindings and unions are recorded in `changed_*` (some constraint is deferred).
+    pub watching: bool,
+    /// Dim variables (roots at the time) bound or united since the solver last looked.
+    pub changed_dims: Vec<DimVar>,
+    /// Row variables (roots at the time) bound or united since the solver last looked.
+    pub changed_rows: Vec<RowVar>,
 }
 
 impl Env {
     /// A fresh dim variable.
     pub fn new_dim(&mut self, name: Option<&str>) -> DimVar {
         let v = self.dims.new_key(DimVal(None));
-        self.dim_info.push(DimInfo { name: name.map(Into::into), ..DimInfo::default() });
+        let name = name.map(|n| self.intern(n));
+        self.dim_info.push(DimInfo::named(name));
         v
+    }
+
+    fn intern(&mut self, name: &str) -> u32 {
+        // Programs use few distinct labels: a short scan beats hashing until there are many.
+        if self.names.len() <= 16 {
+            if let Some(i) = self.names.iter().position(|n| n == name) {
+                return u32::try_from(i).unwrap_or(u32::MAX);
+            }
+        } else if let Some(&i) = self.name_ids.get(name) {
+            return i;
+        }
+        let i = u32::try_from(self.names.len()).unwrap_or(u32::MAX);
+        self.names.push(name.into());
+        self.name_ids.insert(name.into(), i);
+        i
+    }
+
+    /// The label a dim variable was created for.
+    pub fn dim_name(&self, v: DimVar) -> Option<&str> {
+        let id = self.dim_info.get(v.index())?.name_id()?;
+        self.names.get(id as usize).map(|n| n.as_str())
     }
 
     /// A fresh row variable.
@@ -103,6 +104,15 @@ impl Env {
         let v = self.rows.new_key(RowVal(None));
         self.row_info.push(RowInfo::default());
         v
+    }
+
+    /// Three fresh row variables with consecutive indices (a tensor's batch, input and output
+    /// rows); returns the first.
+    pub fn new_rows3(&mut self) -> RowVar {
+        let first = self.new_row();
+        self.new_row();
+        self.new_row();
+        first
     }
 
     /// The representative of a dim variable.
@@ -119,7 +129,9 @@ impl Env {
     pub fn union_dims(&mut self, a: DimVar, b: DimVar) -> (DimVar, DimVar) {
         let (ra, rb) = (self.dims.find(a), self.dims.find(b));
         self.dims.union(ra, rb);
-        self.progress += 1;
+        if self.watching {
+            self.changed_dims.extend([ra, rb]);
+        }
         let root = self.dims.find(ra);
         (root, if root == ra { rb } else { ra })
     }
@@ -128,7 +140,9 @@ impl Env {
     pub fn union_rows(&mut self, a: RowVar, b: RowVar) -> (RowVar, RowVar) {
         let (ra, rb) = (self.rows.find(a), self.rows.find(b));
         self.rows.union(ra, rb);
-        self.progress += 1;
+        if self.watching {
+            self.changed_rows.extend([ra, rb]);
+        }
         let root = self.rows.find(ra);
         (root, if root == ra { rb } else { ra })
     }
@@ -139,16 +153,26 @@ impl Env {
         self.dim_values.push(d);
         let root = self.dims.find(v);
         self.dims.union_value(root, DimVal(Some(idx)));
-        self.progress += 1;
+        if self.watching {
+            self.changed_dims.push(root);
+        }
     }
 
-    /// Records `v := r` (v unbound, r resolved and not mentioning v).
-    pub fn bind_row(&mut self, v: RowVar, r: Row) {
-        let idx = u32::try_from(self.row_values.len()).unwrap_or(u32::MAX);
-        self.row_values.push(r);
+    /// Records `v := r` (v unbound, r resolved and not mentioning v); returns where the value
+    /// is stored.
+    pub fn bind_row(&mut self, v: RowVar, r: &Row) -> RowId {
+        let RowId(idx) = if r.is_empty() {
+            // Most rows close empty: they share one stored value.
+            *self.empty_row.get_or_insert_with(|| self.store.push(r))
+        } else {
+            self.store.push(r)
+        };
         let root = self.rows.find(v);
         self.rows.union_value(root, RowVal(Some(idx)));
-        self.progress += 1;
+        if self.watching {
+            self.changed_rows.push(root);
+        }
+        RowId(idx)
     }
 
     /// Whether a dim variable is bound.
@@ -172,19 +196,39 @@ impl Env {
     }
 
     /// Substitutes the current bindings into a dimension and simplifies arithmetic.
+    #[inline]
     pub fn dim(&mut self, d: &Dim) -> Dim {
         match d {
-            Dim::Var(v) => {
-                let root = self.dims.find(*v);
-                match self.dims.probe_value(root).0 {
-                    Some(i) => {
-                        let value = self.dim_values[i as usize].clone();
-                        self.dim(&value)
-                    }
-                    None => Dim::Var(root),
-                }
+            Dim::Var(v) => self.var_dim(*v),
+            Dim::Solved(s) => Dim::Solved(*s),
+            _ => self.dim_expr(d),
+        }
+    }
+
+    /// The value of a dim variable, substituted (the variable's root when unbound).
+    #[inline]
+    fn var_dim(&mut self, v: DimVar) -> Dim {
+        let (root, value) = self.dims.inlined_probe_key_value(v);
+        let Some(i) = value.0 else { return Dim::Var(root) };
+        match &self.dim_values[i as usize] {
+            Dim::Solved(s) => Dim::Solved(*s),
+            Dim::Var(w) => {
+                let w = *w;
+                self.var_dim(w)
             }
-            Dim::Solved(_) => d.clone(),
+            other => {
+                let other = other.clone();
+                self.dim_expr(&other)
+            }
+        }
+    }
+
+    /// Substitutes into an affine or concatenation dim and simplifies it.
+    #[inline(never)]
+    fn dim_expr(&mut self, d: &Dim) -> Dim {
+        match d {
+            Dim::Var(v) => self.var_dim(*v),
+            Dim::Solved(s) => Dim::Solved(*s),
             Dim::Affine(a) => {
                 let over = self.dim(&a.over);
                 let conv = a.conv.as_ref().map(|(dil, k, p)| (*dil, self.dim(k), *p));
@@ -199,26 +243,96 @@ impl Env {
 
     /// Substitutes the current bindings into a row, splicing bound row variables at the marker.
     pub fn row(&mut self, r: &Row) -> Row {
-        let mut out = Row { beg: Dims::new(), var: None, dims: Dims::new() };
-        out.beg.extend(r.beg.iter().map(|d| self.dim(d)));
-        let mut tail: Dims = r.dims.iter().map(|d| self.dim(d)).collect();
+        let mut out = Row::default();
+        for d in &r.beg {
+            let d = self.dim(d);
+            out.beg.push(d);
+        }
         if let Some(v) = r.var {
-            let root = self.rows.find(v);
-            match self.rows.probe_value(root).0 {
-                Some(i) => {
-                    let value = self.row_values[i as usize].clone();
-                    let inner = self.row(&value);
-                    out.beg.extend(inner.beg);
-                    out.var = inner.var;
-                    let mut dims = inner.dims;
-                    dims.extend(tail.drain(..));
-                    tail = dims;
-                }
-                None => out.var = Some(root),
+            self.splice(v, &mut out);
+        }
+        for d in &r.dims {
+            let d = self.dim(d);
+            out.dims.push(d);
+        }
+        out
+    }
+
+    /// Substitutes the current bindings into a constraint's row.
+    pub fn row_arg(&mut self, r: &RowArg) -> Row {
+        match r {
+            RowArg::Empty => Row::default(),
+            RowArg::Var(v) => {
+                let mut out = Row::default();
+                self.splice(*v, &mut out);
+                out
+            }
+            RowArg::Stored(id) => {
+                let mut out = Row::default();
+                self.splice_stored(*id, &mut out);
+                out
+            }
+            RowArg::Row(r) => self.row(r),
+        }
+    }
+
+    /// Appends the value of `v` (substituted) at the marker of `out`.
+    fn splice(&mut self, v: RowVar, out: &mut Row) {
+        match self.row_value(v) {
+            Ok(id) => self.splice_stored(id, out),
+            Err(root) => out.var = Some(root),
+        }
+    }
+
+    /// Appends a stored row (substituted) at the marker of `out`.
+    fn splice_stored(&mut self, id: RowId, out: &mut Row) {
+        let (start, beg, len, var) = self.store.layout(id);
+        for k in start..start + beg {
+            let d = self.stored_dim(k);
+            out.beg.push(d);
+        }
+        if let Some(inner) = var {
+            self.splice(inner, out);
+        }
+        for k in start + beg..start + len {
+            let d = self.stored_dim(k);
+            out.dims.push(d);
+        }
+    }
+
+    /// The row variable left at the marker of a row once the bindings are substituted.
+    pub fn tail_var(&mut self, r: &Row) -> Option<RowVar> {
+        let mut v = r.var?;
+        loop {
+            match self.row_value(v) {
+                Err(root) => return Some(root),
+                Ok(id) => v = self.store.layout(id).3?,
             }
         }
-        out.dims = tail;
-        out
+    }
+
+    /// The stored value of a row variable, or its root when it is unbound.
+    pub fn row_value(&mut self, v: RowVar) -> Result<RowId, RowVar> {
+        let (root, value) = self.rows.inlined_probe_key_value(v);
+        match value.0 {
+            Some(i) => Ok(RowId(i)),
+            None => Err(root),
+        }
+    }
+
+    /// The dim at a flat position of the row store, substituted.
+    pub fn stored_dim(&mut self, k: usize) -> Dim {
+        match self.store.dim_at(k) {
+            Dim::Solved(s) => Dim::Solved(*s),
+            Dim::Var(v) => {
+                let v = *v;
+                self.var_dim(v)
+            }
+            d => {
+                let d = d.clone();
+                self.dim_expr(&d)
+            }
+        }
     }
 }
 

@@ -1,30 +1,33 @@
 //! The public graph API a framework calls: declare tensors, add operations (each propagated at
 //! once), solve (close the world), read shapes back.
 
+use std::collections::HashMap;
+use std::sync::Arc;
+
 use smallvec::SmallVec;
 
 mod search;
 
-use super::close::Closing;
 use super::constraint::{Constraint, Origin, Part};
 use super::elaborate::SpecEnv;
 use super::error::InferError;
 use super::lower::StepShapes;
 use super::op::OpKind;
 use super::solver::Solver;
+use super::store::ShapeRef;
 use crate::code::ErrorCode;
 use crate::ids::{StepId, TensorId};
 use crate::shape::{parse_shape_string, Basis, Dim, Dims, Row, Shape, ShapeText, Solved, TextAxis};
-use crate::spec::ast::{EinsumSpec, RowKind};
+use crate::spec::ast::{EinsumSpec, Name, RowKind};
 use crate::spec::parse_einsum;
 
-/// A tensor of the graph.
+/// A tensor of the graph. Its shape is read through [`Graph::shape`].
 #[derive(Clone, Debug)]
 pub struct TensorEntry {
     /// Its name.
-    pub name: String,
-    /// Its shape, possibly with variables (read it through [`Graph::shape`]).
-    pub shape: Shape,
+    pub name: Name,
+    /// Where its unsubstituted shape lives (three fresh rows, or a declared shape).
+    pub(crate) shape: ShapeRef,
     /// Declared by the user (a leaf) rather than produced by a step.
     pub leaf: bool,
     /// A parameter: its unknowns are never guessed.
@@ -40,10 +43,10 @@ pub struct Step {
     pub out: TensorId,
     /// Its operands.
     pub args: SmallVec<[TensorId; 3]>,
-    /// The spec of spec operations.
-    pub spec: Option<EinsumSpec>,
+    /// The spec of spec operations (shared by the steps with the same spec text).
+    pub spec: Option<Arc<EinsumSpec>>,
     /// The spec text.
-    pub spec_text: Option<String>,
+    pub spec_text: Option<Arc<str>>,
     /// The spec's labels and their variables, for projections.
     pub labels: Vec<(crate::spec::ast::Name, crate::ids::DimVar)>,
 }
@@ -78,6 +81,8 @@ pub struct Graph {
     in_pending: Vec<bool>,
     events: Vec<Event>,
     next_name: Option<String>,
+    /// Parsed specs by text: a program repeats a few specs many times.
+    specs: HashMap<Arc<str>, Arc<EinsumSpec>>,
 }
 
 impl Default for Graph {
@@ -97,6 +102,7 @@ impl Graph {
             in_pending: Vec::new(),
             events: Vec::new(),
             next_name: None,
+            specs: HashMap::new(),
         }
     }
 
@@ -111,17 +117,14 @@ impl Graph {
     ) -> Result<TensorId, InferError> {
         let event = Event::Declare { name: name.into(), shape: shape.map(String::from), param };
         let shape = match shape {
-            None => Shape {
-                batch: Row::open(self.solver.env.new_row()),
-                input: Row::open(self.solver.env.new_row()),
-                output: Row::open(self.solver.env.new_row()),
-            },
+            None => ShapeRef::Fresh(self.solver.env.new_rows3()),
             Some(text) => {
                 let parsed = parse_shape_string(text).map_err(|e| InferError::Usage {
                     code: ErrorCode::Syntax,
                     message: format!("tensor `{name}`: {e}"),
                 })?;
-                self.shape_from_text(&parsed)
+                let shape = self.shape_from_text(&parsed);
+                ShapeRef::store(&shape, &mut self.solver.env.store)
             }
         };
         self.events.push(event);
@@ -232,14 +235,18 @@ impl Graph {
         self.add_step(OpKind::BatchSlice, &[a], None)
     }
 
+    /// The unsubstituted shape of a tensor.
+    fn raw_shape(&self, t: TensorId) -> Shape {
+        self.tensors[t.index()].shape.shape(&self.solver.env.store)
+    }
+
     /// Requires two tensors to have equal shapes (all three rows).
     pub fn equal_shapes(&mut self, a: TensorId, b: TensorId) -> Result<(), InferError> {
         if a.index() >= self.tensors.len() || b.index() >= self.tensors.len() {
             return Err(usage(ErrorCode::Label, format!("unknown tensor {a} or {b}")));
         }
         self.events.push(Event::Equal(a, b));
-        let (sa, sb) =
-            (self.tensors[a.index()].shape.clone(), self.tensors[b.index()].shape.clone());
+        let (sa, sb) = (self.raw_shape(a), self.raw_shape(b));
         let o = self.solver.origin(Origin {
             step: None,
             tensor: Some(a),
@@ -247,7 +254,7 @@ impl Graph {
             span: None,
         });
         for k in RowKind::ALL {
-            self.solver.push_with(Constraint::RowEq(sa.row(k).clone(), sb.row(k).clone()), o);
+            self.solver.push_with(Constraint::RowEq(sa.row(k).into(), sb.row(k).into()), o);
         }
         self.touch(a);
         self.touch(b);
@@ -332,33 +339,24 @@ impl Graph {
         };
         let parsed = match spec {
             _ if op == OpKind::Numpy => None,
-            Some(text) => Some(parse_einsum(text).map_err(|error| InferError::Spec {
-                step,
-                spec: text.to_string(),
-                error,
-            })?),
+            Some(text) => Some(self.parse_spec(text, step)?),
             None if op.has_spec() => {
                 return Err(usage(ErrorCode::Syntax, format!("{op} needs a spec")));
             }
             None => None,
         };
-        if let Some(p) = &parsed {
+        if let Some((_, p)) = &parsed {
             check_spec_arity(op, p, args.len())?;
         }
-        let out_shape = Shape {
-            batch: Row::open(self.solver.env.new_row()),
-            input: Row::open(self.solver.env.new_row()),
-            output: Row::open(self.solver.env.new_row()),
+        let out_ref = ShapeRef::Fresh(self.solver.env.new_rows3());
+        let out_shape = out_ref.shape(&self.solver.env.store);
+        let name = match self.next_name.take() {
+            Some(n) => smol_str::SmolStr::from(n),
+            None => smol_str::format_smolstr!("t{}", self.tensors.len()),
         };
-        let name = self.next_name.take().unwrap_or_else(|| format!("t{}", self.tensors.len()));
-        let out = self.add_tensor(TensorEntry {
-            name,
-            shape: out_shape.clone(),
-            leaf: false,
-            param: false,
-        });
-        let arg_shapes: Vec<(TensorId, Shape)> =
-            args.iter().map(|a| (*a, self.tensors[a.index()].shape.clone())).collect();
+        let out = self.add_tensor(TensorEntry { name, shape: out_ref, leaf: false, param: false });
+        let arg_shapes: SmallVec<[(TensorId, Shape); 3]> =
+            args.iter().map(|a| (*a, self.raw_shape(*a))).collect();
         let s = StepShapes { step, out: (out, &out_shape), args: &arg_shapes };
         let env = match (op, &parsed) {
             (OpKind::Pointwise, _) => {
@@ -384,23 +382,45 @@ impl Graph {
                 self.solver.lower_numpy(&s, np).map_err(|e| with_step(e, step))?;
                 SpecEnv::default()
             }
-            (_, Some(p)) => self.solver.lower_spec(&s, op, p).map_err(|e| with_step(e, step))?,
+            (_, Some((_, p))) => {
+                self.solver.lower_spec(&s, op, p).map_err(|e| with_step(e, step))?
+            }
             (_, None) => SpecEnv::default(),
         };
         for a in args {
             self.touch(*a);
         }
         self.touch(out);
+        let (spec_text, spec) = parsed.unzip();
         self.steps.push(Step {
             op,
             out,
             args: args.iter().copied().collect(),
-            spec: parsed,
-            spec_text: spec.map(String::from),
+            spec,
+            spec_text,
             labels: env.labels().to_vec(),
         });
         self.solver.run()?;
         Ok(out)
+    }
+
+    /// Parses a spec, or finds it parsed already.
+    fn parse_spec(
+        &mut self,
+        text: &str,
+        step: StepId,
+    ) -> Result<(Arc<str>, Arc<EinsumSpec>), InferError> {
+        if let Some((k, v)) = self.specs.get_key_value(text) {
+            return Ok((k.clone(), v.clone()));
+        }
+        let parsed = parse_einsum(text).map_err(|error| InferError::Spec {
+            step,
+            spec: text.to_string(),
+            error,
+        })?;
+        let (key, value): (Arc<str>, _) = (text.into(), Arc::new(parsed));
+        self.specs.insert(key.clone(), value.clone());
+        Ok((key, value))
     }
 
     fn check_args(&self, op: OpKind, args: &[TensorId]) -> Result<(), InferError> {
@@ -474,21 +494,13 @@ impl Graph {
 
     fn solve_once(&mut self) -> Result<(), InferError> {
         let pending = std::mem::take(&mut self.pending);
-        let closing: Vec<Closing> = pending
-            .iter()
-            .map(|t| {
-                let e = &self.tensors[t.index()];
-                Closing { id: *t, name: &e.name, shape: &e.shape, leaf: e.leaf, param: e.param }
-            })
-            .collect();
-        let result = self.solver.finish(&closing);
+        let result = self.solver.finish(&self.tensors, &pending);
         for t in &pending {
             self.in_pending[t.index()] = false;
         }
-        result?;
         // Every touched shape is now variable-free; a concatenation of conflicting bases is
         // the one thing that can still be left unsimplified.
-        for t in pending {
+        for t in result? {
             self.dims(t)?;
         }
         Ok(())
@@ -496,7 +508,7 @@ impl Graph {
 
     /// The current shape of a tensor, with the bindings substituted.
     pub fn shape(&mut self, t: TensorId) -> Shape {
-        let s = self.tensors[t.index()].shape.clone();
+        let s = self.raw_shape(t);
         Shape {
             batch: self.solver.env.row(&s.batch),
             input: self.solver.env.row(&s.input),

@@ -31,7 +31,7 @@ impl Solver {
             _ => Some(s.out.0),
         };
         let o = self.origin(Origin { step: Some(s.step), tensor, part, span: None });
-        self.push_with(Constraint::RowIneq { res: res.clone(), opnd: opnd.clone() }, o);
+        self.push_with(Constraint::RowIneq { res: res.into(), opnd: opnd.into() }, o);
     }
 
     /// Constraints of a pointwise step: every result row refines every operand row.
@@ -75,7 +75,7 @@ impl Solver {
                 part: Part::Operand(0, k),
                 span: None,
             });
-            self.push_with(Constraint::RowEq(r.clone(), a.row(k).clone()), o);
+            self.push_with(Constraint::RowEq(r.into(), a.row(k).into()), o);
         }
     }
 
@@ -114,7 +114,7 @@ impl Solver {
                 });
                 self.mark_used_in_spec(s.args[i].1.row(k));
                 self.push_with(
-                    Constraint::RowEq(rows.rows[j].clone(), s.args[i].1.row(k).clone()),
+                    Constraint::RowEq((&rows.rows[j]).into(), s.args[i].1.row(k).into()),
                     o,
                 );
             }
@@ -143,12 +143,12 @@ impl Solver {
                 part: Part::Result(k),
                 span: Some(span),
             });
-            self.push_with(Constraint::RowEq(s.out.1.row(k).clone(), rows[j].clone()), o);
+            self.push_with(Constraint::RowEq(s.out.1.row(k).into(), (&rows[j]).into()), o);
         }
     }
 
     fn mark_used_in_spec(&mut self, row: &Row) {
-        if let Some(v) = self.env.row(row).var {
+        if let Some(v) = self.env.tail_var(row) {
             self.env.row_info[v.index()].used_in_spec = true;
         }
     }

@@ -4,7 +4,7 @@
 //! (numpy takes a diagonal, without broadcasting), and the result's ellipsis is a row that every
 //! operand's ellipsis broadcasts into (right-aligned). Operands and the result are output rows.
 
-use super::constraint::{Constraint, Origin, Part};
+use super::constraint::{Constraint, Origin, Part, RowArg};
 use super::error::InferError;
 use super::lower::StepShapes;
 use super::solver::Solver;
@@ -43,11 +43,12 @@ impl Solver {
             });
             self.current = Some(o);
             for k in [RowKind::Batch, RowKind::Input] {
-                self.push_with(Constraint::RowEq(shape.row(k).clone(), Row::empty()), o);
+                self.push_with(Constraint::RowEq(shape.row(k).into(), Row::empty().into()), o);
             }
             let row = self.numpy_operand_row(term, &mut labels, ellipsis);
-            self.push_with(Constraint::RowEq(row, shape.output.clone()), o);
+            self.push_with(Constraint::RowEq(row.into(), (&shape.output).into()), o);
         }
+        self.pin_numpy_ellipsis(spec, s, ellipsis);
         let out_row = match &spec.output {
             Some(term) => self.numpy_result_row(term, &mut labels, ellipsis),
             None => implicit_output(spec, &labels, ellipsis),
@@ -59,14 +60,53 @@ impl Solver {
             span: None,
         });
         for k in [RowKind::Batch, RowKind::Input] {
-            self.push_with(Constraint::RowEq(s.out.1.row(k).clone(), Row::empty()), o);
+            self.push_with(Constraint::RowEq(s.out.1.row(k).into(), Row::empty().into()), o);
         }
         if spec.output.as_ref().is_some_and(|t| t.ellipsis.is_none()) {
             // numpy (optimize=False) rejects input ellipsis dims the output drops.
-            self.push_with(Constraint::RowEq(Row::open(ellipsis), Row::empty()), o);
+            self.push_with(Constraint::RowEq(RowArg::Var(ellipsis), Row::empty().into()), o);
         }
-        self.push_with(Constraint::RowEq(s.out.1.output.clone(), out_row), o);
+        self.push_with(Constraint::RowEq((&s.out.1.output).into(), out_row.into()), o);
         Ok(())
+    }
+
+    /// When every operand with an ellipsis is known, the result's ellipsis is exactly numpy's
+    /// broadcast of theirs (right-aligned; at each position the size other than 1), so that
+    /// later consumers cannot widen it.
+    fn pin_numpy_ellipsis(
+        &mut self,
+        spec: &NumpySpec,
+        s: &StepShapes,
+        ellipsis: crate::ids::RowVar,
+    ) {
+        let mut parts: Vec<Vec<Dim>> = Vec::new();
+        for (term, (_, shape)) in spec.inputs.iter().zip(s.args) {
+            if term.ellipsis.is_none() {
+                continue;
+            }
+            let row = self.env.row(&shape.output);
+            let all: Vec<Dim> = row.all().cloned().collect();
+            let (nl, nt) = (term.leading.len(), term.trailing.len());
+            if row.var.is_some() || all.len() < nl + nt || all.iter().any(|d| d.solved().is_none())
+            {
+                return;
+            }
+            parts.push(all[nl..all.len() - nt].to_vec());
+        }
+        let n = parts.iter().map(Vec::len).max().unwrap_or(0);
+        let dims = (0..n).map(|i| {
+            let at = parts.iter().filter_map(|p| p.len().checked_sub(n - i).and_then(|j| p.get(j)));
+            let mut pick = None;
+            for d in at {
+                let one = d.solved().is_some_and(|x| x.size == 1);
+                if pick.is_none() || !one {
+                    pick = Some(d.clone());
+                }
+            }
+            pick.unwrap_or_else(Dim::top)
+        });
+        let row = Row { beg: Dims::new(), var: None, dims: dims.collect() };
+        self.push(Constraint::RowEq(RowArg::Var(ellipsis), row.into()));
     }
 
     fn numpy_label(&mut self, labels: &mut Vec<(char, DimVar)>, c: char) -> DimVar {
@@ -103,7 +143,7 @@ impl Solver {
         let dims: Dims = term.trailing.iter().map(|a| occ(self, &a.kind)).collect();
         let var = term.ellipsis.as_ref().map(|_| {
             let rho = self.env.new_row();
-            self.push(Constraint::RowIneq { res: Row::open(ellipsis), opnd: Row::open(rho) });
+            self.push(Constraint::RowIneq { res: RowArg::Var(ellipsis), opnd: RowArg::Var(rho) });
             rho
         });
         Row { beg, var, dims }

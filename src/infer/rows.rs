@@ -1,7 +1,7 @@
 //! Row rules: flat equality (binding row variables with the closed row's split), and the
 //! broadcast order `res ⊑ opnd` with deficit templates and caps.
 
-use super::constraint::Constraint;
+use super::constraint::{Constraint, RowArg};
 use super::error::InferError;
 use super::solver::{Outcome, Solver};
 use crate::code::ErrorCode;
@@ -16,8 +16,8 @@ fn flat(r: &Row) -> Dims {
 
 impl Solver {
     /// Flat equality `a = b`.
-    pub fn unify_row(&mut self, a: &Row, b: &Row) -> Res {
-        let (a, b) = (self.env.row(a), self.env.row(b));
+    pub fn unify_row(&mut self, a: &RowArg, b: &RowArg) -> Res {
+        let (a, b) = (self.env.row_arg(a), self.env.row_arg(b));
         match (a.var, b.var) {
             _ if a == b => Ok(Outcome::Done),
             (None, None) => self.closed_eq(&a, &b),
@@ -55,7 +55,7 @@ impl Solver {
         if self.stage >= 6 {
             // The least material solution of a shifted self-equation: the variable is empty.
             self.bind_row_var(x, Row::empty())?;
-            self.push(Constraint::RowEq(a.clone(), b.clone()));
+            self.push(Constraint::RowEq(a.into(), b.into()));
             return Ok(Outcome::Done);
         }
         Ok(Outcome::Defer)
@@ -115,20 +115,58 @@ impl Solver {
         if self.stage < 6 {
             return Ok(Outcome::Defer);
         }
-        // Crossed surpluses `l1.x = y.r2` (or the mirror): take the family `y = l1.z`,
-        // `x = z.r2` with a fresh `z`.
-        let z = self.fresh_row_like(x);
-        let (lx, ly) = if l1.is_empty() { (l2, r1) } else { (l1, r2) };
-        let (first, second) = if l1.is_empty() { (x, y) } else { (y, x) };
-        self.bind_row_var(
-            first,
-            Row { beg: lx.iter().cloned().collect(), var: Some(z), dims: Dims::new() },
-        )?;
-        self.bind_row_var(
-            second,
-            Row { beg: Dims::new(), var: Some(z), dims: ly.iter().cloned().collect() },
-        )?;
+        // Crossed surpluses `P.u = v.Q` (`l1.x = y.r2`, or the mirror `l2.y = x.r1`).
+        let (p, q) =
+            if l1.is_empty() { (l2.to_vec(), r1.to_vec()) } else { (l1.to_vec(), r2.to_vec()) };
+        let (u, v) = if l1.is_empty() { (y, x) } else { (x, y) };
+        self.decide(|s| s.crossed_least(&p, u, v, &q), |s| s.crossed_family(&p, u, v, &q))?;
         Ok(Outcome::Done)
+    }
+
+    /// The least solution of `P.u = v.Q`: the shortest row, where `P` and `Q` overlap as much as
+    /// they can (`[s].u = v.[2,3]` gives `v = []`, `s = 2`, `u = [3]`).
+    fn crossed_least(
+        &mut self,
+        p: &[Dim],
+        u: RowVar,
+        v: RowVar,
+        q: &[Dim],
+    ) -> Result<(), InferError> {
+        let closed =
+            |d: &[Dim]| Row { beg: Dims::new(), var: None, dims: d.iter().cloned().collect() };
+        if p.len() >= q.len() {
+            let cut = p.len() - q.len();
+            for (a, b) in p[cut..].iter().zip(q) {
+                self.push(Constraint::DimEq(a.clone(), b.clone()));
+            }
+            self.bind_row_var(u, Row::empty())?;
+            self.bind_row_var(v, closed(&p[..cut]))
+        } else {
+            for (a, b) in p.iter().zip(q) {
+                self.push(Constraint::DimEq(a.clone(), b.clone()));
+            }
+            self.bind_row_var(v, Row::empty())?;
+            self.bind_row_var(u, closed(&q[p.len()..]))
+        }
+    }
+
+    /// The family of long solutions of `P.u = v.Q`: `v = P.z`, `u = z.Q` for a fresh `z`.
+    fn crossed_family(
+        &mut self,
+        p: &[Dim],
+        u: RowVar,
+        v: RowVar,
+        q: &[Dim],
+    ) -> Result<(), InferError> {
+        let z = self.fresh_row_like(u);
+        self.bind_row_var(
+            v,
+            Row { beg: p.iter().cloned().collect(), var: Some(z), dims: Dims::new() },
+        )?;
+        self.bind_row_var(
+            u,
+            Row { beg: Dims::new(), var: Some(z), dims: q.iter().cloned().collect() },
+        )
     }
 
     fn bind_or_union(&mut self, x: RowVar, lead: &[Dim], y: RowVar, trail: &[Dim]) -> Res {
@@ -155,12 +193,12 @@ impl Solver {
 
     fn union_row_vars(&mut self, x: RowVar, y: RowVar) {
         let (root, other) = self.env.union_rows(x, y);
-        let moved = std::mem::take(&mut self.env.row_info[other.index()]);
+        let mut moved = std::mem::take(&mut self.env.row_info[other.index()]);
         let info = &mut self.env.row_info[root.index()];
         info.safe_to_guess &= moved.safe_to_guess;
         info.used_in_spec |= moved.used_in_spec;
         info.depth = info.depth.max(moved.depth);
-        self.reemit_row_facts(moved, &Row::open(root));
+        self.reemit_row_facts(moved.take_links(), RowArg::Var(root));
     }
 
     /// Binds an unbound row variable and re-emits what was known about it.
@@ -179,22 +217,22 @@ impl Solver {
             inner.used_in_spec |= info.used_in_spec;
             inner.depth = inner.depth.max(info.depth);
         }
-        info.bound_by = None;
-        self.env.row_info[x.index()].bound_by = Some(self.current_origin());
-        self.env.bind_row(x, value.clone());
-        self.reemit_row_facts(info, &value);
+        let origin = self.current_origin();
+        self.env.row_info[x.index()].set_bound_by(origin);
+        let stored = self.env.bind_row(x, &value);
+        self.reemit_row_facts(info.take_links(), RowArg::Stored(stored));
         Ok(())
     }
 
-    fn reemit_row_facts(&mut self, info: super::env::RowInfo, value: &Row) {
+    fn reemit_row_facts(&mut self, info: super::env::RowLinks, value: RowArg) {
         for r in info.lower {
-            self.push(Constraint::RowIneq { res: Row::open(r), opnd: value.clone() });
+            self.push(Constraint::RowIneq { res: r.into(), opnd: value.clone() });
         }
         for o in info.upper {
-            self.push(Constraint::RowIneq { res: value.clone(), opnd: Row::open(o) });
+            self.push(Constraint::RowIneq { res: value.clone(), opnd: o.into() });
         }
         for cap in info.caps {
-            self.push(Constraint::RowIneq { res: cap, opnd: value.clone() });
+            self.push(Constraint::RowIneq { res: RowArg::Stored(cap), opnd: value.clone() });
         }
     }
 }

@@ -2,16 +2,22 @@
 //! cannot be decided yet and a stage number that unlocks the closing decisions.
 //!
 //! Constraints are processed in the order they were queued; each may bind variables and queue
-//! more. A constraint that cannot be decided is deferred and retried after any progress. The
-//! solver terminates on every input: every binding removes a variable, templates are bounded
-//! in depth, and a fuel counter bounds the total work.
+//! more. A constraint that cannot be decided is deferred until a variable it mentions is bound
+//! or united, or the stage advances (see [`super::deferred`]). The solver terminates on every
+//! input: every binding removes a variable, templates are bounded in depth, and a fuel counter
+//! bounds the total work.
 
 use std::collections::VecDeque;
 
-use super::constraint::{Constraint, Origin, OriginId, Queued};
+use smallvec::SmallVec;
+
+use super::constraint::{Constraint, Origin, OriginId, Origins, Queued, RowArg};
+use super::deferred::Deferred;
 use super::env::Env;
 use super::error::{InferError, ShapeError};
 use crate::code::ErrorCode;
+use crate::ids::{DimVar, RowVar};
+use crate::shape::Dim;
 
 /// What handling a constraint did.
 pub enum Outcome {
@@ -27,11 +33,11 @@ pub struct Solver {
     /// Variables and their values.
     pub env: Env,
     queue: VecDeque<Queued>,
-    deferred: Vec<Queued>,
+    deferred: Deferred,
     /// Names of bases.
     pub bases: crate::shape::BasisTable,
     /// Provenance of every constraint.
-    pub origins: Vec<Origin>,
+    pub origins: Origins,
     /// The current stage (1 while adding operations, 2..=7 while closing).
     pub stage: u8,
     /// The origin of the constraint being processed.
@@ -53,8 +59,7 @@ impl Solver {
 
     /// Registers an origin.
     pub fn origin(&mut self, o: Origin) -> OriginId {
-        self.origins.push(o);
-        OriginId(u32::try_from(self.origins.len() - 1).unwrap_or(u32::MAX))
+        self.origins.push(o)
     }
 
     /// Queues a constraint with an explicit origin.
@@ -69,26 +74,64 @@ impl Solver {
         self.queue.push_back(Queued { c, origin });
     }
 
-    /// Processes queued and deferred constraints until nothing more can be decided.
+    /// Processes queued constraints, and deferred ones whose variables changed, until nothing
+    /// more can be decided.
     pub fn run(&mut self) -> Result<(), InferError> {
         loop {
             while let Some(q) = self.queue.pop_front() {
                 self.step(q)?;
+                self.note_changes();
             }
-            if self.deferred.is_empty() {
+            if !self.deferred.has_woken() {
                 return Ok(());
             }
-            let before = self.env.progress;
-            let deferred = std::mem::take(&mut self.deferred);
-            let count = deferred.len();
-            self.queue.extend(deferred);
-            while let Some(q) = self.queue.pop_front() {
-                self.step(q)?;
-            }
-            if self.env.progress == before && self.deferred.len() >= count {
-                return Ok(());
-            }
+            let woken = self.deferred.take_woken();
+            self.env.watching = !self.deferred.is_empty();
+            self.queue.extend(woken);
         }
+    }
+
+    /// Passes the variables bound or united by the last step to the deferred set.
+    fn note_changes(&mut self) {
+        if !self.env.watching {
+            return;
+        }
+        for v in self.env.changed_dims.drain(..) {
+            self.deferred.dim_changed(v);
+        }
+        for v in self.env.changed_rows.drain(..) {
+            self.deferred.row_changed(v);
+        }
+    }
+
+    /// Defers a constraint until a variable of its substituted form changes.
+    fn defer(&mut self, q: Queued) {
+        let mut dims: SmallVec<[DimVar; 8]> = SmallVec::new();
+        let mut rows: SmallVec<[RowVar; 4]> = SmallVec::new();
+        let mut dim = |env: &mut Env, d: &Dim| env.dim(d).for_each_var(&mut |v| dims.push(v));
+        let mut row = |env: &mut Env, r: &RowArg, dim: &mut dyn FnMut(&mut Env, &Dim)| {
+            let r = env.row_arg(r);
+            r.all().for_each(|d| dim(env, d));
+            rows.extend(r.var);
+        };
+        match &q.c {
+            Constraint::DimEq(a, b) | Constraint::DimIneq { res: a, opnd: b } => {
+                dim(&mut self.env, a);
+                dim(&mut self.env, b);
+            }
+            Constraint::RowEq(a, b) | Constraint::RowIneq { res: a, opnd: b } => {
+                row(&mut self.env, a, &mut dim);
+                row(&mut self.env, b, &mut dim);
+            }
+            Constraint::AtLeast(d, _) => dim(&mut self.env, d),
+        }
+        self.deferred.add(q, &dims, &rows);
+        self.env.watching = true;
+    }
+
+    /// Retries every deferred constraint (the stage advanced).
+    pub fn wake_deferred(&mut self) {
+        self.deferred.wake_all();
     }
 
     fn step(&mut self, q: Queued) -> Result<(), InferError> {
@@ -111,21 +154,11 @@ impl Solver {
         match outcome {
             Ok(Outcome::Done) => Ok(()),
             Ok(Outcome::Defer) => {
-                self.deferred.push(q);
+                self.defer(q);
                 Ok(())
             }
             Err(e) => Err(self.attach(e, q.origin)),
         }
-    }
-
-    /// Takes the deferred constraints out (for the closing stages to decide).
-    pub fn take_deferred(&mut self) -> Vec<Queued> {
-        std::mem::take(&mut self.deferred)
-    }
-
-    /// Puts constraints back on the queue.
-    pub fn requeue(&mut self, qs: Vec<Queued>) {
-        self.queue.extend(qs);
     }
 
     /// Whether constraints are still deferred.
@@ -146,7 +179,7 @@ impl Solver {
     /// Adds the origin's step, tensor and span to an error that has none yet.
     pub fn attach(&self, e: InferError, origin: OriginId) -> InferError {
         let InferError::Shape(mut s) = e else { return e };
-        if let Some(o) = self.origins.get(origin.0 as usize) {
+        if let Some(o) = &self.origins.get(origin) {
             if s.step.is_none() {
                 s.step = o.step;
                 s.tensors.extend(o.tensor);

@@ -8,7 +8,7 @@ use crate::ids::RowVar;
 use crate::spec::ast::RowKind;
 
 /// An axis list.
-pub type Dims = SmallVec<[Dim; 4]>;
+pub type Dims = SmallVec<[Dim; 2]>;
 
 /// A row: `beg . <var> . dims` when open, `beg . dims` when closed (`var` is `None`).
 ///

@@ -50,12 +50,13 @@ impl Graph {
     /// Leaf rows declared open (with a row variable), in declaration order.
     fn open_leaf_rows(&self) -> Vec<(TensorId, RowKind)> {
         let mut out = Vec::new();
-        for (i, t) in self.tensors.iter().enumerate() {
-            if !t.leaf {
+        for i in 0..self.tensors.len() {
+            if !self.tensors[i].leaf {
                 continue;
             }
+            let shape = self.raw_shape(TensorId::from_index(i));
             for kind in RowKind::ALL {
-                if t.shape.row(kind).var.is_some() {
+                if shape.row(kind).var.is_some() {
                     out.push((TensorId::from_index(i), kind));
                 }
             }
@@ -90,7 +91,7 @@ impl Graph {
         kind: RowKind,
         len: usize,
     ) -> Result<(), crate::infer::InferError> {
-        let Some(var) = self.tensors[t.index()].shape.row(kind).var else { return Ok(()) };
+        let Some(var) = self.raw_shape(t).row(kind).var else { return Ok(()) };
         let dims = (0..len).map(|_| Dim::Var(self.solver.env.new_dim(None))).collect();
         self.solver.bind_row_var(var, Row { beg: Default::default(), var: None, dims })?;
         self.solver.run()

@@ -1,0 +1,65 @@
+//! Speed of shape inference (issue targets: ≤ 2 µs per operation amortized over a large graph,
+//! and one 2-operand spec parsed and inferred in well under the 2 µs parse + infer + project
+//! budget).
+//!
+//! The 100k and 1M graphs and the peak memory are measured by `examples/infer_scale.rs` (one
+//! process per size); this bench covers the small end with criterion's statistics.
+
+#[path = "support/transformer.rs"]
+mod transformer;
+
+use criterion::{black_box, criterion_group, criterion_main, BatchSize, Criterion};
+use einrow::infer::Graph;
+
+/// A graph with the two declared 2-d leaves of `ij;jk=>ik`.
+fn two_leaves() -> Graph {
+    let mut g = Graph::new();
+    g.declare("a", Some("2,3"), false).expect("declares");
+    g.declare("b", Some("3,4"), false).expect("declares");
+    g
+}
+
+fn one_spec(c: &mut Criterion) {
+    let mut group = c.benchmark_group("spec");
+    // The leaves are the graph's first two tensors.
+    let ids = [0, 1].map(einrow::ids::TensorId::from_index);
+    group.bench_function("parse+infer ij;jk=>ik (leaves declared)", |b| {
+        b.iter_batched(
+            two_leaves,
+            |mut g| {
+                let out = g.einsum(black_box("ij;jk=>ik"), &ids).expect("infers");
+                g.solve().expect("solves");
+                (g, out)
+            },
+            BatchSize::SmallInput,
+        )
+    });
+    group.bench_function("new graph + declare + parse+infer ij;jk=>ik", |b| {
+        b.iter(|| {
+            let mut g = two_leaves();
+            let out = g.einsum(black_box("ij;jk=>ik"), &ids).expect("infers");
+            g.solve().expect("solves");
+            (g, out)
+        })
+    });
+    group.finish();
+}
+
+fn graph(c: &mut Criterion) {
+    let mut group = c.benchmark_group("transformer");
+    group.sample_size(10);
+    for ops in [1_000, 10_000] {
+        group.bench_function(format!("build+solve {ops} ops"), |b| {
+            b.iter(|| {
+                let (mut g, n, _) =
+                    transformer::build(ops, transformer::Sizes::default()).expect("builds");
+                g.solve().expect("solves");
+                (g, n)
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, one_spec, graph);
+criterion_main!(benches);

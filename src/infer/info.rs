@@ -1,0 +1,166 @@
+//! What the solver knows about an unbound variable, kept small: most variables never get a
+//! bound, a link or a cap, so those facts live in a box that only exists when there are some.
+
+use smallvec::SmallVec;
+
+use super::constraint::OriginId;
+use super::store::RowId;
+use crate::ids::{DimVar, RowVar};
+use crate::shape::Dim;
+
+/// The sentinel of an absent `u32` field.
+const NONE: u32 = u32::MAX;
+
+/// Bounds and links of a dim variable.
+#[derive(Clone, Debug, Default)]
+pub struct DimFacts {
+    /// Variables known to refine this one (`r ⊑ self`).
+    pub lower: SmallVec<[DimVar; 2]>,
+    /// Variables this one refines (`self ⊑ o`).
+    pub upper: SmallVec<[DimVar; 2]>,
+    /// The join of its non-variable lower bounds (the "cap").
+    pub cap: Option<Dim>,
+    /// A lower bound on the size (from fixed indices).
+    pub at_least: u64,
+}
+
+/// What is known about a dim variable (kept at its root).
+#[derive(Clone, Debug)]
+pub struct DimInfo {
+    facts: Option<Box<DimFacts>>,
+    name: u32,
+    bound_by: u32,
+    /// A concatenation component that may close to size 0.
+    pub discardable: bool,
+}
+
+impl Default for DimInfo {
+    fn default() -> DimInfo {
+        DimInfo { facts: None, name: NONE, bound_by: NONE, discardable: false }
+    }
+}
+
+impl DimInfo {
+    /// A fresh variable's info with an interned name.
+    pub fn named(name: Option<u32>) -> DimInfo {
+        DimInfo { name: name.unwrap_or(NONE), ..DimInfo::default() }
+    }
+
+    /// Variables known to refine this one.
+    pub fn lower(&self) -> &[DimVar] {
+        self.facts.as_ref().map_or(&[], |f| &f.lower)
+    }
+
+    /// Variables this one refines.
+    pub fn upper(&self) -> &[DimVar] {
+        self.facts.as_ref().map_or(&[], |f| &f.upper)
+    }
+
+    /// The cap, if any.
+    pub fn cap(&self) -> Option<&Dim> {
+        self.facts.as_ref().and_then(|f| f.cap.as_ref())
+    }
+
+    /// The size lower bound (0 when none).
+    pub fn at_least(&self) -> u64 {
+        self.facts.as_ref().map_or(0, |f| f.at_least)
+    }
+
+    /// The facts, created on first write.
+    pub fn facts_mut(&mut self) -> &mut DimFacts {
+        self.facts.get_or_insert_with(Box::default)
+    }
+
+    /// Takes the facts out (the variable is being bound or united).
+    pub fn take_facts(&mut self) -> DimFacts {
+        self.facts.take().map(|b| *b).unwrap_or_default()
+    }
+
+    /// The interned name.
+    pub fn name_id(&self) -> Option<u32> {
+        (self.name != NONE).then_some(self.name)
+    }
+
+    /// Sets the interned name.
+    pub fn set_name_id(&mut self, name: Option<u32>) {
+        self.name = name.unwrap_or(NONE);
+    }
+
+    /// The constraint that bound it.
+    pub fn bound_by(&self) -> Option<OriginId> {
+        (self.bound_by != NONE).then_some(OriginId(self.bound_by))
+    }
+
+    /// Records the constraint that bound it.
+    pub fn set_bound_by(&mut self, o: OriginId) {
+        self.bound_by = o.0;
+    }
+}
+
+/// Bounds and links of a row variable.
+#[derive(Clone, Debug, Default)]
+pub struct RowLinks {
+    /// Variables known to refine this one.
+    pub lower: SmallVec<[RowVar; 2]>,
+    /// Variables this one refines.
+    pub upper: SmallVec<[RowVar; 2]>,
+    /// Lower bounds (rows that must broadcast into this one), in the row store; the first is
+    /// the joined cap.
+    pub caps: SmallVec<[RowId; 2]>,
+}
+
+/// What is known about a row variable (kept at its root).
+#[derive(Clone, Debug)]
+pub struct RowInfo {
+    links: Option<Box<RowLinks>>,
+    bound_by: u32,
+    /// How many templates deep this variable was minted (termination guard).
+    pub depth: u16,
+    /// Created by a deficit template that added trailing axes: closing it to empty is safe.
+    pub safe_to_guess: bool,
+    /// Used in an einsum/permute operand or as a compose contraction row.
+    pub used_in_spec: bool,
+}
+
+impl Default for RowInfo {
+    fn default() -> RowInfo {
+        RowInfo { links: None, bound_by: NONE, depth: 0, safe_to_guess: false, used_in_spec: false }
+    }
+}
+
+impl RowInfo {
+    /// Variables known to refine this one.
+    pub fn lower(&self) -> &[RowVar] {
+        self.links.as_ref().map_or(&[], |l| &l.lower)
+    }
+
+    /// Variables this one refines.
+    pub fn upper(&self) -> &[RowVar] {
+        self.links.as_ref().map_or(&[], |l| &l.upper)
+    }
+
+    /// Its lower bounds (in the row store); the first is the joined cap.
+    pub fn caps(&self) -> &[RowId] {
+        self.links.as_ref().map_or(&[], |l| &l.caps)
+    }
+
+    /// The links, created on first write.
+    pub fn links_mut(&mut self) -> &mut RowLinks {
+        self.links.get_or_insert_with(Box::default)
+    }
+
+    /// Takes the links out (the variable is being bound or united).
+    pub fn take_links(&mut self) -> RowLinks {
+        self.links.take().map(|b| *b).unwrap_or_default()
+    }
+
+    /// The constraint that bound it.
+    pub fn bound_by(&self) -> Option<OriginId> {
+        (self.bound_by != NONE).then_some(OriginId(self.bound_by))
+    }
+
+    /// Records the constraint that bound it.
+    pub fn set_bound_by(&mut self, o: OriginId) {
+        self.bound_by = o.0;
+    }
+}

@@ -1,0 +1,117 @@
+//! Append-only compact storage of rows: the values of bound row variables and the declared
+//! shapes of leaves. One flat vector of dims and a 16-byte head per row, instead of a
+//! `Row` (two inline vectors) per entry.
+
+use crate::ids::RowVar;
+use crate::shape::{Dim, Dims, Row, Shape};
+
+/// A stored row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RowId(pub u32);
+
+#[derive(Clone, Copy, Debug)]
+struct Head {
+    start: u32,
+    beg: u32,
+    len: u32,
+    var: u32,
+}
+
+const NO_VAR: u32 = u32::MAX;
+
+/// The store.
+#[derive(Clone, Default)]
+pub struct RowStore {
+    dims: Vec<Dim>,
+    heads: Vec<Head>,
+}
+
+fn to_u32(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+impl RowStore {
+    /// Stores a row.
+    pub fn push(&mut self, r: &Row) -> RowId {
+        let start = to_u32(self.dims.len());
+        self.dims.extend(r.beg.iter().cloned());
+        self.dims.extend(r.dims.iter().cloned());
+        self.heads.push(Head {
+            start,
+            beg: to_u32(r.beg.len()),
+            len: to_u32(r.beg.len() + r.dims.len()),
+            var: r.var.map_or(NO_VAR, |v| v.0),
+        });
+        RowId(to_u32(self.heads.len() - 1))
+    }
+
+    /// The parts of a stored row: leading dims, row variable, trailing dims.
+    pub fn parts(&self, id: RowId) -> (&[Dim], Option<RowVar>, &[Dim]) {
+        let h = self.heads[id.0 as usize];
+        let all = &self.dims[h.start as usize..(h.start + h.len) as usize];
+        let (beg, dims) = all.split_at(h.beg as usize);
+        (beg, (h.var != NO_VAR).then_some(RowVar(h.var)), dims)
+    }
+
+    /// A stored row, rebuilt.
+    pub fn row(&self, id: RowId) -> Row {
+        let (beg, var, dims) = self.parts(id);
+        Row {
+            beg: beg.iter().cloned().collect::<Dims>(),
+            var,
+            dims: dims.iter().cloned().collect(),
+        }
+    }
+
+    /// The position of the `i`-th dim of a stored row in the flat vector, with the row's
+    /// leading length, total length and variable.
+    pub fn layout(&self, id: RowId) -> (usize, usize, usize, Option<RowVar>) {
+        let h = self.heads[id.0 as usize];
+        (
+            h.start as usize,
+            h.beg as usize,
+            h.len as usize,
+            (h.var != NO_VAR).then_some(RowVar(h.var)),
+        )
+    }
+
+    /// The dim at a flat position.
+    pub fn dim_at(&self, i: usize) -> &Dim {
+        &self.dims[i]
+    }
+}
+
+/// Where a tensor's (unsubstituted) shape lives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ShapeRef {
+    /// Three open rows of consecutive fresh variables: batch, input, output.
+    Fresh(RowVar),
+    /// Three consecutive stored rows: batch, input, output.
+    Stored(RowId),
+}
+
+impl ShapeRef {
+    /// The shape, rebuilt from the store.
+    pub fn shape(self, store: &RowStore) -> Shape {
+        match self {
+            ShapeRef::Fresh(v) => Shape {
+                batch: Row::open(v),
+                input: Row::open(RowVar(v.0 + 1)),
+                output: Row::open(RowVar(v.0 + 2)),
+            },
+            ShapeRef::Stored(RowId(i)) => Shape {
+                batch: store.row(RowId(i)),
+                input: store.row(RowId(i + 1)),
+                output: store.row(RowId(i + 2)),
+            },
+        }
+    }
+
+    /// Stores a shape's rows consecutively.
+    pub fn store(shape: &Shape, store: &mut RowStore) -> ShapeRef {
+        let first = store.push(&shape.batch);
+        store.push(&shape.input);
+        store.push(&shape.output);
+        ShapeRef::Stored(first)
+    }
+}

@@ -1,0 +1,65 @@
+//! Walking a tensor's substituted shape without building it: the closing stages and the final
+//! check only need each axis and the remaining row variables, in memory order.
+
+use super::env::Env;
+use super::store::{RowId, ShapeRef};
+use crate::ids::RowVar;
+use crate::shape::Dim;
+
+/// One item of a substituted shape.
+pub enum Item {
+    /// An axis (substituted).
+    Dim(Dim),
+    /// A row variable still unbound.
+    Row(RowVar),
+}
+
+impl Env {
+    /// Calls `f` on every axis and unbound row variable of a shape, rows in memory order
+    /// (batch, output, input), each row's axes in order.
+    pub fn visit_shape(&mut self, s: ShapeRef, f: &mut impl FnMut(Item)) {
+        match s {
+            ShapeRef::Fresh(v) => {
+                for k in [0, 2, 1] {
+                    self.visit_var(RowVar(v.0 + k), f);
+                }
+            }
+            ShapeRef::Stored(RowId(i)) => {
+                for k in [0, 2, 1] {
+                    self.visit_stored(RowId(i + k), f);
+                }
+            }
+        }
+    }
+
+    fn visit_var(&mut self, v: RowVar, f: &mut impl FnMut(Item)) {
+        match self.row_value(v) {
+            Ok(id) => self.visit_stored(id, f),
+            Err(root) => f(Item::Row(root)),
+        }
+    }
+
+    fn visit_stored(&mut self, id: RowId, f: &mut impl FnMut(Item)) {
+        let (start, beg, len, var) = self.store.layout(id);
+        for k in start..start + beg {
+            let d = self.stored_dim(k);
+            f(Item::Dim(d));
+        }
+        if let Some(v) = var {
+            self.visit_var(v, f);
+        }
+        for k in start + beg..start + len {
+            let d = self.stored_dim(k);
+            f(Item::Dim(d));
+        }
+    }
+
+    /// Whether a shape is fully solved: no row variable, every axis a solved size.
+    pub fn shape_solved(&mut self, s: ShapeRef) -> bool {
+        let mut solved = true;
+        self.visit_shape(s, &mut |item| {
+            solved &= matches!(item, Item::Dim(Dim::Solved(_)));
+        });
+        solved
+    }
+}
