@@ -4,6 +4,7 @@
 //! solutions of overlapping flanks, cap joins, numpy's right-aligned ellipsis) are fixed.
 #![cfg(feature = "fuzzing")]
 
+use einrow::code::ErrorCode;
 use einrow::fuzzing::props::{check_program, run_program, Outcome};
 use einrow::fuzzing::ConcreteShape;
 use einrow::infer::program::Program;
@@ -22,6 +23,16 @@ fn expect_shapes(text: &str, want: &[(&str, &str)]) {
         let want = ConcreteShape::parse(shape).expect("expected shape parses");
         let got = sol.get(name).unwrap_or_else(|| panic!("no shape for `{name}`"));
         assert!(want.matches_expected(got), "`{name}`: expected {want}, solved {got}");
+    }
+}
+
+/// The program is rejected with the given code (and no solution breaks a constraint).
+fn expect_rejected(text: &str, code: ErrorCode) {
+    match check_program(&program(text)).unwrap_or_else(|f| panic!("{f}")) {
+        Outcome::Rejected { code: got, message } => {
+            assert_eq!(got, code, "rejected for another reason: {message}")
+        }
+        Outcome::Solved(sol) => panic!("solved an unsatisfiable program: {sol:?}"),
     }
 }
 
@@ -145,4 +156,48 @@ fn compose_with_a_transposed_template_converges() {
     let text = "tensor a: 1!\ntensor x1: 2\nt0 = pointwise a\nt2 = transpose t0\n\
                 t3 = compose x1 t2\nt4 = compose t0 t2\n";
     expect_shapes(text, &[("t0", "1!"), ("t2", "1!->"), ("t4", "1!->1!")]);
+}
+
+/// Fixed (`src/infer/careful.rs`): in careful mode, a word equation `[a,b].<ρ> = <τ>.[2]`
+/// (two batch slices meeting a pointwise result) whose least and family solutions both failed
+/// on trial copies of the solver was marked done with neither taken, so it was silently
+/// dropped: the solver returned `t0: 2|` with `t2: 1|`, breaking `t2 = batch_slice t0`.
+/// Such a decision now takes its first choice and reports the contradiction; this program is
+/// then solved by a later, consistent choice (`t0` gets a leading `1!`).
+#[test]
+fn a_word_equation_is_never_dropped() {
+    let text = "tensor x0: 2|\ntensor x2: 1|\nt0 = pointwise x0\nt2 = batch_slice t0\n\
+                t3 = compose t2 x2\nt5 = batch_slice t2\n";
+    expect_shapes(text, &[("t0", "1!,2|"), ("t2", "2|"), ("t3", "2,1|"), ("t5", "")]);
+}
+
+/// The same dropped equation on an unsatisfiable program (it was solved with `t1: 2|`): `t1`
+/// is `t0` without its first axis and ends in `x0`'s user-written `1`, which cannot meet
+/// `x1`'s `2` in `t4`.
+#[test]
+fn an_unsatisfiable_word_equation_is_reported() {
+    let text = "tensor x0: 1|\ntensor x1: 2|\nt0 = compose x0 x0\nt1 = batch_slice t0\n\
+                t2 = batch_slice t1\nt4 = pointwise x1 t1\n";
+    expect_rejected(text, ErrorCode::Mismatch);
+}
+
+/// The same bug through a pointwise step of three operands: `t2` needs `t1`'s leading `1` and
+/// `x0`'s trailing `2,1`, which cannot overlap, so it is `1,2,1` (it was solved with
+/// `t1: 2,1|`, not `t0` without its first axis).
+#[test]
+fn a_batch_slice_keeps_its_first_axis_apart() {
+    let text = "tensor x0: 2,1|\ntensor x1: \nt0 = pointwise x0\nt1 = batch_slice t0\n\
+                t2 = pointwise t1 x1 x0\nt3 = batch_slice t1\n";
+    expect_shapes(text, &[("t0", "2,1|"), ("t1", "1|"), ("t2", "1,2,1|"), ("t3", "")]);
+}
+
+/// The same bug in an einsum with row variables on both sides (it was solved with `t4`'s
+/// label `c` both `1!` and `4`): whatever the outcome, no constraint is broken.
+#[test]
+fn a_dropped_equation_in_an_einsum() {
+    never_violates(
+        "tensor x0: 1,1\ntensor x1: \ntensor x2: \ntensor x3\nt0 = compose x0 x1\n\
+         t1 = compose t0 x2\nt3 = permute \"ab=>ab\" t1\n\
+         t4 = einsum \"...|..., a->a, b; c, b->a, d, ... => ..input..|..output..->a, b, c, d, ..batch..\" x3 t0\n",
+    );
 }

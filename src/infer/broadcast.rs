@@ -86,7 +86,7 @@ impl Solver {
                 s.bind_row_var(x, Row { beg: Dims::new(), var: None, dims })
             };
             if may_overlap {
-                self.decide(least, |s| s.template(x, dl, dr))?;
+                self.choose(least, |s| s.template(x, dl, dr))?;
             } else {
                 self.template(x, dl, dr)?;
             }

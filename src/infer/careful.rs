@@ -16,24 +16,47 @@ use crate::shape::{Dim, Row};
 type Decision<'a> = &'a dyn Fn(&mut Solver) -> Result<(), InferError>;
 
 impl Solver {
-    /// Takes decision `first`, or in careful mode whichever of `first`, `second` or neither
-    /// leaves the constraints satisfiable so far.
+    /// A closing decision: takes `first`, or in careful mode whichever of `first`, `second` or
+    /// neither leaves the constraints satisfiable so far. Taking neither is sound here: the
+    /// variable stays unbound and every constraint on it stays in force, to be closed later.
     pub fn decide(
         &mut self,
         first: impl Fn(&mut Solver) -> Result<(), InferError>,
         second: impl Fn(&mut Solver) -> Result<(), InferError>,
     ) -> Result<(), InferError> {
-        if !self.careful {
-            return first(self);
+        if self.careful {
+            self.try_choices(&first, &second);
+            return Ok(());
         }
-        for choice in [&first as Decision, &second as Decision] {
+        first(self)
+    }
+
+    /// A decision that resolves a constraint (its solutions split into `first` and `second`):
+    /// one of them must be taken, since the constraint is done afterwards. In careful mode the
+    /// first that leaves the constraints satisfiable so far; when neither does, `first`, so
+    /// that the contradiction is reported rather than the constraint dropped.
+    pub fn choose(
+        &mut self,
+        first: impl Fn(&mut Solver) -> Result<(), InferError>,
+        second: impl Fn(&mut Solver) -> Result<(), InferError>,
+    ) -> Result<(), InferError> {
+        if self.careful && self.try_choices(&first, &second) {
+            return Ok(());
+        }
+        first(self)
+    }
+
+    /// Runs each choice on a copy of the solver and keeps the first that succeeds; whether
+    /// one did.
+    fn try_choices(&mut self, first: Decision, second: Decision) -> bool {
+        for choice in [first, second] {
             let mut trial = self.clone();
             if choice(&mut trial).and_then(|()| trial.run()).is_ok() {
                 *self = trial;
-                return Ok(());
+                return true;
             }
         }
-        Ok(())
+        false
     }
 
     /// Binds a row variable to its cap with every axis replaced by the broadcast top.

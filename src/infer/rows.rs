@@ -119,7 +119,7 @@ impl Solver {
         let (p, q) =
             if l1.is_empty() { (l2.to_vec(), r1.to_vec()) } else { (l1.to_vec(), r2.to_vec()) };
         let (u, v) = if l1.is_empty() { (y, x) } else { (x, y) };
-        self.decide(|s| s.crossed_least(&p, u, v, &q), |s| s.crossed_family(&p, u, v, &q))?;
+        self.choose(|s| s.crossed_least(&p, u, v, &q), |s| s.crossed_family(&p, u, v, &q))?;
         Ok(Outcome::Done)
     }
 

@@ -77,6 +77,9 @@ impl Solver {
     /// Processes queued constraints, and deferred ones whose variables changed, until nothing
     /// more can be decided.
     pub fn run(&mut self) -> Result<(), InferError> {
+        // Bindings made directly (closing decisions) since the last step wake their watchers
+        // too, even when they queued nothing.
+        self.note_changes();
         loop {
             while let Some(q) = self.queue.pop_front() {
                 self.step(q)?;
