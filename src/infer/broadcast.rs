@@ -151,7 +151,14 @@ impl Solver {
     /// stay, different ones become the broadcast top); a joined cap that is empty or a single
     /// size-1 axis decides `y` at once.
     fn add_row_cap(&mut self, y: RowVar, cap: Row) -> Res {
-        let uppers: SmallVec<[RowVar; 2]> = self.env.row_upper(y).into();
+        let mut uppers: SmallVec<[RowVar; 2]> = self.env.row_upper(y).into();
+        // An upper neighbour united with `y` since it was linked is `y` itself: passing the
+        // cap to it would only add the same cap again, forever.
+        for o in &mut uppers {
+            *o = self.env.row_root(*o);
+        }
+        let y_root = self.env.row_root(y);
+        uppers.retain(|o| *o != y_root);
         if !uppers.is_empty() {
             let id = self.env.store.push(&cap);
             for o in uppers {
