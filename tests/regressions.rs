@@ -200,3 +200,36 @@ fn a_dropped_equation_in_an_einsum() {
          t4 = einsum \"...|..., a->a, b; c, b->a, d, ... => ..input..|..output..->a, b, c, d, ..batch..\" x3 t0\n",
     );
 }
+
+/// Fixed (`src/infer/dims.rs`): a fixed index in a result (`=> ab2`) bounds a dim that a
+/// later convolution ties to `2*c<+2*b`; the bound waited for the affine size to be known,
+/// so closing took `c = 1!` and reported index 2 out of range. The bound now gives the least
+/// `c` at once (size `2*(c-1) + 1 ≥ 3`, so `c ≥ 2`).
+#[test]
+fn a_fixed_index_bounds_a_convolution_output() {
+    let text = "tensor x2: 1|2,2->\ntensor x4: 2,2|1\nt4 = permute \"0|ab->=>ab2\" x2\n\
+                t6 = einsum \"|a, a, 2*c<+2*b; d, e|b => a, b, c, d, e\" t4 x4\n";
+    expect_shapes(text, &[("t4", "2,2,3"), ("t6", "2,1,2,2,2")]);
+}
+
+/// Fixed (`src/infer/broadcast.rs`, `RowIneqRight`): a numpy operand's `...` over a row with a
+/// leading flank (`t3`'s output row `a,b,c,d,e,..output..`) kept the flank, and the result's
+/// `...` was compared with it aligned left (`h=4` against `1`). numpy aligns right; the
+/// shapes below are numpy's.
+#[test]
+fn numpy_ellipsis_over_a_leading_flank_aligns_right() {
+    let text = "tensor x0: h=4|w=2->1\nt1 = einsum \"a|b->c;a|d->c=>abcd\" x0 x0\n\
+                t3 = einsum \"...->a...bc;a|d...->e=>...->abcde...\" t1 x0\n\
+                t4 = numpy \"...a,bcde...f->...fbedca\" t1 t3\n";
+    let t4 = "h=4,w=2,1,w=2,h=4,w=2,w=2,1,w=2";
+    expect_shapes(text, &[("t3", "h=4,1,w=2,w=2,1,w=2"), ("t4", t4)]);
+}
+
+/// The same, with numpy's implicit output: `...` of `3,2` and `2` broadcast to `3,2`.
+#[test]
+fn numpy_implicit_output_over_a_leading_flank() {
+    let text = "tensor x0: 2,5|4\ntensor x1: 3,2,2->3\n\
+                t1 = einsum \"a, c<+b|...->d; e, f, g->b => a, b, c, d, e, f, g, ..input..\" x0 x1\n\
+                t2 = numpy \"abcd...e,fghijk...\" t1 t1\n";
+    expect_shapes(text, &[("t1", "2,3,3,4,3,2,2"), ("t2", "3,2,2,3,3,4,2,2,3,3,4,3,2")]);
+}

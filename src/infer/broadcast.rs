@@ -31,6 +31,17 @@ impl Solver {
         }
     }
 
+    /// `res ⊑ opnd` aligned right (numpy's broadcasting). An open operand waits until it is
+    /// closed: a row variable may still be bound to a row with a leading flank, which the
+    /// general rule (and the links and caps it records) would align left.
+    pub fn row_ineq_right(&mut self, res: &RowArg, opnd: &RowArg) -> Res {
+        let o = self.env.row_arg(opnd);
+        if o.var.is_some() {
+            return Ok(Outcome::Defer);
+        }
+        self.row_ineq(res, &Row::closed(o.all().cloned()).into())
+    }
+
     fn same_var_ineq(&mut self, r: Row, o: Row) -> Res {
         if r.explicit_len() != o.explicit_len() {
             let msg = "a row variable would contain itself plus more axes (infinitely many axes)";

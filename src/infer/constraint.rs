@@ -27,6 +27,14 @@ pub enum Constraint {
         /// The operand row.
         opnd: RowArg,
     },
+    /// `res ⊑ opnd` with every operand axis aligned right, as numpy broadcasts (an operand
+    /// row's leading flank does not pin its axes to the result's left edge).
+    RowIneqRight {
+        /// The result row.
+        res: RowArg,
+        /// The operand row.
+        opnd: RowArg,
+    },
     /// The dim's size is at least this (a fixed index `i` needs size `i + 1`).
     AtLeast(Dim, u64),
 }

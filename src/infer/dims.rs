@@ -203,6 +203,14 @@ impl Solver {
                     format!("index {} is out of range for a dimension of size {}", n - 1, s.size);
                 Err(self.error(ErrorCode::Bounds, msg))
             }
+            Dim::Affine(a) => {
+                // The size grows with `over`: its least value meeting the bound bounds it (so
+                // closing does not pick a smaller one), while this waits for the full size.
+                if let Some(m) = least_over(&a, n) {
+                    self.push(Constraint::AtLeast(a.over.clone(), m));
+                }
+                Ok(Outcome::Defer)
+            }
             _ => Ok(Outcome::Defer),
         }
     }
@@ -264,5 +272,18 @@ impl Solver {
             }
             (None, None) => Ok(Outcome::Defer),
         }
+    }
+}
+
+/// The least `over` for which the affine dim's size is at least `n`; `None` while a valid
+/// convolution's kernel is unknown (a larger kernel would need a smaller `over`).
+fn least_over(a: &AffineDim, n: u64) -> Option<u64> {
+    let stride = a.stride.max(1);
+    match &a.conv {
+        Some((dil, k, ConvPadding::Valid)) => {
+            let span = valid_conv_size(1, 1, *dil, k.solved()?.size)?;
+            Some(if n <= span { 1 } else { (n - span).div_ceil(stride) + 1 })
+        }
+        _ => Some(n.div_ceil(stride)),
     }
 }

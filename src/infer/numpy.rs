@@ -143,7 +143,8 @@ impl Solver {
         let dims: Dims = term.trailing.iter().map(|a| occ(self, &a.kind)).collect();
         let var = term.ellipsis.as_ref().map(|_| {
             let rho = self.env.new_row();
-            self.push(Constraint::RowIneq { res: RowArg::Var(ellipsis), opnd: RowArg::Var(rho) });
+            let (res, opnd) = (RowArg::Var(ellipsis), RowArg::Var(rho));
+            self.push(Constraint::RowIneqRight { res, opnd });
             rho
         });
         Row { beg, var, dims }

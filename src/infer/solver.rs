@@ -122,7 +122,9 @@ impl Solver {
                 dim(&mut self.env, a);
                 dim(&mut self.env, b);
             }
-            Constraint::RowEq(a, b) | Constraint::RowIneq { res: a, opnd: b } => {
+            Constraint::RowEq(a, b)
+            | Constraint::RowIneq { res: a, opnd: b }
+            | Constraint::RowIneqRight { res: a, opnd: b } => {
                 row(&mut self.env, a, &mut dim);
                 row(&mut self.env, b, &mut dim);
             }
@@ -152,6 +154,7 @@ impl Solver {
             Constraint::DimIneq { res, opnd } => self.dim_ineq(res, opnd),
             Constraint::RowEq(a, b) => self.unify_row(a, b),
             Constraint::RowIneq { res, opnd } => self.row_ineq(res, opnd),
+            Constraint::RowIneqRight { res, opnd } => self.row_ineq_right(res, opnd),
             Constraint::AtLeast(d, n) => self.at_least(d, *n),
         };
         match outcome {
