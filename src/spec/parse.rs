@@ -16,12 +16,19 @@ use super::validate::check_slots;
 pub fn parse_labels(spec: &str) -> Result<LabelsSpec, SpecError> {
     let multichar = is_multichar(spec);
     let mut b = Builder::new(1, multichar);
-    if let Err(e) = LabelsParser::new().parse(&mut b, Lexer::new(spec, multichar)) {
-        // A lexing error anywhere in the spec is reported before any parse error.
+    let mut lexer = Lexer::new(spec, multichar);
+    let parsed = LabelsParser::new().parse(&mut b, &mut lexer);
+    // A lexing error anywhere in the spec is reported before any parse error (the lexer ends
+    // the tokens at its error, so the parser may have stopped before it or accepted a prefix).
+    if let Some(e) = lexer.into_error() {
+        return Err(e);
+    }
+    if let Err(e) = parsed {
         return Err(first_error(spec, multichar).unwrap_or_else(|| from_lalrpop(e)));
     }
-    let shape = b.into_slot();
-    check_slots(std::iter::once(&shape), None)?;
+    let seen = b.seen;
+    let shape = b.into_slots().into_iter().next().unwrap_or_default();
+    check_slots(std::iter::once(&shape), None, seen)?;
     Ok(LabelsSpec { shape, multichar })
 }
 
@@ -35,13 +42,20 @@ pub fn parse_einsum(spec: &str) -> Result<EinsumSpec, SpecError> {
     let multichar = is_multichar(spec);
     let slots = spec.bytes().filter(|&c| c == b';').count() + 2;
     let mut b = Builder::new(slots, multichar);
-    if let Err(e) = EinsumParser::new().parse(&mut b, Lexer::new(spec, multichar)) {
-        // A lexing error anywhere in the spec is reported before any parse error.
+    let mut lexer = Lexer::new(spec, multichar);
+    let parsed = EinsumParser::new().parse(&mut b, &mut lexer);
+    // A lexing error anywhere in the spec is reported before any parse error (the lexer ends
+    // the tokens at its error, so the parser may have stopped before it or accepted a prefix).
+    if let Some(e) = lexer.into_error() {
+        return Err(e);
+    }
+    if let Err(e) = parsed {
         return Err(first_error(spec, multichar).unwrap_or_else(|| from_lalrpop(e)));
     }
-    let mut rhs = b.into_slots();
+    let seen = b.seen;
+    let mut rhs = b.into_slots().into_vec();
     // The grammar ends every einsum spec with `=> slot`.
     let lhs = rhs.pop().unwrap_or_default();
-    check_slots(rhs.iter().chain(std::iter::once(&lhs)), Some(&lhs))?;
+    check_slots(rhs.iter().chain(std::iter::once(&lhs)), Some(&lhs), seen)?;
     Ok(EinsumSpec { rhs, lhs, multichar })
 }
