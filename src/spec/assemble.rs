@@ -9,7 +9,6 @@
 //! the batch row when `|` follows it, the input row when `->` follows it); only then is it moved.
 
 use lalrpop_util::ParseError;
-use smallvec::SmallVec;
 
 use super::ast::{Affine, AxisKind, Coeff, Conv, Ellipsis, Name, Padding, RowKind, ShapeSpec};
 use super::ast::{Axis, ConcatPart};
@@ -52,7 +51,7 @@ impl CoeffTok<'_> {
     fn build(self) -> Coeff {
         match self {
             CoeffTok::Int(n) => Coeff::Int(n),
-            CoeffTok::Name(s) => Coeff::Name(Name::new(s)),
+            CoeffTok::Name(s) => Coeff::Name(name(s)),
         }
     }
 }
@@ -74,8 +73,14 @@ pub struct Builder {
     /// Single-char mode: axes need no comma between them.
     single_char: bool,
     state: RowState,
-    /// The finished slots, then the slot being parsed (never empty).
-    slots: SmallVec<[ShapeSpec; 1]>,
+    /// The operand slots of an einsum spec, allocated up front (see [`Builder::einsum`]).
+    rhs: Vec<ShapeSpec>,
+    /// The index in `rhs` of the slot being parsed.
+    at: usize,
+    /// The slot of a labels spec, or the result slot of an einsum spec.
+    lhs: ShapeSpec,
+    /// Whether the slot being parsed is `lhs`.
+    in_lhs: bool,
     /// The kernel term of the convolution axis being parsed.
     kernel: Option<(u64, Coeff, Name, Span)>,
     /// The strided or convolution axis just parsed, waiting for its span.
@@ -87,15 +92,28 @@ pub struct Builder {
 }
 
 impl Builder {
-    /// A builder for a spec of (at most) `slots` slots, lexed in the given mode.
+    /// A builder for a labels spec (one slot), lexed in the given mode.
     #[inline(always)]
-    pub fn new(slots: usize, multichar: bool) -> Builder {
-        let mut all = SmallVec::with_capacity(slots);
-        all.push(ShapeSpec::default());
+    pub fn labels(multichar: bool) -> Builder {
+        Builder::new(Vec::new(), true, multichar)
+    }
+
+    /// A builder for an einsum spec with (at most) `operands` operand slots.
+    #[inline(always)]
+    pub fn einsum(operands: usize, multichar: bool) -> Builder {
+        let rhs = (0..operands.max(1)).map(|_| ShapeSpec::default()).collect();
+        Builder::new(rhs, false, multichar)
+    }
+
+    #[inline(always)]
+    fn new(rhs: Vec<ShapeSpec>, in_lhs: bool, multichar: bool) -> Builder {
         Builder {
             single_char: !multichar,
             state: RowState::default(),
-            slots: all,
+            rhs,
+            at: 0,
+            lhs: ShapeSpec::default(),
+            in_lhs,
             kernel: None,
             affine: None,
             parts: Vec::new(),
@@ -106,11 +124,13 @@ impl Builder {
     /// The slot being parsed.
     #[inline]
     fn slot(&mut self) -> &mut ShapeSpec {
-        if self.slots.is_empty() {
-            self.slots.push(ShapeSpec::default());
+        if self.in_lhs {
+            return &mut self.lhs;
         }
-        let last = self.slots.len() - 1;
-        &mut self.slots[last]
+        if self.at >= self.rhs.len() {
+            self.rhs.resize_with(self.at + 1, ShapeSpec::default);
+        }
+        &mut self.rhs[self.at]
     }
 
     /// Adds an axis to the row being parsed.
@@ -152,19 +172,19 @@ impl Builder {
     /// Adds a component to the concatenation axis being parsed.
     pub fn part(&mut self, part: PartTok<'_>) {
         self.parts.push(match part {
-            PartTok::Label(s) => ConcatPart::Label(Name::new(s)),
+            PartTok::Label(s) => ConcatPart::Label(name(s)),
             PartTok::Size(n) => ConcatPart::Size(n),
         });
     }
 
     /// Notes the kernel term `[offset+][dilation*]kernel` of the convolution axis being parsed.
     pub fn kernel(&mut self, offset: u64, dilation: CoeffTok<'_>, (kernel, span): Label<'_>) {
-        self.kernel = Some((offset, dilation.build(), Name::new(kernel), span));
+        self.kernel = Some((offset, dilation.build(), name(kernel), span));
     }
 
     /// Builds a strided axis `stride*over[+offset]`.
     pub fn affine(&mut self, stride: CoeffTok<'_>, (over, over_span): Label<'_>, offset: u64) {
-        let (stride, over) = (stride.build(), Name::new(over));
+        let (stride, over) = (stride.build(), name(over));
         self.affine = Some(Box::new(Affine { stride, over, over_span, offset, conv: None }));
     }
 
@@ -174,7 +194,7 @@ impl Builder {
         if let Some((offset, dilation, kernel, kernel_span)) = self.kernel.take() {
             self.affine = Some(Box::new(Affine {
                 stride: stride.build(),
-                over: Name::new(over),
+                over: name(over),
                 over_span,
                 offset,
                 conv: Some(Conv { dilation, kernel, padding, kernel_span }),
@@ -183,12 +203,12 @@ impl Builder {
     }
 
     /// Adds a row variable to the row being parsed.
-    pub fn ellipsis(&mut self, name: Option<&str>, span: Span) -> Result<(), SpecError> {
+    pub fn ellipsis(&mut self, var: Option<&str>, span: Span) -> Result<(), SpecError> {
         let row = &mut self.slot().output;
         if let Some(first) = &row.ellipsis {
             return Err(SpecError::TwoEllipses { first: first.span, second: span });
         }
-        row.ellipsis = Some(Ellipsis { name: name.map(Name::new), span });
+        row.ellipsis = Some(Ellipsis { name: var.map(name), span });
         if !row.trailing.is_empty() {
             row.leading = std::mem::take(&mut row.trailing);
         }
@@ -224,18 +244,59 @@ impl Builder {
         self.slot().span = span;
     }
 
-    /// Starts the next slot (after `;` or `=>`).
+    /// Starts the next operand slot (after `;`).
     pub fn next_slot(&mut self) {
-        self.slots.push(ShapeSpec::default());
+        self.at += 1;
     }
 
-    /// The slots, in text order.
-    pub fn into_slots(self) -> SmallVec<[ShapeSpec; 1]> {
-        self.slots
+    /// Starts the result slot (after `=>`).
+    pub fn result_slot(&mut self) {
+        self.in_lhs = true;
     }
+
+    /// The operand slots (empty for a labels spec) and the labels or result slot.
+    #[inline(always)]
+    pub fn into_slots(self) -> (Vec<ShapeSpec>, ShapeSpec) {
+        let mut rhs = self.rhs;
+        rhs.truncate(self.at + 1);
+        (rhs, self.lhs)
+    }
+}
+
+/// The printable ASCII characters from `0` to `z`, which include every one-byte name.
+const ONE_BYTE_NAMES: &str =
+    "0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyz";
+
+/// A [`Name`] for `text`. One-byte names (all names of single-char specs) point into a static
+/// string instead of being copied in.
+#[inline]
+pub fn name(text: &str) -> Name {
+    if let [b] = text.as_bytes() {
+        let at = usize::from(b.wrapping_sub(b'0'));
+        if let Some(one) = ONE_BYTE_NAMES.get(at..at + 1) {
+            return Name::new_static(one);
+        }
+    }
+    Name::new(text)
 }
 
 /// Wraps a builder error for the parser.
 pub fn user<T>(error: SpecError) -> ParseError<usize, T, SpecError> {
     ParseError::User { error }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::name;
+
+    #[test]
+    fn names_keep_their_text() {
+        for c in (0u8..128).map(char::from) {
+            let text = c.to_string();
+            assert_eq!(name(&text), text.as_str());
+        }
+        for text in ["", "ab", "hid_1", "é", "a_very_long_label_of_more_than_23_bytes"] {
+            assert_eq!(name(text), text);
+        }
+    }
 }

@@ -15,7 +15,7 @@ use super::validate::check_slots;
 /// ```
 pub fn parse_labels(spec: &str) -> Result<LabelsSpec, SpecError> {
     let multichar = is_multichar(spec);
-    let mut b = Builder::new(1, multichar);
+    let mut b = Builder::labels(multichar);
     let mut lexer = Lexer::new(spec, multichar);
     let parsed = LabelsParser::new().parse(&mut b, &mut lexer);
     // A lexing error anywhere in the spec is reported before any parse error (the lexer ends
@@ -27,7 +27,7 @@ pub fn parse_labels(spec: &str) -> Result<LabelsSpec, SpecError> {
         return Err(first_error(spec, multichar).unwrap_or_else(|| from_lalrpop(e)));
     }
     let seen = b.seen;
-    let shape = b.into_slots().into_iter().next().unwrap_or_default();
+    let (_, shape) = b.into_slots();
     check_slots(std::iter::once(&shape), None, seen)?;
     Ok(LabelsSpec { shape, multichar })
 }
@@ -40,8 +40,8 @@ pub fn parse_labels(spec: &str) -> Result<LabelsSpec, SpecError> {
 /// ```
 pub fn parse_einsum(spec: &str) -> Result<EinsumSpec, SpecError> {
     let multichar = is_multichar(spec);
-    let slots = spec.bytes().filter(|&c| c == b';').count() + 2;
-    let mut b = Builder::new(slots, multichar);
+    let operands = spec.bytes().filter(|&c| c == b';').count() + 1;
+    let mut b = Builder::einsum(operands, multichar);
     let mut lexer = Lexer::new(spec, multichar);
     let parsed = EinsumParser::new().parse(&mut b, &mut lexer);
     // A lexing error anywhere in the spec is reported before any parse error (the lexer ends
@@ -53,9 +53,7 @@ pub fn parse_einsum(spec: &str) -> Result<EinsumSpec, SpecError> {
         return Err(first_error(spec, multichar).unwrap_or_else(|| from_lalrpop(e)));
     }
     let seen = b.seen;
-    let mut rhs = b.into_slots().into_vec();
-    // The grammar ends every einsum spec with `=> slot`.
-    let lhs = rhs.pop().unwrap_or_default();
+    let (rhs, lhs) = b.into_slots();
     check_slots(rhs.iter().chain(std::iter::once(&lhs)), Some(&lhs), seen)?;
     Ok(EinsumSpec { rhs, lhs, multichar })
 }
