@@ -69,16 +69,17 @@ pub enum PartTok<'s> {
 pub type Label<'s> = (&'s str, Span);
 
 /// What the grammar matched, assembled in text order into the slots of the spec.
-pub struct Builder {
+pub struct Builder<'t> {
     /// Single-char mode: axes need no comma between them.
     single_char: bool,
     state: RowState,
-    /// The operand slots of an einsum spec, allocated up front (see [`Builder::einsum`]).
-    rhs: Vec<ShapeSpec>,
+    /// The operand slots of an einsum spec, allocated up front by the caller (one default slot
+    /// per operand).
+    rhs: &'t mut Vec<ShapeSpec>,
     /// The index in `rhs` of the slot being parsed.
     at: usize,
     /// The slot of a labels spec, or the result slot of an einsum spec.
-    lhs: ShapeSpec,
+    lhs: &'t mut ShapeSpec,
     /// Whether the slot being parsed is `lhs`.
     in_lhs: bool,
     /// The kernel term of the convolution axis being parsed.
@@ -91,28 +92,36 @@ pub struct Builder {
     pub seen: Seen,
 }
 
-impl Builder {
-    /// A builder for a labels spec (one slot), lexed in the given mode.
+impl<'t> Builder<'t> {
+    /// A builder that writes the slot of a labels spec into `shape`, lexed in the given mode.
+    ///
+    /// The tree is written where the caller keeps it: slots are large, and moving them
+    /// (in and out of the builder) cost more than building them.
     #[inline(always)]
-    pub fn labels(multichar: bool) -> Builder {
-        Builder::new(Vec::new(), true, multichar)
+    pub fn labels(none: &'t mut Vec<ShapeSpec>, shape: &'t mut ShapeSpec, multichar: bool) -> Self {
+        Builder::new(none, shape, true, multichar)
     }
 
-    /// A builder for an einsum spec with (at most) `operands` operand slots.
+    /// A builder that writes the operand slots of an einsum spec into `rhs` (which holds a
+    /// default slot per operand) and its result slot into `lhs`.
     #[inline(always)]
-    pub fn einsum(operands: usize, multichar: bool) -> Builder {
-        let rhs = (0..operands.max(1)).map(|_| ShapeSpec::default()).collect();
-        Builder::new(rhs, false, multichar)
+    pub fn einsum(rhs: &'t mut Vec<ShapeSpec>, lhs: &'t mut ShapeSpec, multichar: bool) -> Self {
+        Builder::new(rhs, lhs, false, multichar)
     }
 
     #[inline(always)]
-    fn new(rhs: Vec<ShapeSpec>, in_lhs: bool, multichar: bool) -> Builder {
+    fn new(
+        rhs: &'t mut Vec<ShapeSpec>,
+        lhs: &'t mut ShapeSpec,
+        in_lhs: bool,
+        multichar: bool,
+    ) -> Self {
         Builder {
             single_char: !multichar,
             state: RowState::default(),
             rhs,
             at: 0,
-            lhs: ShapeSpec::default(),
+            lhs,
             in_lhs,
             kernel: None,
             affine: None,
@@ -125,7 +134,7 @@ impl Builder {
     #[inline]
     fn slot(&mut self) -> &mut ShapeSpec {
         if self.in_lhs {
-            return &mut self.lhs;
+            return self.lhs;
         }
         if self.at >= self.rhs.len() {
             self.rhs.resize_with(self.at + 1, ShapeSpec::default);
@@ -254,12 +263,9 @@ impl Builder {
         self.in_lhs = true;
     }
 
-    /// The operand slots (empty for a labels spec) and the labels or result slot.
-    #[inline(always)]
-    pub fn into_slots(self) -> (Vec<ShapeSpec>, ShapeSpec) {
-        let mut rhs = self.rhs;
-        rhs.truncate(self.at + 1);
-        (rhs, self.lhs)
+    /// The number of operand slots parsed (the caller's vector may be longer).
+    pub fn operands(&self) -> usize {
+        self.at + 1
     }
 }
 
