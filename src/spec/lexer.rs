@@ -98,20 +98,27 @@ enum Raw {
     Ident,
 }
 
-/// One lexed item as lalrpop's external-lexer interface wants it.
-pub type Spanned<'s> = Result<(usize, Token<'s>, usize), SpecError>;
+/// One lexed token with its byte range, as lalrpop's external-lexer interface wants it.
+pub type Spanned<'s> = (usize, Token<'s>, usize);
 
 /// Lexes `spec` in the given mode into a token vector.
-pub fn lex(spec: &str, multichar: bool) -> Result<Vec<(usize, Token<'_>, usize)>, SpecError> {
-    Lexer::new(spec, multichar).collect()
+pub fn lex(spec: &str, multichar: bool) -> Result<Vec<Spanned<'_>>, SpecError> {
+    let mut lexer = Lexer::new(spec, multichar);
+    let tokens = lexer.by_ref().collect();
+    lexer.into_error().map_or(Ok(tokens), Err)
 }
 
 /// The first lexing error of `spec`, if any (lexing errors take precedence over parse errors).
 pub fn first_error(spec: &str, multichar: bool) -> Option<SpecError> {
-    Lexer::new(spec, multichar).find_map(Result::err)
+    let mut lexer = Lexer::new(spec, multichar);
+    lexer.by_ref().for_each(drop);
+    lexer.into_error()
 }
 
 /// The tokens of a spec, produced on demand (the parser pulls them; nothing is collected).
+///
+/// The first lexing error ends the tokens; it is kept for [`Lexer::into_error`] (the parser
+/// only sees tokens, so a spec is parsed only if its lexer has no error to report).
 ///
 /// In single-char mode an identifier is split into letters, digit runs and `_`, each a token.
 /// OCANNL separates such axes with commas; the grammar accepts axes written next to each other
@@ -132,7 +139,8 @@ pub struct Lexer<'s> {
     in_name: bool,
     /// The last raw token read was `..`.
     after_dotdot: bool,
-    done: bool,
+    /// The lexing error that ended the tokens.
+    error: Option<SpecError>,
 }
 
 /// A raw token with its byte range and text.
@@ -149,8 +157,13 @@ impl<'s> Lexer<'s> {
             peeked: None,
             in_name: false,
             after_dotdot: false,
-            done: false,
+            error: None,
         }
+    }
+
+    /// The lexing error that ended the tokens, if any.
+    pub fn into_error(self) -> Option<SpecError> {
+        self.error
     }
 
     fn read_raw(&mut self) -> Option<RawItem<'s>> {
@@ -182,7 +195,7 @@ impl<'s> Lexer<'s> {
     }
 
     /// The next piece of a single-char identifier: a letter, a digit run or `_`.
-    fn next_piece(&mut self, text: &'s str, base: usize) -> Spanned<'s> {
+    fn next_piece(&mut self, text: &'s str, base: usize) -> Result<Spanned<'s>, SpecError> {
         let bytes = text.as_bytes();
         let mut end = 1;
         let tok = match bytes.first() {
@@ -200,27 +213,20 @@ impl<'s> Lexer<'s> {
         self.separate(base + end, !rest.is_empty());
         Ok((base, tok, base + end))
     }
-}
 
-impl<'s> Iterator for Lexer<'s> {
-    type Item = Spanned<'s>;
-
-    fn next(&mut self) -> Option<Spanned<'s>> {
+    /// The next token, or the lexing error that ends the tokens.
+    fn lex_next(&mut self) -> Option<Result<Spanned<'s>, SpecError>> {
         if let Some(at) = self.comma.take() {
             return Some(Ok((at, Token::Comma, at)));
         }
         if let Some((text, base)) = self.split.take() {
             return Some(self.next_piece(text, base));
         }
-        if self.done {
-            return None;
-        }
         let (item, start, end, text) = self.next_raw()?;
         let Ok(tok) = item else {
-            self.done = true;
             return Some(Err(bad_char(self.raw.source(), start)));
         };
-        let out = match tok {
+        Some(match tok {
             Raw::Ident if !self.multichar => self.next_piece(text, start),
             Raw::Int => {
                 let n = parse_int(text, start);
@@ -234,13 +240,25 @@ impl<'s> Iterator for Lexer<'s> {
                 Ok((start, Token::Underscore, end))
             }
             _ => Ok((start, simple(tok, text), end)),
-        };
-        if out.is_err() {
-            self.done = true;
-            self.comma = None;
-            self.split = None;
+        })
+    }
+}
+
+impl<'s> Iterator for Lexer<'s> {
+    type Item = Spanned<'s>;
+
+    #[inline]
+    fn next(&mut self) -> Option<Spanned<'s>> {
+        if self.error.is_some() {
+            return None;
         }
-        Some(out)
+        match self.lex_next()? {
+            Ok(tok) => Some(tok),
+            Err(e) => {
+                self.error = Some(e);
+                None
+            }
+        }
     }
 }
 

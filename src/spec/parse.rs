@@ -1,7 +1,7 @@
 //! The entry points of the parsing stage.
 
 use super::assemble::Builder;
-use super::ast::{EinsumSpec, LabelsSpec};
+use super::ast::{EinsumSpec, LabelsSpec, ShapeSpec};
 use super::error::SpecError;
 use super::grammar::{from_lalrpop, EinsumParser, LabelsParser};
 use super::lexer::{first_error, is_multichar, Lexer};
@@ -15,14 +15,22 @@ use super::validate::check_slots;
 /// ```
 pub fn parse_labels(spec: &str) -> Result<LabelsSpec, SpecError> {
     let multichar = is_multichar(spec);
-    let mut b = Builder::new(1, multichar);
-    if let Err(e) = LabelsParser::new().parse(&mut b, Lexer::new(spec, multichar)) {
-        // A lexing error anywhere in the spec is reported before any parse error.
+    let mut out = LabelsSpec { shape: ShapeSpec::default(), multichar };
+    let mut none = Vec::new();
+    let mut b = Builder::labels(&mut none, &mut out.shape, multichar);
+    let mut lexer = Lexer::new(spec, multichar);
+    let parsed = LabelsParser::new().parse(&mut b, &mut lexer);
+    // A lexing error anywhere in the spec is reported before any parse error (the lexer ends
+    // the tokens at its error, so the parser may have stopped before it or accepted a prefix).
+    if let Some(e) = lexer.into_error() {
+        return Err(e);
+    }
+    if let Err(e) = parsed {
         return Err(first_error(spec, multichar).unwrap_or_else(|| from_lalrpop(e)));
     }
-    let shape = b.into_slot();
-    check_slots(std::iter::once(&shape), None)?;
-    Ok(LabelsSpec { shape, multichar })
+    let seen = b.seen;
+    check_slots(std::iter::once(&out.shape), None, seen)?;
+    Ok(out)
 }
 
 /// Parses an einsum spec in OCANNL syntax (`rhs1;rhs2=>lhs`, one or more operand slots).
@@ -33,15 +41,22 @@ pub fn parse_labels(spec: &str) -> Result<LabelsSpec, SpecError> {
 /// ```
 pub fn parse_einsum(spec: &str) -> Result<EinsumSpec, SpecError> {
     let multichar = is_multichar(spec);
-    let slots = spec.bytes().filter(|&c| c == b';').count() + 2;
-    let mut b = Builder::new(slots, multichar);
-    if let Err(e) = EinsumParser::new().parse(&mut b, Lexer::new(spec, multichar)) {
-        // A lexing error anywhere in the spec is reported before any parse error.
+    let operands = spec.bytes().filter(|&c| c == b';').count() + 1;
+    let rhs = (0..operands).map(|_| ShapeSpec::default()).collect();
+    let mut out = EinsumSpec { rhs, lhs: ShapeSpec::default(), multichar };
+    let mut b = Builder::einsum(&mut out.rhs, &mut out.lhs, multichar);
+    let mut lexer = Lexer::new(spec, multichar);
+    let parsed = EinsumParser::new().parse(&mut b, &mut lexer);
+    // A lexing error anywhere in the spec is reported before any parse error (the lexer ends
+    // the tokens at its error, so the parser may have stopped before it or accepted a prefix).
+    if let Some(e) = lexer.into_error() {
+        return Err(e);
+    }
+    if let Err(e) = parsed {
         return Err(first_error(spec, multichar).unwrap_or_else(|| from_lalrpop(e)));
     }
-    let mut rhs = b.into_slots();
-    // The grammar ends every einsum spec with `=> slot`.
-    let lhs = rhs.pop().unwrap_or_default();
-    check_slots(rhs.iter().chain(std::iter::once(&lhs)), Some(&lhs))?;
-    Ok(EinsumSpec { rhs, lhs, multichar })
+    let (seen, operands) = (b.seen, b.operands());
+    out.rhs.truncate(operands);
+    check_slots(out.rhs.iter().chain(std::iter::once(&out.lhs)), Some(&out.lhs), seen)?;
+    Ok(out)
 }

@@ -4,24 +4,27 @@
 
 use smallvec::SmallVec;
 
+use super::assemble::Seen;
 use super::ast::{AxisKind, Coeff, ConcatPart, RowKind, ShapeSpec};
 use super::error::SpecError;
 use crate::span::Span;
 
-/// Checks every slot of a spec together (names are shared by all slots of one spec).
+/// Checks every slot of a spec together (names are shared by all slots of one spec); `seen`
+/// says what the text contains, so that rules that cannot apply are not scanned for.
 pub fn check_slots<'a>(
     slots: impl Iterator<Item = &'a ShapeSpec> + Clone,
     result: Option<&ShapeSpec>,
+    seen: Seen,
 ) -> Result<(), SpecError> {
     // Specs are short: linear scans over inline vectors beat hashing here.
     let mut labels: Names = SmallVec::new();
     let mut row_vars: Names = SmallVec::new();
-    let has_row_vars = slots.clone().any(|s| s.rows().any(|(_, r)| r.ellipsis.is_some()));
-    for slot in slots.clone() {
-        if has_row_vars {
+    for slot in slots {
+        if seen.row_vars && seen.labels {
             collect_names(slot, &mut labels, &mut row_vars)?;
-        } else {
-            // Without row variables no name can clash: only the coefficients need checking.
+        } else if seen.affine {
+            // Without both labels and row variables no name can clash: only the coefficients
+            // need checking.
             for (_, row) in slot.rows() {
                 row.axes().try_for_each(|a| check_coefficients(&a.kind, a.span))?;
             }
@@ -36,7 +39,7 @@ pub fn check_slots<'a>(
             });
         }
     }
-    if let Some(result) = result {
+    if let (Some(result), true) = (result, seen.concat) {
         check_result(result)?;
     }
     Ok(())
