@@ -233,3 +233,14 @@ fn numpy_implicit_output_over_a_leading_flank() {
                 t2 = numpy \"abcd...e,fghijk...\" t1 t1\n";
     expect_shapes(text, &[("t1", "2,3,3,4,3,2,2"), ("t2", "3,2,2,3,3,4,2,2,3,3,4,3,2")]);
 }
+
+/// Fixed (`src/infer/close.rs`): a leaf's dim that a deferred word equation mentions was
+/// guessed `1!` at stage 5, before the equation was decided at stage 6. Here `a` (from `x2`,
+/// an open leaf) also heads `t3`'s batch row: `[a].<β> = <τ>.[2]` has the least solution
+/// `a = 2`, `τ = []`, but with `a = 1!` fixed first only the longer `t3: 1!,2|` remained.
+#[test]
+fn a_dim_waiting_on_a_word_equation_is_not_guessed() {
+    let text = "tensor x0: 2|\ntensor x2\nt3 = pointwise x0\n\
+                t5 = einsum \"a...|->;bac->aaa=>...|abc\" t3 x2\n";
+    expect_shapes(text, &[("t3", "2|"), ("t5", "|2,1!,1!")]);
+}

@@ -2,6 +2,8 @@
 //! *down* to their caps, unconstrained leaf rows close empty and dims to the broadcast top,
 //! interior ones close *up*; parameters are never guessed.
 
+use std::collections::HashSet;
+
 use smallvec::SmallVec;
 
 use super::constraint::Constraint;
@@ -135,7 +137,8 @@ impl Solver {
         self.run()?;
         self.stage = 5;
         self.wake_deferred();
-        self.each_open(tensors, done, true, |s, t, vars| s.guess_leaf_dims(t, vars))?;
+        let waiting = self.deferred_dims();
+        self.each_open(tensors, done, true, |s, t, vars| s.guess_leaf_dims(t, vars, &waiting))?;
         self.run()?;
         self.stage = 6;
         self.wake_deferred();
@@ -260,11 +263,17 @@ impl Solver {
     }
 
     /// Stage 5: unconstrained leaf dims become the broadcast top (size 0 if discardable);
-    /// a parameter's are an error.
-    fn guess_leaf_dims(&mut self, t: &Closing, vars: Vars) -> Result<(), InferError> {
+    /// a parameter's are an error. A dim a deferred constraint mentions (`waiting`) is not
+    /// unconstrained: it waits for that constraint, decided at stage 6.
+    fn guess_leaf_dims(
+        &mut self,
+        t: &Closing,
+        vars: Vars,
+        waiting: &HashSet<DimVar>,
+    ) -> Result<(), InferError> {
         for v in vars.dims {
             let info = &self.env.dim_info[v.index()];
-            if info.cap().is_some() || info.at_least() > 0 {
+            if info.cap().is_some() || info.at_least() > 0 || waiting.contains(&v) {
                 continue;
             }
             if t.param {

@@ -116,6 +116,11 @@ impl Deferred {
         entries.into_iter().map(|e| e.q).collect()
     }
 
+    /// The deferred constraints, in no particular order.
+    pub fn constraints(&self) -> impl Iterator<Item = &Queued> {
+        self.slots.iter().flatten().map(|e| &e.q)
+    }
+
     /// Whether some constraints were woken and wait to be retried.
     pub fn has_woken(&self) -> bool {
         !self.woken.is_empty()

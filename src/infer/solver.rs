@@ -7,11 +7,11 @@
 //! input: every binding removes a variable, templates are bounded in depth, and a fuel counter
 //! bounds the total work.
 
-use std::collections::VecDeque;
+use std::collections::{HashSet, VecDeque};
 
 use smallvec::SmallVec;
 
-use super::constraint::{Constraint, Origin, OriginId, Origins, Queued, RowArg};
+use super::constraint::{Constraint, Origin, OriginId, Origins, Queued};
 use super::deferred::Deferred;
 use super::env::Env;
 use super::error::{InferError, ShapeError};
@@ -111,27 +111,18 @@ impl Solver {
     fn defer(&mut self, q: Queued) {
         let mut dims: SmallVec<[DimVar; 8]> = SmallVec::new();
         let mut rows: SmallVec<[RowVar; 4]> = SmallVec::new();
-        let mut dim = |env: &mut Env, d: &Dim| env.dim(d).for_each_var(&mut |v| dims.push(v));
-        let mut row = |env: &mut Env, r: &RowArg, dim: &mut dyn FnMut(&mut Env, &Dim)| {
-            let r = env.row_arg(r);
-            r.all().for_each(|d| dim(env, d));
-            rows.extend(r.var);
-        };
-        match &q.c {
-            Constraint::DimEq(a, b) | Constraint::DimIneq { res: a, opnd: b } => {
-                dim(&mut self.env, a);
-                dim(&mut self.env, b);
-            }
-            Constraint::RowEq(a, b)
-            | Constraint::RowIneq { res: a, opnd: b }
-            | Constraint::RowIneqRight { res: a, opnd: b } => {
-                row(&mut self.env, a, &mut dim);
-                row(&mut self.env, b, &mut dim);
-            }
-            Constraint::AtLeast(d, _) => dim(&mut self.env, d),
-        }
+        vars_of(&mut self.env, &q.c, &mut dims, &mut rows);
         self.deferred.add(q, &dims, &rows);
         self.env.watching = true;
+    }
+
+    /// The unbound dim variables (roots) that deferred constraints mention.
+    pub fn deferred_dims(&mut self) -> HashSet<DimVar> {
+        let (mut dims, mut rows): (SmallVec<[DimVar; 8]>, SmallVec<[RowVar; 4]>) = <_>::default();
+        for q in self.deferred.constraints() {
+            vars_of(&mut self.env, &q.c, &mut dims, &mut rows);
+        }
+        dims.into_iter().collect()
     }
 
     /// Retries every deferred constraint (the stage advanced).
@@ -223,5 +214,31 @@ pub fn describe_origin(o: &Origin) -> String {
 impl From<ShapeError> for InferError {
     fn from(e: ShapeError) -> InferError {
         InferError::Shape(Box::new(e))
+    }
+}
+
+/// Collects the unbound variables of a constraint's substituted form.
+fn vars_of(
+    env: &mut Env,
+    c: &Constraint,
+    dims: &mut SmallVec<[DimVar; 8]>,
+    rows: &mut SmallVec<[RowVar; 4]>,
+) {
+    let mut dim = |env: &mut Env, d: &Dim| env.dim(d).for_each_var(&mut |v| dims.push(v));
+    match c {
+        Constraint::DimEq(a, b) | Constraint::DimIneq { res: a, opnd: b } => {
+            dim(env, a);
+            dim(env, b);
+        }
+        Constraint::RowEq(a, b)
+        | Constraint::RowIneq { res: a, opnd: b }
+        | Constraint::RowIneqRight { res: a, opnd: b } => {
+            for r in [a, b] {
+                let r = env.row_arg(r);
+                r.all().for_each(|d| dim(env, d));
+                rows.extend(r.var);
+            }
+        }
+        Constraint::AtLeast(d, _) => dim(env, d),
     }
 }
