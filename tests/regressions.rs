@@ -244,3 +244,47 @@ fn a_dim_waiting_on_a_word_equation_is_not_guessed() {
                 t5 = einsum \"a...|->;bac->aaa=>...|abc\" t3 x2\n";
     expect_shapes(text, &[("t3", "2|"), ("t5", "|2,1!,1!")]);
 }
+
+/// Fixed (`src/infer/concat.rs`): `1 = c0^c1` with `c1 = h=1` took `c0 = 0` and called the
+/// sides equal, though the concatenation's basis is `h` and the `1` has none; `x2`'s batch row
+/// was closed to `h=1,1` and `t4`'s `1,1` does not refine it.
+#[test]
+fn a_concatenation_keeps_its_named_basis() {
+    let text = "tensor x0\ntensor x1: h=1,1|1,1\ntensor x2: ...|\ntensor x3: 1,1|\n\
+                t2 = concat \"c0, b|c, d; c1, b|c, d => c0^c1, b|c, d\" x0 x1\n\
+                t3 = compose t2 x2\nt4 = compose x3 x2\n";
+    expect_shapes(text, &[("x2", "1!,1!|"), ("t4", "1,1|")]);
+}
+
+/// Fixed (`src/infer/numpy.rs`): numpy's broadcast of `...` over `1!` and a user-written `1`
+/// picked `1!`, which does not refine the `1` (numpy: shapes `(1,)`, `(2,)`, `(2,1)` give
+/// `(2,1,2)`).
+#[test]
+fn numpy_ellipsis_prefers_a_written_one_to_the_top() {
+    let text = "tensor x0: 2|\ntensor x1: 1!\ntensor x2: 2,1\nt0 = permute \"a|=>a\" x0\n\
+                t1 = numpy \"...,...a,...\" x1 t0 x2\n";
+    expect_shapes(text, &[("t1", "2,1,2")]);
+    let text = "tensor x0: 2,1->2,1,1!\nt0 = einsum \"ab->acd;ef->ghi=>abcdefghi\" x0 x0\n\
+                t1 = numpy \"abcdefgh...,...i\" t0 t0\n";
+    let t0 = "2,1,1,1!,2,1,2,1,1!";
+    expect_shapes(text, &[("t0", t0), ("t1", "2,1,1,1!,2,1,2,1,2,1,1,1!,2,1,2,1,1!")]);
+}
+
+/// Fixed (`src/infer/close.rs`): a result's fixed index 0 (`=> 0|...`) closed to `1!` when a
+/// consumer's cap had arrived and to a plain `1` otherwise, so the answer depended on the
+/// order the operations were added in. It is `1!` either way.
+#[test]
+fn a_fixed_index_zero_closes_to_the_top_in_any_order() {
+    let steps = [
+        "t1 = compose x0 x1",
+        "t2 = compose t1 x0",
+        "t3 = permute \"->...=>0|...\" t2",
+        "t6 = einsum \"ab->;...|0c->...=>...0|abc...\" x1 x1",
+        "t7 = compose t6 t3",
+    ];
+    let head = "tensor x0: \ntensor x1: 3,2->\n";
+    for order in [[0, 1, 2, 3, 4], [0, 3, 1, 2, 4]] {
+        let text: String = order.iter().map(|&i| format!("{}\n", steps[i])).collect();
+        expect_shapes(&format!("{head}{text}"), &[("t3", "1!|"), ("t7", "1!|3,2,2")]);
+    }
+}

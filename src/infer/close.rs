@@ -304,7 +304,8 @@ impl Solver {
     }
 
     /// Stage 7: every remaining dim takes its cap (checked against fixed-index bounds), its
-    /// lower bound, or the broadcast top; every remaining row closes empty.
+    /// lower bound (the broadcast top for a bound of 1), or the broadcast top; every remaining
+    /// row closes empty.
     fn close_all(&mut self, t: &Closing, vars: Vars) -> Result<(), InferError> {
         for v in vars.dims {
             if self.env.dim_bound(v) {
@@ -338,7 +339,9 @@ impl Solver {
                 );
                 Err(self.error(ErrorCode::Bounds, msg))
             }
-            Some(_) if at_least == 1 => Ok(Dim::top()),
+            // A lone fixed index 0 needs size 1: the broadcast top, with or without a cap
+            // (whether a cap has arrived by now depends on the order of operations).
+            _ if at_least == 1 => Ok(Dim::top()),
             Some(cap) => Ok(cap),
             None if at_least > 0 => Ok(Dim::Solved(Solved::new(at_least))),
             None if discardable => Ok(Dim::size(0)),

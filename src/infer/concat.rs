@@ -45,6 +45,16 @@ impl Solver {
         if sa.basis.is_named() && sb.basis.is_named() && sa.basis != sb.basis {
             return Err(conflict(self));
         }
+        // A named basis among a side's solved parts is the basis of its sum whatever its
+        // unknown parts turn out to be: a fully solved default-basis side cannot equal it.
+        let named_vs_default = |n: Solved, d: Solved, du: &[Dim]| {
+            n.basis.is_named() && du.is_empty() && !d.basis.is_named()
+        };
+        if named_vs_default(sa, sb, &ub) || named_vs_default(sb, sa, &ua) {
+            let msg = "dimension mismatch (different bases): a concatenation with a named basis \
+                       against a dimension without one";
+            return Err(self.error(ErrorCode::Mismatch, msg.into()));
+        }
         match (ua.is_empty(), ub.is_empty()) {
             (true, true) if sa.size == sb.size => Ok(Outcome::Done),
             (true, true) => {

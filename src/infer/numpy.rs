@@ -71,8 +71,9 @@ impl Solver {
     }
 
     /// When every operand with an ellipsis is known, the result's ellipsis is exactly numpy's
-    /// broadcast of theirs (right-aligned; at each position the size other than 1), so that
-    /// later consumers cannot widen it.
+    /// broadcast of theirs (right-aligned; at each position the size other than 1, else a
+    /// user-written 1, which only equals itself, else the broadcast top), so that later
+    /// consumers cannot widen it.
     fn pin_numpy_ellipsis(
         &mut self,
         spec: &NumpySpec,
@@ -96,14 +97,18 @@ impl Solver {
         let n = parts.iter().map(Vec::len).max().unwrap_or(0);
         let dims = (0..n).map(|i| {
             let at = parts.iter().filter_map(|p| p.len().checked_sub(n - i).and_then(|j| p.get(j)));
-            let mut pick = None;
+            let rank = |d: &Dim| match d.solved() {
+                Some(s) if s.is_top() => 0,
+                Some(s) if s.size == 1 => 1,
+                _ => 2,
+            };
+            let mut pick: Option<&Dim> = None;
             for d in at {
-                let one = d.solved().is_some_and(|x| x.size == 1);
-                if pick.is_none() || !one {
-                    pick = Some(d.clone());
+                if pick.is_none_or(|p| rank(d) > rank(p)) {
+                    pick = Some(d);
                 }
             }
-            pick.unwrap_or_else(Dim::top)
+            pick.cloned().unwrap_or_else(Dim::top)
         });
         let row = Row { beg: Dims::new(), var: None, dims: dims.collect() };
         self.push(Constraint::RowEq(RowArg::Var(ellipsis), row.into()));
