@@ -15,7 +15,8 @@
 //! g.solve()?;
 //! assert_eq!(g.shape_string(w)?, "784->128");
 //! assert_eq!(g.shape_string(h)?, "32|128");
-//! assert_eq!(g.shape_string(y)?, "32|1");
+//! // A result axis written only at index 0 has size 1 and broadcasts, like numpy's keepdims.
+//! assert_eq!(g.shape_string(y)?, "32|1!");
 //!
 //! // The plan of the second step, printed as loops.
 //! let plan = einrow::project::derive_plan(&mut g, einrow::ids::StepId(1),

@@ -1,0 +1,251 @@
+//! Adding operations to the graph: checking the arguments, parsing and lowering specs,
+//! creating the result tensor, and propagating the step's constraints at once.
+
+use smallvec::SmallVec;
+
+use super::events::{Event, StepExtra};
+use super::{Graph, Step, TensorEntry};
+use crate::code::ErrorCode;
+use crate::ids::{StepId, TensorId};
+use crate::infer::elaborate::SpecEnv;
+use crate::infer::error::InferError;
+use crate::infer::lower::StepShapes;
+use crate::infer::op::OpKind;
+use crate::infer::store::ShapeRef;
+use crate::shape::Shape;
+use crate::spec::ast::EinsumSpec;
+use crate::spec::parse_einsum;
+use std::sync::Arc;
+
+impl Graph {
+    /// [`Graph::add_step`] with a name for the result (also when the step fails, so errors
+    /// can name it).
+    pub fn add_named_step(
+        &mut self,
+        name: &str,
+        op: OpKind,
+        args: &[TensorId],
+        spec: Option<&str>,
+    ) -> Result<TensorId, InferError> {
+        self.next_name = Some(name.to_string());
+        let result = self.add_step(op, args, spec);
+        self.next_name = None;
+        result
+    }
+
+    /// Adds an operation producing a new tensor; its constraints are propagated at once.
+    /// A step that fails leaves the graph as it was before the call.
+    pub fn add_step(
+        &mut self,
+        op: OpKind,
+        args: &[TensorId],
+        spec: Option<&str>,
+    ) -> Result<TensorId, InferError> {
+        let events = self.events.len();
+        let (given, id) = (self.next_name.clone(), self.tensors.len());
+        let mut result = self.add_step_unchecked(op, args, spec);
+        if let Err(InferError::Shape(s)) = &mut result {
+            let name = given.unwrap_or_else(|| format!("t{id}"));
+            let names: Vec<&str> = args
+                .iter()
+                .filter_map(|a| self.tensors.get(a.index()))
+                .map(|t| t.name.as_str())
+                .collect();
+            let spec_part = spec.map(|t| format!(" \"{t}\"")).unwrap_or_default();
+            s.statement = Some(format!("{name} = {op}{spec_part} {}", names.join(" ")));
+            s.spec = spec.map(String::from);
+        }
+        if result.is_err() && self.events.len() > events {
+            self.roll_back_to(events);
+        }
+        result
+    }
+
+    fn add_step_unchecked(
+        &mut self,
+        op: OpKind,
+        args: &[TensorId],
+        spec: Option<&str>,
+    ) -> Result<TensorId, InferError> {
+        let step = StepId::from_index(self.steps.len());
+        self.check_args(op, args)?;
+        let numpy_text = spec.filter(|_| op == OpKind::Numpy).map(String::from);
+        let extra = match (self.next_name.clone(), numpy_text) {
+            (None, None) => None,
+            (name, numpy) => Some(Box::new(StepExtra { name, numpy })),
+        };
+        self.events.push(Event::Step(step, extra));
+        let numpy = match (op, spec) {
+            (OpKind::Numpy, Some(text)) => {
+                Some(crate::spec::parse_numpy(text).map_err(|error| InferError::Spec {
+                    step,
+                    spec: text.to_string(),
+                    error,
+                })?)
+            }
+            _ => None,
+        };
+        let parsed = match spec {
+            _ if op == OpKind::Numpy => None,
+            Some(text) => Some(self.parse_spec(text, step)?),
+            None if op.has_spec() => {
+                return Err(usage(ErrorCode::Syntax, format!("{op} needs a spec")));
+            }
+            None => None,
+        };
+        if let Some((_, p)) = &parsed {
+            check_spec_arity(op, p, args.len())?;
+        }
+        let arg_shapes: SmallVec<[(TensorId, Shape); 3]> =
+            args.iter().map(|a| (*a, self.raw_shape(*a))).collect();
+        let (out, env) = match &parsed {
+            Some((_, p)) => self.lower_spec_step(step, op, p, &arg_shapes)?,
+            None => {
+                (self.lower_plain_step(step, op, &arg_shapes, numpy.as_ref())?, SpecEnv::default())
+            }
+        };
+        for a in args {
+            self.touch(*a);
+        }
+        self.touch(out);
+        let (spec_text, spec) = parsed.unzip();
+        self.steps.push(Step {
+            op,
+            out,
+            args: args.iter().copied().collect(),
+            spec,
+            spec_text,
+            labels: env.labels().to_vec(),
+        });
+        self.solver.run()?;
+        Ok(out)
+    }
+
+    /// Adds the result of a spec operation and its constraints: the result's rows are the
+    /// result slot's rows.
+    fn lower_spec_step(
+        &mut self,
+        step: StepId,
+        op: OpKind,
+        spec: &EinsumSpec,
+        args: &[(TensorId, Shape)],
+    ) -> Result<(TensorId, SpecEnv), InferError> {
+        match self.solver.lower_spec(step, args, op, spec) {
+            Ok((env, [batch, input, output])) => {
+                let shape = Shape { batch, input, output };
+                let stored = ShapeRef::store(&shape, &mut self.solver.env.store);
+                let out = self.add_result(stored);
+                Ok((out, env))
+            }
+            Err(e) => {
+                // The result exists, with nothing known about it.
+                let fresh = ShapeRef::Fresh(self.solver.env.new_rows3());
+                self.add_result(fresh);
+                Err(with_step(e, step))
+            }
+        }
+    }
+
+    /// Adds the result of an operation without a spec and its constraints.
+    fn lower_plain_step(
+        &mut self,
+        step: StepId,
+        op: OpKind,
+        args: &[(TensorId, Shape)],
+        numpy: Option<&crate::spec::ast::NumpySpec>,
+    ) -> Result<TensorId, InferError> {
+        let out_ref = ShapeRef::Fresh(self.solver.env.new_rows3());
+        let out_shape = out_ref.shape(&self.solver.env.store);
+        let out = self.add_result(out_ref);
+        let s = StepShapes { step, out: (out, &out_shape), args };
+        match op {
+            OpKind::Pointwise => self.solver.lower_pointwise(&s),
+            OpKind::Compose => self.solver.lower_compose(&s),
+            OpKind::Transpose => self.solver.lower_transpose(&s),
+            OpKind::BatchSlice => self.solver.lower_batch_slice(&s),
+            OpKind::Numpy => match numpy {
+                Some(np) => self.solver.lower_numpy(&s, np).map_err(|e| with_step(e, step))?,
+                None => return Err(usage(ErrorCode::Syntax, "numpy needs subscripts".into())),
+            },
+            // Spec operations always come with a parsed spec (checked by `add_step`).
+            OpKind::Permute | OpKind::Einsum | OpKind::Einsum3 | OpKind::Concat => {}
+        }
+        Ok(out)
+    }
+
+    /// Adds the result tensor of a step, named as asked or after its id.
+    fn add_result(&mut self, shape: ShapeRef) -> TensorId {
+        let name = match self.next_name.take() {
+            Some(n) => smol_str::SmolStr::from(n),
+            None => smol_str::format_smolstr!("t{}", self.tensors.len()),
+        };
+        self.add_tensor(TensorEntry { name, shape, leaf: false, param: false })
+    }
+
+    /// Parses a spec, or finds it parsed already.
+    fn parse_spec(
+        &mut self,
+        text: &str,
+        step: StepId,
+    ) -> Result<(Arc<str>, Arc<EinsumSpec>), InferError> {
+        if let Some((k, v)) = self.specs.get_key_value(text) {
+            return Ok((k.clone(), v.clone()));
+        }
+        let parsed = parse_einsum(text).map_err(|error| InferError::Spec {
+            step,
+            spec: text.to_string(),
+            error,
+        })?;
+        let (key, value): (Arc<str>, _) = (text.into(), Arc::new(parsed));
+        self.specs.insert(key.clone(), value.clone());
+        Ok((key, value))
+    }
+
+    fn check_args(&self, op: OpKind, args: &[TensorId]) -> Result<(), InferError> {
+        if let Some(bad) = args.iter().find(|a| a.index() >= self.tensors.len()) {
+            return Err(usage(ErrorCode::Label, format!("unknown tensor {bad}")));
+        }
+        let ok = match op {
+            OpKind::Pointwise => (1..=3).contains(&args.len()),
+            OpKind::Compose | OpKind::Einsum => args.len() == 2,
+            OpKind::Transpose | OpKind::Permute | OpKind::BatchSlice => args.len() == 1,
+            OpKind::Einsum3 => args.len() == 3,
+            OpKind::Concat | OpKind::Numpy => !args.is_empty(),
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(usage(ErrorCode::Arity, format!("{op} does not take {} operands", args.len())))
+        }
+    }
+}
+
+pub(super) fn usage(code: ErrorCode, message: String) -> InferError {
+    InferError::Usage { code, message }
+}
+
+fn with_step(e: InferError, step: StepId) -> InferError {
+    match e {
+        InferError::Shape(mut s) => {
+            s.step.get_or_insert(step);
+            InferError::Shape(s)
+        }
+        other => other,
+    }
+}
+
+fn check_spec_arity(op: OpKind, spec: &EinsumSpec, args: usize) -> Result<(), InferError> {
+    let want = match op {
+        OpKind::Permute => 1,
+        OpKind::Einsum => 2,
+        OpKind::Einsum3 => 3,
+        _ => args,
+    };
+    if spec.rhs.len() != want || args != want {
+        return Err(usage(
+            ErrorCode::Arity,
+            format!("{op} expects {want} operand slot(s); the spec has {} and {args} operand(s) were given", spec.rhs.len()),
+        ));
+    }
+    Ok(())
+}
