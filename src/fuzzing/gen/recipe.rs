@@ -1,11 +1,13 @@
 //! Recipes (the random numbers a program is generated from), their strategies, and the
 //! interpreter that turns a recipe into a program with its witness.
 
+use std::collections::HashMap;
+
 use proptest::prelude::*;
 
 use super::broadcast;
 use super::choices::Choices;
-use super::pool::Pool;
+use super::pool::{Entry, Pool};
 use super::spec_ops;
 use crate::fuzzing::model::ConcreteShape;
 use crate::infer::program::Program;
@@ -144,15 +146,17 @@ impl Recipe {
         // Entries interleave leaves and results; the program lists declarations first.
         let (leaves, results): (Vec<_>, Vec<_>) =
             entries.into_iter().partition(|e| e.name.starts_with('x'));
-        let witness = leaves
+        let entries: Vec<Entry> = leaves.into_iter().chain(results).collect();
+        let clean = clean_components(&program, &entries);
+        let witness = entries
             .into_iter()
-            .chain(results)
-            .map(|e| {
+            .zip(clean)
+            .map(|(e, clean)| {
                 let [b, i, o] = e.rows;
                 Witness {
                     name: e.name,
                     shape: ConcreteShape::from_rows(b, i, o),
-                    determined: e.determined && !capped,
+                    determined: e.determined && clean && !capped,
                 }
             })
             .collect();
@@ -170,4 +174,35 @@ pub fn recipes(cfg: &GenConfig) -> impl Strategy<Value = Recipe> {
 /// Well-formed programs with their witnesses, shrinking to simpler well-formed programs.
 pub fn programs(cfg: GenConfig) -> impl Strategy<Value = Generated> {
     recipes(&cfg).prop_map(move |r| r.build(&cfg))
+}
+
+/// Per entry: whether every tensor connected to it through steps is determined. A later step
+/// can tie an earlier tensor's unknown axes (a template's `1!`) to an opened leaf's, whose
+/// closing follows caps the witness does not model: only wholly determined components are.
+fn clean_components(program: &Program, entries: &[Entry]) -> Vec<bool> {
+    let index: HashMap<&str, usize> =
+        entries.iter().enumerate().map(|(i, e)| (e.name.as_str(), i)).collect();
+    let mut parent: Vec<usize> = (0..entries.len()).collect();
+    fn root(parent: &mut [usize], mut i: usize) -> usize {
+        while parent[i] != i {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        i
+    }
+    for s in &program.stmts {
+        let Some(&out) = index.get(s.out.as_str()) else { continue };
+        for a in s.args.iter().filter_map(|a| index.get(a.as_str())) {
+            let (x, y) = (root(&mut parent, out), root(&mut parent, *a));
+            parent[x] = y;
+        }
+    }
+    let mut clean = vec![true; entries.len()];
+    for (i, e) in entries.iter().enumerate() {
+        if !e.determined {
+            let r = root(&mut parent, i);
+            clean[r] = false;
+        }
+    }
+    (0..entries.len()).map(|i| clean[root(&mut parent, i)]).collect()
 }
