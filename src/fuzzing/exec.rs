@@ -44,34 +44,16 @@ pub fn numel(shape: &ConcreteShape) -> Option<usize> {
         .try_fold(1usize, |n, d| n.checked_mul(usize::try_from(d.size).ok()?))
 }
 
-/// Calls `f` on every multi-index of `dims` (row-major); false when there are too many.
+/// Calls `f` on every multi-index of `dims` (row-major); an error when there are too many.
 pub(crate) fn odometer(
     dims: &[usize],
-    mut f: impl FnMut(&[usize]) -> Result<(), String>,
+    f: impl FnMut(&[usize]) -> Result<(), String>,
 ) -> Result<(), String> {
     let total = dims.iter().try_fold(1usize, |n, d| n.checked_mul(*d)).unwrap_or(usize::MAX);
     if total > MAX_POINTS {
         return Err(format!("{total} points: too many to evaluate naively"));
     }
-    if total == 0 {
-        return Ok(());
-    }
-    let mut idx = vec![0usize; dims.len()];
-    loop {
-        f(&idx)?;
-        let mut i = dims.len();
-        loop {
-            if i == 0 {
-                return Ok(());
-            }
-            i -= 1;
-            idx[i] += 1;
-            if idx[i] < dims[i] {
-                break;
-            }
-            idx[i] = 0;
-        }
-    }
+    crate::tensor::for_each_position(dims, f)
 }
 
 /// Every multi-index of a shape, split per kind.

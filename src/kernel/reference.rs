@@ -18,14 +18,14 @@ pub fn run_reference<T: Scalar>(
         output.iter_mut().for_each(|o| *o = z);
     }
     if let (Init::Touched, Some(z)) = (nest.init, neutral) {
-        for_each_point(&nest.extents, |p| {
+        crate::tensor::for_each_position::<KernelError>(&nest.extents, |p| {
             if let Some(a) = address(&nest.output, p, output.len())? {
                 output[a] = z;
             }
             Ok(())
         })?;
     }
-    for_each_point(&nest.extents, |p| {
+    crate::tensor::for_each_position::<KernelError>(&nest.extents, |p| {
         let Some(oa) = address(&nest.output, p, output.len())? else { return Ok(()) };
         let mut v: Option<T> = None;
         for (acc, buf) in nest.inputs.iter().zip(inputs) {
@@ -43,32 +43,6 @@ pub fn run_reference<T: Scalar>(
         }
         Ok(())
     })
-}
-
-/// Calls `f` with every point of the product space in row-major order.
-fn for_each_point(
-    extents: &[usize],
-    mut f: impl FnMut(&[usize]) -> Result<(), KernelError>,
-) -> Result<(), KernelError> {
-    if extents.contains(&0) {
-        return Ok(());
-    }
-    let mut p = vec![0usize; extents.len()];
-    loop {
-        f(&p)?;
-        let mut k = extents.len();
-        loop {
-            if k == 0 {
-                return Ok(());
-            }
-            k -= 1;
-            p[k] += 1;
-            if p[k] < extents[k] {
-                break;
-            }
-            p[k] = 0;
-        }
-    }
 }
 
 /// The address `acc` touches at point `p`, `None` where a guard fails; an error when the

@@ -13,6 +13,7 @@ mod dtype;
 mod error;
 mod layout;
 mod named;
+mod positions;
 mod size;
 mod view;
 
@@ -21,5 +22,6 @@ pub use dtype::{Buffer, DType, Element};
 pub use error::TensorError;
 pub use layout::Layout;
 pub use named::{FlattenItem, NamedAxis, NamedView, SliceItem};
+pub use positions::for_each_position;
 pub use size::{address_range, check_dim, numel, row_major, Dims, Strides, MAX_DIM};
 pub use view::{resolve_index, SliceSpec};

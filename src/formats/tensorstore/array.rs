@@ -37,29 +37,8 @@ pub fn element_count(shape: &[usize]) -> TsResult<usize> {
 }
 
 /// Calls `f` with every position of `shape` in row-major order (not at all when a size is 0).
-pub fn for_each_position(
-    shape: &[usize],
-    mut f: impl FnMut(&[usize]) -> TsResult<()>,
-) -> TsResult<()> {
-    if shape.contains(&0) {
-        return Ok(());
-    }
-    let mut pos = vec![0usize; shape.len()];
-    loop {
-        f(&pos)?;
-        let mut d = shape.len();
-        loop {
-            if d == 0 {
-                return Ok(());
-            }
-            d -= 1;
-            pos[d] += 1;
-            if pos[d] < shape[d] {
-                break;
-            }
-            pos[d] = 0;
-        }
-    }
+pub fn for_each_position(shape: &[usize], f: impl FnMut(&[usize]) -> TsResult<()>) -> TsResult<()> {
+    crate::tensor::for_each_position(shape, f)
 }
 
 impl<T: Clone> NdArray<T> {
