@@ -243,6 +243,10 @@ fn a_dim_waiting_on_a_word_equation_is_not_guessed() {
     let text = "tensor x0: 2|\ntensor x2\nt3 = pointwise x0\n\
                 t5 = einsum \"a...|->;bac->aaa=>...|abc\" t3 x2\n";
     expect_shapes(text, &[("t3", "2|"), ("t5", "|2,1!,1!")]);
+    // The same through a compose result (it was solved `t0: 1!,2,2|`).
+    let text = "tensor x0: 2,2|\ntensor x1\nt0 = compose x0 x0\n\
+                t1 = einsum \"a...|->...;a|ba->aaa=>...|ab...\" t0 x1\n";
+    expect_shapes(text, &[("t0", "2,2|"), ("t1", "2|2,1!")]);
 }
 
 /// Fixed (`src/infer/concat.rs`): `1 = c0^c1` with `c1 = h=1` took `c0 = 0` and called the
