@@ -134,19 +134,19 @@ impl Solver {
     ) -> Result<(), InferError> {
         let closed =
             |d: &[Dim]| Row { beg: Dims::new(), var: None, dims: d.iter().cloned().collect() };
-        if p.len() >= q.len() {
-            let cut = p.len() - q.len();
-            for (a, b) in p[cut..].iter().zip(q) {
-                self.push(Constraint::DimEq(a.clone(), b.clone()));
-            }
-            self.bind_row_var(u, Row::empty())?;
-            self.bind_row_var(v, closed(&p[..cut]))
+        // The overlap is as long as the shorter side: `P`'s end meets `Q`'s start.
+        let n = p.len().min(q.len());
+        for (a, b) in p[p.len() - n..].iter().zip(&q[..n]) {
+            self.push(Constraint::DimEq(a.clone(), b.clone()));
+        }
+        let (v_row, u_row) = (closed(&p[..p.len() - n]), closed(&q[n..]));
+        // At least one side is empty; it is bound first.
+        if u_row.is_empty() {
+            self.bind_row_var(u, u_row)?;
+            self.bind_row_var(v, v_row)
         } else {
-            for (a, b) in p.iter().zip(q) {
-                self.push(Constraint::DimEq(a.clone(), b.clone()));
-            }
-            self.bind_row_var(v, Row::empty())?;
-            self.bind_row_var(u, closed(&q[p.len()..]))
+            self.bind_row_var(v, v_row)?;
+            self.bind_row_var(u, u_row)
         }
     }
 
