@@ -303,12 +303,9 @@ impl Graph {
 
     /// The current shape of a tensor, with the bindings substituted.
     pub fn shape(&mut self, t: TensorId) -> Shape {
-        let s = self.raw_shape(t);
-        Shape {
-            batch: self.solver.env.row(&s.batch),
-            input: self.solver.env.row(&s.input),
-            output: self.solver.env.row(&s.output),
-        }
+        let [batch, input, output] =
+            self.tensors[t.index()].shape.rows().map(|r| self.solver.env.row_arg(&r));
+        Shape { batch, input, output }
     }
 
     /// The solved sizes of a tensor's rows (batch, input, output), or an error naming what is

@@ -2,6 +2,7 @@
 //! shapes of leaves. One flat vector of dims and a 16-byte head per row, instead of a
 //! `Row` (two inline vectors) per entry.
 
+use super::constraint::RowArg;
 use crate::ids::RowVar;
 use crate::shape::{Dim, Dims, Row, Shape};
 
@@ -104,6 +105,14 @@ impl ShapeRef {
                 input: store.row(RowId(i + 1)),
                 output: store.row(RowId(i + 2)),
             },
+        }
+    }
+
+    /// The three rows (batch, input, output) as constraint arguments, read without rebuilding.
+    pub fn rows(self) -> [RowArg; 3] {
+        match self {
+            ShapeRef::Fresh(v) => [0, 1, 2].map(|k| RowArg::Var(RowVar(v.0 + k))),
+            ShapeRef::Stored(RowId(i)) => [0, 1, 2].map(|k| RowArg::Stored(RowId(i + k))),
         }
     }
 

@@ -41,16 +41,18 @@ pub struct Concrete {
 impl Concrete {
     /// The solved shape of `t` (fails when something is still unknown).
     pub fn of(g: &mut Graph, t: TensorId) -> Result<Concrete, InferError> {
-        g.dims(t)?;
         let shape = g.shape(t);
         let mut c = Concrete::default();
         for (i, kind) in RowKind::ALL.into_iter().enumerate() {
             let row = shape.row(kind);
-            let size = |d: &crate::shape::Dim| d.solved().map_or(0, |s| s.size);
-            c.rows[i] = ConcreteRow {
-                beg: row.beg.iter().map(size).collect(),
-                dims: row.dims.iter().map(size).collect(),
+            let sizes = |dims: &[crate::shape::Dim]| -> Option<Vec<u64>> {
+                dims.iter().map(|d| d.solved().map(|s| s.size)).collect()
             };
+            match (row.var, sizes(&row.beg), sizes(&row.dims)) {
+                (None, Some(beg), Some(dims)) => c.rows[i] = ConcreteRow { beg, dims },
+                // Something is still unknown: `dims` names it.
+                _ => return Err(g.dims(t).err().unwrap_or_else(|| unsolved(g, t))),
+            }
         }
         Ok(c)
     }
@@ -73,4 +75,14 @@ pub fn kind_index(kind: RowKind) -> usize {
         RowKind::Input => 1,
         RowKind::Output => 2,
     }
+}
+
+/// The error of a shape that `Graph::dims` accepts but that is not plain sizes (unreachable
+/// while both read the same substituted shape; kept so that no input can panic here).
+fn unsolved(g: &Graph, t: TensorId) -> InferError {
+    let name = &g.tensor(t).name;
+    InferError::shape(
+        crate::code::ErrorCode::Unresolved,
+        format!("the shape of `{name}` is not known"),
+    )
 }

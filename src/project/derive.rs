@@ -8,6 +8,7 @@ use super::spec::spec_parts;
 use crate::ids::StepId;
 use crate::infer::{Graph, OpKind};
 use crate::kernel::{Accum, Combine};
+use crate::spec::ast::Name;
 
 /// What a step computes at each point: the accumulation and the combine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,10 +49,10 @@ pub fn derive_plan(
         s.args.iter().map(|a| Concrete::of(g, *a)).collect::<Result<_, _>>()?;
     let parts = match (&s.spec, s.op) {
         (Some(spec), _) => {
-            let sizes: Vec<(String, Option<u64>)> =
-                s.labels.iter().map(|(n, v)| (n.to_string(), g.var_size(*v))).collect();
+            let sizes: Vec<(&Name, Option<u64>)> =
+                s.labels.iter().map(|(n, v)| (n, g.var_size(*v))).collect();
             let label_size =
-                |name: &str| sizes.iter().find(|(n, _)| n == name).and_then(|(_, s)| *s);
+                |name: &str| sizes.iter().find(|(n, _)| n.as_str() == name).and_then(|(_, s)| *s);
             spec_parts(spec, &out, &args, &label_size)?
         }
         (None, op) => vec![positional_part(op, &out, &args, slice_index)?],

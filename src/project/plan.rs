@@ -13,7 +13,7 @@ use crate::kernel::{Accum, Combine};
 pub struct Loop {
     /// A readable name: the spec label, `rho[k]` for a row variable's k-th axis, or
     /// `batch0`, `output1`… for positional axes.
-    pub name: String,
+    pub name: crate::spec::ast::Name,
     /// The extent.
     pub size: u64,
 }
@@ -70,7 +70,7 @@ pub struct IndexPlan {
 impl Index {
     fn text(&self, loops: &[Loop]) -> String {
         match self {
-            Index::Iter(l) => loops[*l].name.clone(),
+            Index::Iter(l) => loops[*l].name.to_string(),
             Index::Fixed(n) => n.to_string(),
             Index::Affine { terms, offset, padded } => {
                 let mut s = String::new();
@@ -166,7 +166,7 @@ impl IndexPlan {
             .iter()
             .map(|p| {
                 json!({
-                    "loops": p.loops.iter().map(|l| json!({"name": l.name, "size": l.size})).collect::<Vec<_>>(),
+                    "loops": p.loops.iter().map(|l| json!({"name": l.name.as_str(), "size": l.size})).collect::<Vec<_>>(),
                     "result": p.result.iter().map(Index::json).collect::<Vec<_>>(),
                     "operands": p.operands.iter().map(|o| o.as_ref().map(|o| o.iter().map(Index::json).collect::<Vec<_>>())).collect::<Vec<_>>(),
                 })
@@ -217,7 +217,7 @@ impl IndexPlan {
         Some(json!({
             "input_inclusive_min": vec![0; p.loops.len()],
             "input_exclusive_max": p.loops.iter().map(|l| l.size).collect::<Vec<_>>(),
-            "input_labels": p.loops.iter().map(|l| l.name.clone()).collect::<Vec<_>>(),
+            "input_labels": p.loops.iter().map(|l| l.name.as_str()).collect::<Vec<_>>(),
             "output": output,
         }))
     }

@@ -22,7 +22,7 @@ impl Builder {
             .into_iter()
             .enumerate()
             .map(|(i, size)| {
-                self.loops.push(Loop { name: format!("{prefix}{i}"), size });
+                self.loops.push(Loop { name: smol_str::format_smolstr!("{prefix}{i}"), size });
                 (self.loops.len() - 1, size)
             })
             .collect()

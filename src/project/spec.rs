@@ -36,8 +36,8 @@ impl Builder<'_> {
             return *l;
         }
         let name = match &key {
-            Key::Label(n) => n.to_string(),
-            Key::RowPos(n, k) => format!("{n}[{k}]"),
+            Key::Label(n) => n.clone(),
+            Key::RowPos(n, k) => smol_str::format_smolstr!("{n}[{k}]"),
         };
         self.loops.push(Loop { name, size });
         self.keys.push((key, self.loops.len() - 1));
