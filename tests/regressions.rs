@@ -292,3 +292,39 @@ fn a_fixed_index_zero_closes_to_the_top_in_any_order() {
         expect_shapes(&format!("{head}{text}"), &[("t3", "1!|"), ("t7", "1!|3,2,2")]);
     }
 }
+
+// Found by the reference sweep of `ocannl-semantics.md` (session 3), not by fuzzing.
+
+/// §3.6 rule 6 and §3.9 stage 3: a leaf row with a leading flank (`2,...`) broadcast into a
+/// known result gets the result's residue as a cap and closes to it. The broadcast waits while
+/// the result's own row variable is open; the leaf row used to close empty at stage 4 before
+/// that broadcast was decided (`x: 2`).
+#[test]
+fn a_leading_flank_leaf_row_closes_to_its_cap() {
+    let text = "tensor x: 2,...\ntensor y: 2,3,4\nr = pointwise y x\n";
+    expect_shapes(text, &[("x", "2,3,4"), ("r", "2,3,4")]);
+    let text = "tensor x: 2,...,3\ntensor y: 2,4,3\nr = pointwise y x\n";
+    expect_shapes(text, &[("x", "2,4,3"), ("r", "2,4,3")]);
+    let text = "tensor x: ...|2,...\ntensor y: 5|2,3,4\nr = pointwise y x\n";
+    expect_shapes(text, &[("x", "5|2,3,4"), ("r", "5|2,3,4")]);
+}
+
+/// §3.9 (variant 4) and FORMAT.md: a parameter's row used in a spec is never guessed empty.
+/// The default policy refused; the fallback search of leaf row lengths then picked length 0.
+#[test]
+fn a_parameter_row_used_in_a_spec_is_not_guessed() {
+    let text = "param p: ...\nr = permute \"..r.. => ..r..\" p\n";
+    expect_rejected(text, ErrorCode::Unresolved);
+    let text = "param p: ...\ntensor x: 3\nr = einsum \"..r..; i => ..r.., i\" p x\n";
+    expect_rejected(text, ErrorCode::Unresolved);
+}
+
+/// §4: only a row used pointwise only (a bias) is safe to guess empty on a parameter; the
+/// output row of a composed weight that nothing sizes is an `unresolved` error.
+#[test]
+fn a_parameter_row_only_a_compose_result_follows_is_not_guessed() {
+    let text = "param w: ...->...\ntensor x: 3\ny = compose w x\n";
+    expect_rejected(text, ErrorCode::Unresolved);
+    let text = "param b: ...\ntensor x: 3\ny = pointwise x b\n";
+    expect_shapes(text, &[("b", "3"), ("y", "3")]);
+}

@@ -133,7 +133,8 @@ impl Solver {
         self.run()?;
         self.stage = 4;
         self.wake_deferred();
-        self.each_open(tensors, done, true, |s, t, vars| s.close_leaf_stage4(t, vars))?;
+        let waiting = self.deferred_operand_rows();
+        self.each_open(tensors, done, true, |s, t, vars| s.close_leaf_stage4(t, vars, &waiting))?;
         self.run()?;
         self.stage = 5;
         self.wake_deferred();
@@ -229,8 +230,15 @@ impl Solver {
         Ok(())
     }
 
-    /// Stage 4: leaf dims with a cap take it; leaf rows with nothing known close empty.
-    fn close_leaf_stage4(&mut self, t: &Closing, vars: Vars) -> Result<(), InferError> {
+    /// Stage 4: leaf dims with a cap take it; leaf rows with nothing known close empty. A row
+    /// at the operand marker of a deferred broadcast (`waiting`) is not "nothing known": that
+    /// broadcast, decided at stage 6, may still give it a cap.
+    fn close_leaf_stage4(
+        &mut self,
+        t: &Closing,
+        vars: Vars,
+        waiting: &HashSet<RowVar>,
+    ) -> Result<(), InferError> {
         for v in vars.dims {
             if let (false, Some(cap)) =
                 (self.env.dim_bound(v), self.env.dim_info[v.index()].cap().cloned())
@@ -245,11 +253,12 @@ impl Solver {
             }
         }
         for v in vars.rows {
-            if self.env.row_bound(v) || !self.env.row_caps(v).is_empty() {
+            if self.env.row_bound(v) || !self.env.row_caps(v).is_empty() || waiting.contains(&v) {
                 continue;
             }
             let info = &self.env.row_info[v.index()];
-            if t.param && info.used_in_spec && !info.safe_to_guess {
+            let pointwise_only = info.used_in_pointwise && !info.used_in_spec;
+            if t.param && !info.safe_to_guess && !pointwise_only {
                 let msg = format!(
                     "the parameter `{}` has a row of unknown axes that no operation determines: \
                      declare it, or use the parameter where its axes are fixed",

@@ -18,7 +18,7 @@ use super::error::InferError;
 use super::op::OpKind;
 use super::solver::Solver;
 use super::store::ShapeRef;
-use crate::code::ErrorCode;
+use crate::code::{Coded, ErrorCode};
 use crate::ids::TensorId;
 use crate::shape::{parse_shape_string, Basis, Dim, Dims, Row, Shape, ShapeText, Solved, TextAxis};
 use crate::spec::ast::{EinsumSpec, Name, RowKind};
@@ -269,14 +269,19 @@ impl Graph {
     /// every shape touched so far is fully known; more operations may still be added.
     ///
     /// When the default closing policy fails, the graph is rebuilt and closed carefully (see
-    /// `careful.rs`); the original error is returned if that fails too.
+    /// `careful.rs`); the original error is returned if that fails too. Open leaf row lengths
+    /// are searched only when the failure is a contradiction: when the program leaves
+    /// something undetermined (`unresolved`, e.g. a parameter's row), picking a length
+    /// would be a guess.
     pub fn solve(&mut self) -> Result<(), InferError> {
         let result = self.solve_once();
         if result.is_ok() || self.solver.careful {
             self.events.push(Event::Solve);
             return result;
         }
-        match self.replay_carefully().or_else(|| self.search_lengths()) {
+        let undetermined = result.as_ref().is_err_and(|e| e.code() == ErrorCode::Unresolved);
+        let search = |g: &Graph| if undetermined { None } else { g.search_lengths() };
+        match self.replay_carefully().or_else(|| search(self)) {
             Some(g) => {
                 *self = g;
                 self.solver.careful = false;

@@ -116,11 +116,14 @@ pub struct RowInfo {
     /// Slot of its links in the slab plus one; 0 when it has none.
     pub(super) links: u32,
     /// How many templates deep this variable was minted (termination guard).
-    pub depth: u16,
+    pub depth: u8,
     /// Created by a deficit template that added trailing axes: closing it to empty is safe.
     pub safe_to_guess: bool,
     /// Used in an einsum/permute operand or as a compose contraction row.
     pub used_in_spec: bool,
+    /// Used as an operand row of a pointwise operation. A parameter row used pointwise only
+    /// (a bias) may close to empty; any other open parameter row is an error.
+    pub used_in_pointwise: bool,
 }
 
 /// The links of row variables, in slots reused once a variable is bound or united.

@@ -38,6 +38,9 @@ impl Solver {
     pub fn lower_pointwise(&mut self, s: &StepShapes) {
         for (i, (_, a)) in s.args.iter().enumerate() {
             for k in RowKind::ALL {
+                if let Some(v) = self.env.tail_var(a.row(k)) {
+                    self.env.row_info[v.index()].used_in_pointwise = true;
+                }
                 self.ineq(s, Part::Operand(i as u8, k), s.out.1.row(k), a.row(k));
             }
         }

@@ -197,6 +197,7 @@ impl Solver {
         let info = &mut self.env.row_info[root.index()];
         info.safe_to_guess &= moved.safe_to_guess;
         info.used_in_spec |= moved.used_in_spec;
+        info.used_in_pointwise |= moved.used_in_pointwise;
         info.depth = info.depth.max(moved.depth);
         self.reemit_row_facts(links, RowArg::Var(root));
     }
@@ -215,6 +216,7 @@ impl Solver {
         if let Some(v) = value.var {
             let inner = &mut self.env.row_info[v.index()];
             inner.used_in_spec |= info.used_in_spec;
+            inner.used_in_pointwise |= info.used_in_pointwise;
             inner.depth = inner.depth.max(info.depth);
         }
         let stored = self.env.bind_row(x, &value);

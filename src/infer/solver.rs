@@ -125,6 +125,18 @@ impl Solver {
         dims.into_iter().collect()
     }
 
+    /// The unbound row variables (roots) at the marker of a deferred broadcast's operand row:
+    /// the result side is still undecided, and deciding it (stage 6) may give them a cap.
+    pub fn deferred_operand_rows(&mut self) -> HashSet<RowVar> {
+        let mut out = HashSet::new();
+        for q in self.deferred.constraints() {
+            if let Constraint::RowIneq { opnd, .. } = &q.c {
+                out.extend(self.env.row_arg(opnd).var);
+            }
+        }
+        out
+    }
+
     /// Retries every deferred constraint (the stage advanced).
     pub fn wake_deferred(&mut self) {
         self.deferred.wake_all();
