@@ -328,3 +328,15 @@ fn a_parameter_row_only_a_compose_result_follows_is_not_guessed() {
     let text = "param b: ...\ntensor x: 3\ny = pointwise x b\n";
     expect_shapes(text, &[("b", "3"), ("y", "3")]);
 }
+
+/// §2.1: a convolution's output and kernel axes with two different named bases are a
+/// `mismatch` (the size used to take the output axis's basis: `r: x=5`).
+#[test]
+fn a_convolution_rejects_conflicting_named_bases() {
+    let text = "tensor o: x=3\ntensor w: y=3\nr = einsum \"o; k => o<+k\" o w\n";
+    expect_rejected(text, ErrorCode::Mismatch);
+    let text = "tensor o: x=3\ntensor w: y=3\nr = einsum \"o; k => 2*o<+k\" o w\n";
+    expect_rejected(text, ErrorCode::Mismatch);
+    let text = "tensor o: x=3\ntensor w: 3\nr = einsum \"o; k => o<+k\" o w\n";
+    expect_shapes(text, &[("r", "x=5")]);
+}

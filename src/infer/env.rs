@@ -408,20 +408,64 @@ fn simplify_affine(a: AffineDim) -> Dim {
         },
         _ => a.stride.checked_mul(over.size),
     };
-    match size {
-        Some(size) if size <= crate::spec::lexer::MAX_INT => {
-            let basis = affine_basis(&a).unwrap_or(over.basis);
-            Dim::Solved(Solved { size, basis })
+    match (size, affine_basis(&a)) {
+        (Some(size), Ok(basis)) if size <= crate::spec::lexer::MAX_INT => {
+            Dim::Solved(Solved { size, basis: basis.unwrap_or(over.basis) })
         }
         _ => Dim::Affine(Box::new(a)),
     }
 }
 
-/// The named basis of an affine dim's parts (named beats reserved); `None` when none is named.
-fn affine_basis(a: &AffineDim) -> Option<Basis> {
-    let over = a.over.solved().map(|s| s.basis).filter(|b| b.is_named());
-    let kernel = a.conv.as_ref().and_then(|(_, k, _)| k.solved()).map(|s| s.basis);
-    over.or(kernel.filter(|b| b.is_named()))
+/// The named basis of an affine dim's parts (named beats reserved); `Ok(None)` when none is
+/// named, `Err(())` when the over and kernel axes carry two different named bases.
+fn affine_basis(a: &AffineDim) -> Result<Option<Basis>, ()> {
+    let named = |d: &Dim| d.solved().map(|s| s.basis).filter(|b| b.is_named());
+    let over = named(&a.over);
+    let kernel = a.conv.as_ref().and_then(|(_, k, _)| named(k));
+    match (over, kernel) {
+        (Some(o), Some(k)) if o != k => Err(()),
+        _ => Ok(over.or(kernel)),
+    }
+}
+
+/// Why a dim whose parts are all solved did not simplify to a size: two of its parts carry
+/// different named bases (returned with what holds them). `None` for any other dim (unknown
+/// parts, or a size overflow).
+pub fn basis_conflict(d: &Dim) -> Option<(&'static str, Basis, Basis)> {
+    let named: Vec<Basis> = match d {
+        Dim::Affine(a) if a.over.solved().is_some() && affine_basis(a).is_err() => {
+            let kernel = a.conv.as_ref().map(|(_, k, _)| k);
+            [Some(&a.over), kernel]
+                .into_iter()
+                .flatten()
+                .filter_map(|p| p.solved())
+                .map(|s| s.basis)
+                .collect()
+        }
+        Dim::Concat(parts) => {
+            let sizes: Option<Vec<u64>> =
+                parts.iter().map(|p| p.solved().map(|s| s.size)).collect();
+            let fits = sizes?.into_iter().try_fold(0u64, u64::checked_add).is_some();
+            if !fits || concat_sum(parts).is_some() {
+                return None;
+            }
+            parts
+                .iter()
+                .filter_map(|p| p.solved())
+                .filter(|s| s.size > 0)
+                .map(|s| s.basis)
+                .collect()
+        }
+        _ => return None,
+    };
+    let what = if matches!(d, Dim::Affine(_)) {
+        "a convolution's output and kernel axes"
+    } else {
+        "concatenated axes"
+    };
+    let first = *named.iter().find(|b| b.is_named())?;
+    let second = *named.iter().find(|b| b.is_named() && **b != first)?;
+    Some((what, first, second))
 }
 
 /// The input extent of a valid convolution: `stride*(over-1) + dilation*(kernel-1) + 1`.

@@ -298,8 +298,8 @@ impl Graph {
         for t in &pending {
             self.in_pending[t.index()] = false;
         }
-        // Every touched shape is now variable-free; a concatenation of conflicting bases is
-        // the one thing that can still be left unsimplified.
+        // Every touched shape is now variable-free; a concatenation or convolution whose parts
+        // have conflicting bases is the one thing that can still be left unsimplified.
         for t in result? {
             self.dims(t)?;
         }
@@ -326,19 +326,31 @@ impl Graph {
             for d in row.all() {
                 match d.solved() {
                     Some(s) => out[i].push(s),
-                    None => return Err(self.unknown(t, &format!("the {} axis `{d}`", kind.name()))),
+                    None => return Err(self.unsolved_axis(t, kind, d)),
                 }
             }
         }
         Ok(out)
     }
 
+    /// An axis left unsolved: a basis conflict between its parts, or an unknown.
+    fn unsolved_axis(&self, t: TensorId, kind: RowKind, d: &Dim) -> InferError {
+        let what = format!("the {} axis `{d}`", kind.name());
+        match super::env::basis_conflict(d) {
+            Some((parts, a, b)) => {
+                let name = &self.tensors[t.index()].name;
+                let (a, b) = (self.basis_name(a), self.basis_name(b));
+                let msg = format!(
+                    "`{name}`: {what}: {parts} have conflicting dimension bases `{a}` and `{b}`"
+                );
+                InferError::shape(ErrorCode::Mismatch, msg)
+            }
+            None => self.unknown(t, &what),
+        }
+    }
+
     fn unknown(&self, t: TensorId, what: &str) -> InferError {
         let name = &self.tensors[t.index()].name;
-        if what.contains('^') {
-            let msg = format!("`{name}` concatenates dimensions with conflicting bases: {what}");
-            return InferError::shape(ErrorCode::Mismatch, msg);
-        }
         InferError::shape(
             ErrorCode::Unresolved,
             format!("the shape of `{name}` is not known: {what} is unresolved"),
