@@ -6,7 +6,7 @@ use super::exec::{kinds, odometer, offset, Idx};
 use super::model::ConcreteShape;
 use super::spec_rules::SpecBindings;
 use crate::infer::OpKind;
-use crate::spec::ast::{Axis, AxisKind, EinsumSpec, Padding, Row, ShapeSpec};
+use crate::spec::ast::{Axis, AxisKind, ConcatPart, EinsumSpec, Padding, Row, ShapeSpec};
 
 /// A loop of a spec operation.
 #[derive(Clone, Debug, PartialEq)]
@@ -81,7 +81,16 @@ fn lhs_components(spec: &EinsumSpec) -> Vec<String> {
     for r in rows {
         for a in r.axes() {
             if let AxisKind::Concat(parts) = &a.kind {
-                return parts.iter().map(|l| l.to_string()).collect();
+                return parts
+                    .iter()
+                    .filter_map(|p| {
+                        if let ConcatPart::Label(l) = p {
+                            Some(l.to_string())
+                        } else {
+                            None
+                        }
+                    })
+                    .collect();
             }
         }
     }
@@ -94,7 +103,10 @@ fn labels_of(kind: &AxisKind) -> Vec<&str> {
         AxisKind::Affine(a) => std::iter::once(a.over.as_str())
             .chain(a.conv.as_ref().map(|c| c.kernel.as_str()))
             .collect(),
-        AxisKind::Concat(parts) => parts.iter().map(|l| l.as_str()).collect(),
+        AxisKind::Concat(parts) => parts
+            .iter()
+            .filter_map(|p| if let ConcatPart::Label(l) = p { Some(l.as_str()) } else { None })
+            .collect(),
         _ => Vec::new(),
     }
 }
@@ -211,10 +223,19 @@ fn axis_index(
         }
         AxisKind::Concat(parts) => {
             let j = part.ok_or("a concatenation outside the result")?;
-            let before: u64 = parts[..j].iter().map(|l| b.label(l).unwrap_or(0)).sum();
-            let l = parts.get(j).ok_or("no such concatenation component")?;
-            Ok(before as usize + label(l)?)
+            let before: u64 = parts[..j].iter().map(|p| part_size(p, b)).sum();
+            match parts.get(j) {
+                Some(ConcatPart::Label(l)) => Ok(before as usize + label(l)?),
+                _ => Err("a sized concatenation component".into()),
+            }
         }
+    }
+}
+
+fn part_size(p: &ConcatPart, b: &SpecBindings) -> u64 {
+    match p {
+        ConcatPart::Size(n) => *n,
+        ConcatPart::Label(l) => b.label(l).unwrap_or(0),
     }
 }
 

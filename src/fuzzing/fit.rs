@@ -8,7 +8,7 @@ use proptest::prelude::*;
 use super::gen::Choices;
 use super::model::{ConcreteDim, ConcreteRow, ConcreteShape};
 use crate::spec::ast::ShapeSpec;
-use crate::spec::ast::{Affine, AxisKind, Coeff, EinsumSpec, Padding, Row, RowKind};
+use crate::spec::ast::{Affine, AxisKind, Coeff, ConcatPart, EinsumSpec, Padding, Row, RowKind};
 
 /// Values chosen for a spec's names.
 #[derive(Default)]
@@ -50,8 +50,11 @@ impl Env {
             AxisKind::Affine(a) => ConcreteDim::new(self.affine(ch, a)?),
             AxisKind::Concat(parts) => {
                 let mut n: u64 = 0;
-                for l in parts {
-                    n = n.checked_add(self.label(ch, l).size)?;
+                for p in parts {
+                    n = n.checked_add(match p {
+                        ConcatPart::Size(s) => *s,
+                        ConcatPart::Label(l) => self.label(ch, l).size,
+                    })?;
                 }
                 ConcreteDim::new(n)
             }

@@ -9,7 +9,7 @@
 //! underdetermined is accepted when some non-negative solution exists for each equation alone.
 
 use super::model::{ConcreteDim, ConcreteShape};
-use crate::spec::ast::{Affine, AxisKind, Coeff, EinsumSpec, Padding, Row, RowKind};
+use crate::spec::ast::{Affine, AxisKind, Coeff, ConcatPart, EinsumSpec, Padding, Row, RowKind};
 use crate::spec::ast::{Name, ShapeSpec};
 
 /// A label's value: exact (seen as a plain axis) or only its size (derived from a formula).
@@ -22,7 +22,7 @@ struct Bound {
 /// An axis whose meaning is arithmetic, with the dimension it faces.
 enum Pending<'a> {
     Affine(&'a Affine, ConcreteDim),
-    Concat(&'a [Name], ConcreteDim),
+    Concat(&'a [ConcatPart], ConcreteDim),
 }
 
 #[derive(Default)]
@@ -240,14 +240,17 @@ impl<'a> Bindings<'a> {
         Ok(true)
     }
 
-    fn concat(&mut self, parts: &[Name], d: &ConcreteDim) -> Result<bool, String> {
+    fn concat(&mut self, parts: &[ConcatPart], d: &ConcreteDim) -> Result<bool, String> {
         let mut known: u64 = 0;
         let mut unknown: Vec<&Name> = Vec::new();
-        for l in parts {
-            match self.size(l) {
-                Some(n) => known = known.saturating_add(n),
-                None if !unknown.contains(&l) => unknown.push(l),
-                None => return Ok(false),
+        for p in parts {
+            match p {
+                ConcatPart::Size(n) => known = known.saturating_add(*n),
+                ConcatPart::Label(l) => match self.size(l) {
+                    Some(n) => known = known.saturating_add(n),
+                    None if !unknown.contains(&l) => unknown.push(l),
+                    None => return Ok(false),
+                },
             }
         }
         let residual = d.size.checked_sub(known).ok_or_else(|| {
@@ -268,8 +271,13 @@ impl<'a> Bindings<'a> {
     fn feasible(&self, p: &Pending) -> Result<(), String> {
         match p {
             Pending::Concat(parts, d) => {
-                let known: u64 =
-                    parts.iter().map(|l| self.size(l).unwrap_or(0)).fold(0, u64::saturating_add);
+                let known: u64 = parts
+                    .iter()
+                    .map(|p| match p {
+                        ConcatPart::Size(n) => *n,
+                        ConcatPart::Label(l) => self.size(l).unwrap_or(0),
+                    })
+                    .fold(0, u64::saturating_add);
                 if known > d.size {
                     return Err(format!(
                         "concatenation components exceed the axis size {}",

@@ -10,8 +10,8 @@ use smallvec::SmallVec;
 
 use super::props::{panic_message, Failure, FailureKind};
 use crate::spec::ast::{
-    Affine, Axis, AxisKind, Coeff, Conv, EinsumSpec, Ellipsis, LabelsSpec, Name, NumpySpec,
-    Padding, Row, ShapeSpec,
+    Affine, Axis, AxisKind, Coeff, ConcatPart, Conv, EinsumSpec, Ellipsis, LabelsSpec, Name,
+    NumpySpec, Padding, Row, ShapeSpec,
 };
 use crate::spec::{parse_einsum, parse_labels, parse_numpy};
 use crate::Span;
@@ -50,26 +50,34 @@ fn affine() -> impl Strategy<Value = AxisKind> {
     )
 }
 
-fn concat() -> impl Strategy<Value = AxisKind> {
-    proptest::collection::vec(label(true), 2..4).prop_map(AxisKind::Concat)
+fn concat(allow_sizes: bool) -> impl Strategy<Value = AxisKind> {
+    let part = prop_oneof![
+        label(true).prop_map(ConcatPart::Label),
+        (0u64..9).prop_map(move |n| if allow_sizes {
+            ConcatPart::Size(n)
+        } else {
+            ConcatPart::Label(format!("c{n}").into())
+        }),
+    ];
+    proptest::collection::vec(part, 2..4).prop_map(AxisKind::Concat)
 }
 
-fn axis(multichar: bool) -> BoxedStrategy<Axis> {
+fn axis(multichar: bool, allow_sizes: bool) -> BoxedStrategy<Axis> {
     let simple = prop_oneof![
         6 => label(multichar).prop_map(AxisKind::Label),
         1 => Just(AxisKind::Placeholder),
         2 => (0u64..200).prop_map(AxisKind::Int),
     ];
     let kind = if multichar {
-        prop_oneof![5 => simple, 1 => affine(), 1 => concat()].boxed()
+        prop_oneof![5 => simple, 1 => affine(), 1 => concat(allow_sizes)].boxed()
     } else {
         simple.boxed()
     };
     kind.prop_map(|kind| Axis { kind, span: Span::default() }).boxed()
 }
 
-fn row(multichar: bool) -> impl Strategy<Value = Row> {
-    let axes = || proptest::collection::vec(axis(multichar), 0..3);
+fn row(multichar: bool, allow_sizes: bool) -> impl Strategy<Value = Row> {
+    let axes = || proptest::collection::vec(axis(multichar, allow_sizes), 0..3);
     let var = if multichar { "[n-z][a-z0-9]{0,2}" } else { "[n-z]" };
     let ellipsis = proptest::option::of(proptest::option::of(var.prop_map(Name::from)));
     (axes(), ellipsis, axes()).prop_map(|(lead, ellipsis, trail)| {
@@ -82,13 +90,10 @@ fn row(multichar: bool) -> impl Strategy<Value = Row> {
     })
 }
 
-fn shape(multichar: bool) -> impl Strategy<Value = ShapeSpec> {
-    let opt_row = || proptest::option::of(row(multichar));
-    (opt_row(), opt_row(), row(multichar)).prop_map(|(batch, input, output)| ShapeSpec {
-        batch,
-        input,
-        output,
-        span: Span::default(),
+fn shape(multichar: bool, allow_sizes: bool) -> impl Strategy<Value = ShapeSpec> {
+    let opt_row = || proptest::option::of(row(multichar, allow_sizes));
+    (opt_row(), opt_row(), row(multichar, allow_sizes)).prop_map(|(batch, input, output)| {
+        ShapeSpec { batch, input, output, span: Span::default() }
     })
 }
 
@@ -97,7 +102,7 @@ fn shape(multichar: bool) -> impl Strategy<Value = ShapeSpec> {
 pub fn labels_spec_ast() -> BoxedStrategy<LabelsSpec> {
     any::<bool>()
         .prop_flat_map(|multichar| {
-            shape(multichar).prop_map(move |shape| LabelsSpec { shape, multichar })
+            shape(multichar, true).prop_map(move |shape| LabelsSpec { shape, multichar })
         })
         .boxed()
 }
@@ -106,7 +111,7 @@ pub fn labels_spec_ast() -> BoxedStrategy<LabelsSpec> {
 pub fn einsum_spec_ast() -> BoxedStrategy<EinsumSpec> {
     any::<bool>()
         .prop_flat_map(|multichar| {
-            (proptest::collection::vec(shape(multichar), 1..4), shape(multichar))
+            (proptest::collection::vec(shape(multichar, true), 1..4), shape(multichar, false))
                 .prop_map(move |(rhs, lhs)| EinsumSpec { rhs, lhs, multichar })
         })
         .boxed()

@@ -9,7 +9,7 @@ use super::error::InferError;
 use crate::code::ErrorCode;
 use crate::ids::{DimVar, RowVar};
 use crate::shape::{AffineDim, ConvPadding, Dim, Dims, Row};
-use crate::spec::ast::{self, AxisKind, Coeff, Name, Padding, RowKind, ShapeSpec};
+use crate::spec::ast::{self, AxisKind, Coeff, ConcatPart, Name, Padding, RowKind, ShapeSpec};
 
 /// The variables of one operation's spec.
 #[derive(Default)]
@@ -92,9 +92,15 @@ impl SpecEnv {
                 Dim::Var(v)
             }
             AxisKind::Affine(af) => Dim::Affine(Box::new(self.affine(env, af)?)),
-            AxisKind::Concat(parts) => {
-                Dim::Concat(parts.iter().map(|n| Dim::Var(self.dim_var(env, n))).collect())
-            }
+            AxisKind::Concat(parts) => Dim::Concat(
+                parts
+                    .iter()
+                    .map(|p| match p {
+                        ConcatPart::Label(n) => Dim::Var(self.dim_var(env, n)),
+                        ConcatPart::Size(n) => Dim::size(*n),
+                    })
+                    .collect(),
+            ),
         })
     }
 
@@ -141,7 +147,10 @@ pub fn discardable_labels(lhs: &ShapeSpec, rhs: &[ShapeSpec]) -> Vec<Name> {
         for (_, row) in slot.rows() {
             for axis in row.axes() {
                 let AxisKind::Concat(parts) = &axis.kind else { continue };
-                let labels: Vec<&Name> = parts.iter().collect();
+                let labels: Vec<&Name> = parts
+                    .iter()
+                    .filter_map(|p| if let ConcatPart::Label(l) = p { Some(l) } else { None })
+                    .collect();
                 for v in &labels {
                     let rest: Vec<&&Name> = labels.iter().filter(|l| *l != v).collect();
                     let covered = others.iter().all(|o| {
@@ -160,7 +169,10 @@ pub fn discardable_labels(lhs: &ShapeSpec, rhs: &[ShapeSpec]) -> Vec<Name> {
 fn axis_within(kind: &AxisKind, rest: &[&&Name]) -> bool {
     let labels: Vec<&Name> = match kind {
         AxisKind::Label(l) => vec![l],
-        AxisKind::Concat(parts) => parts.iter().collect(),
+        AxisKind::Concat(parts) => parts
+            .iter()
+            .filter_map(|p| if let ConcatPart::Label(l) = p { Some(l) } else { None })
+            .collect(),
         _ => return false,
     };
     !labels.is_empty() && labels.iter().all(|l| rest.iter().any(|r| **r == *l))

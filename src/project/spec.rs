@@ -7,7 +7,7 @@
 use super::concrete::Concrete;
 use super::error::ProjectError;
 use super::plan::{Index, Loop, PlanPart};
-use crate::spec::ast::{self, AxisKind, EinsumSpec, Name, Padding, RowKind, ShapeSpec};
+use crate::spec::ast::{self, AxisKind, ConcatPart, EinsumSpec, Name, Padding, RowKind, ShapeSpec};
 
 /// What a loop stands for.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -16,9 +16,9 @@ enum Key {
     RowPos(Name, usize),
 }
 
-/// A concatenation axis: its components' labels, in order.
+/// A concatenation axis: its label components (position and name) and fixed-size components.
 struct ConcatAxis {
-    parts: Vec<Name>,
+    parts: Vec<ConcatPart>,
 }
 
 struct Builder<'a> {
@@ -82,15 +82,24 @@ impl Builder<'_> {
         Index::Affine { terms, offset, padded }
     }
 
-    fn concat(&mut self, parts: &[Name]) -> Index {
+    fn concat(&mut self, parts: &[ConcatPart]) -> Index {
         let chosen = self.choice.get(self.concat_seen).copied().unwrap_or(0);
         self.concat_seen += 1;
         let mut offset: u64 = 0;
-        for (i, n) in parts.iter().enumerate() {
-            let size = (self.label_size)(n).unwrap_or(0);
+        for (i, p) in parts.iter().enumerate() {
+            let size = match p {
+                ConcatPart::Label(n) => (self.label_size)(n).unwrap_or(0),
+                ConcatPart::Size(n) => *n,
+            };
             if i == chosen {
-                let l = self.label(n, size);
-                return Index::Affine { terms: vec![(1, l)], offset: offset as i64, padded: false };
+                if let ConcatPart::Label(n) = p {
+                    let l = self.label(n, size);
+                    return Index::Affine {
+                        terms: vec![(1, l)],
+                        offset: offset as i64,
+                        padded: false,
+                    };
+                }
             }
             offset += size;
         }
@@ -181,9 +190,11 @@ pub fn spec_parts(
     let axes = concat_axes(spec);
     let mut combos: Vec<Vec<usize>> = vec![Vec::new()];
     for ax in &axes {
+        let labelled: Vec<usize> =
+            (0..ax.parts.len()).filter(|i| matches!(ax.parts[*i], ConcatPart::Label(_))).collect();
         combos = combos
             .iter()
-            .flat_map(|c| (0..ax.parts.len()).map(move |i| [c.clone(), vec![i]].concat()))
+            .flat_map(|c| labelled.iter().map(move |i| [c.clone(), vec![*i]].concat()))
             .collect();
         if combos.len() > 256 {
             return Err(ProjectError::TooLarge("more than 256 concatenation parts".into()));
@@ -195,7 +206,12 @@ pub fn spec_parts(
             .iter()
             .zip(&choice)
             .flat_map(|(ax, c)| {
-                ax.parts.iter().enumerate().filter(move |(i, _)| i != c).map(|(_, n)| n)
+                ax.parts.iter().enumerate().filter(move |(i, _)| i != c).filter_map(
+                    |(_, p)| match p {
+                        ConcatPart::Label(n) => Some(n),
+                        ConcatPart::Size(_) => None,
+                    },
+                )
             })
             .collect();
         let active = |slot: &ShapeSpec| !plain_labels(slot).iter().any(|l| inactive.contains(l));

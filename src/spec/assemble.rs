@@ -10,8 +10,8 @@
 
 use lalrpop_util::ParseError;
 
-use super::ast::Axis;
 use super::ast::{Affine, AxisKind, Coeff, Conv, Ellipsis, Name, Padding, RowKind, ShapeSpec};
+use super::ast::{Axis, ConcatPart};
 use super::error::SpecError;
 use crate::span::Span;
 
@@ -34,6 +34,8 @@ pub struct Seen {
     pub labels: bool,
     /// A strided or convolution axis (its coefficients need checking).
     pub affine: bool,
+    /// A concatenation axis.
+    pub concat: bool,
 }
 
 /// A stride or dilation as the grammar matched it.
@@ -52,6 +54,15 @@ impl CoeffTok<'_> {
             CoeffTok::Name(s) => Coeff::Name(name(s)),
         }
     }
+}
+
+/// A component of a concatenation axis as the grammar matched it.
+#[derive(Clone, Copy, Debug)]
+pub enum PartTok<'s> {
+    /// A label.
+    Label(&'s str),
+    /// A fixed size.
+    Size(u64),
 }
 
 /// A label of an affine axis with its span.
@@ -76,7 +87,7 @@ pub struct Builder<'t> {
     /// The strided or convolution axis just parsed, waiting for its span.
     affine: Option<Box<Affine>>,
     /// The components of the concatenation axis being parsed.
-    parts: Vec<Name>,
+    parts: Vec<ConcatPart>,
     /// What the text contains.
     pub seen: Seen,
 }
@@ -145,7 +156,7 @@ impl<'t> Builder<'t> {
             AxisKind::Int(_) | AxisKind::Placeholder => {}
             AxisKind::Label(_) => self.seen.labels = true,
             AxisKind::Affine(_) => (self.seen.labels, self.seen.affine) = (true, true),
-            AxisKind::Concat(_) => self.seen.labels = true,
+            AxisKind::Concat(_) => (self.seen.labels, self.seen.concat) = (true, true),
         }
         // Axes are trailing until an ellipsis turns them into leading ones.
         self.slot().output.trailing.push(Axis { kind, span });
@@ -168,8 +179,11 @@ impl<'t> Builder<'t> {
     }
 
     /// Adds a component to the concatenation axis being parsed.
-    pub fn part(&mut self, label: &str) {
-        self.parts.push(name(label));
+    pub fn part(&mut self, part: PartTok<'_>) {
+        self.parts.push(match part {
+            PartTok::Label(s) => ConcatPart::Label(name(s)),
+            PartTok::Size(n) => ConcatPart::Size(n),
+        });
     }
 
     /// Notes the kernel term `[offset+][dilation*]kernel` of the convolution axis being parsed.

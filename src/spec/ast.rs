@@ -93,6 +93,15 @@ pub struct Affine {
     pub conv: Option<Conv>,
 }
 
+/// One component of a concatenation axis `a^b^3`.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum ConcatPart {
+    /// A label whose size is inferred.
+    Label(Name),
+    /// A fixed-size component (`3^a => a` skips three elements).
+    Size(u64),
+}
+
 /// What one axis position of a row holds.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub enum AxisKind {
@@ -105,7 +114,7 @@ pub enum AxisKind {
     /// A strided or convolution axis (boxed: it is rare and large).
     Affine(Box<Affine>),
     /// A concatenation of two or more components.
-    Concat(Vec<Name>),
+    Concat(Vec<ConcatPart>),
 }
 
 /// An axis with its span.

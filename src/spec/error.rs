@@ -76,6 +76,12 @@ pub enum SpecError {
         /// The coefficient.
         span: Span,
     },
+    /// A fixed-size concatenation component in a result slot.
+    #[error("a fixed-size concatenation component can only be read (in an operand slot): in the result it would leave elements unwritten")]
+    ConcatSizeInResult {
+        /// The component's axis.
+        span: Span,
+    },
     /// A numpy subscript that is not a letter.
     #[error("invalid subscript {ch:?}: numpy subscripts are letters")]
     NumpySubscript {
@@ -127,6 +133,7 @@ impl SpecError {
             | SpecError::MissingComma { span }
             | SpecError::StrayComma { span }
             | SpecError::ZeroCoefficient { span }
+            | SpecError::ConcatSizeInResult { span }
             | SpecError::NumpySubscript { span, .. }
             | SpecError::NumpyEllipsis { span }
             | SpecError::NumpyArrow { span }

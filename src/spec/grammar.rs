@@ -25,18 +25,11 @@ pub fn from_lalrpop(err: ParseError<usize, Token<'_>, SpecError>) -> SpecError {
         ParseError::UnrecognizedEof { location, expected } => {
             SpecError::UnexpectedEnd { expected: describe(&expected), span: Span::point(location) }
         }
-        ParseError::UnrecognizedToken { token: (l, tok, r), expected } => {
-            let integer_part = match tok {
-                Token::Caret => true,
-                Token::Int(_) => expected == ["IDENT"],
-                _ => false,
-            };
-            let mut expected = describe(&expected);
-            if integer_part {
-                expected.push_str(" (concatenation components are labels: `a^b`, not `3^a`)");
-            }
-            SpecError::Unexpected { found: tok.to_string(), expected, span: Span::new(l, r) }
-        }
+        ParseError::UnrecognizedToken { token: (l, tok, r), expected } => SpecError::Unexpected {
+            found: tok.to_string(),
+            expected: describe(&expected),
+            span: Span::new(l, r),
+        },
         ParseError::ExtraToken { token: (l, tok, r) } => SpecError::Unexpected {
             found: tok.to_string(),
             expected: "the end of the spec".into(),

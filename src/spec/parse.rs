@@ -29,7 +29,7 @@ pub fn parse_labels(spec: &str) -> Result<LabelsSpec, SpecError> {
         return Err(first_error(spec, multichar).unwrap_or_else(|| from_lalrpop(e)));
     }
     let seen = b.seen;
-    check_slots(std::iter::once(&out.shape), seen)?;
+    check_slots(std::iter::once(&out.shape), None, seen)?;
     Ok(out)
 }
 
@@ -57,6 +57,6 @@ pub fn parse_einsum(spec: &str) -> Result<EinsumSpec, SpecError> {
     }
     let (seen, operands) = (b.seen, b.operands());
     out.rhs.truncate(operands);
-    check_slots(out.rhs.iter().chain(std::iter::once(&out.lhs)), seen)?;
+    check_slots(out.rhs.iter().chain(std::iter::once(&out.lhs)), Some(&out.lhs), seen)?;
     Ok(out)
 }

@@ -4,8 +4,8 @@
 use std::fmt::{self, Write};
 
 use super::ast::{
-    Affine, Axis, AxisKind, Coeff, EinsumSpec, LabelsSpec, NumpySpec, Padding, Row, RowKind,
-    ShapeSpec,
+    Affine, Axis, AxisKind, Coeff, ConcatPart, EinsumSpec, LabelsSpec, NumpySpec, Padding, Row,
+    RowKind, ShapeSpec,
 };
 use super::lexer::is_multichar;
 
@@ -65,7 +65,10 @@ impl fmt::Display for AxisKind {
                     if i > 0 {
                         f.write_char('^')?;
                     }
-                    f.write_str(p)?;
+                    match p {
+                        ConcatPart::Label(l) => f.write_str(l)?,
+                        ConcatPart::Size(n) => write!(f, "{n}")?,
+                    }
                 }
                 Ok(())
             }

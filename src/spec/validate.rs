@@ -1,10 +1,11 @@
 //! Rules checked right after parsing, before any solving: a name is either an axis label or a
-//! row variable (per spec), and strides and dilations are positive.
+//! row variable (per spec), strides and dilations are positive, and fixed-size concatenation
+//! components appear only where they are read.
 
 use smallvec::SmallVec;
 
 use super::assemble::Seen;
-use super::ast::{AxisKind, Coeff, RowKind, ShapeSpec};
+use super::ast::{AxisKind, Coeff, ConcatPart, RowKind, ShapeSpec};
 use super::error::SpecError;
 use crate::span::Span;
 
@@ -12,6 +13,7 @@ use crate::span::Span;
 /// says what the text contains, so that rules that cannot apply are not scanned for.
 pub fn check_slots<'a>(
     slots: impl Iterator<Item = &'a ShapeSpec> + Clone,
+    result: Option<&ShapeSpec>,
     seen: Seen,
 ) -> Result<(), SpecError> {
     // Specs are short: linear scans over inline vectors beat hashing here.
@@ -36,6 +38,9 @@ pub fn check_slots<'a>(
                 row_var: *row_span,
             });
         }
+    }
+    if let (Some(result), true) = (result, seen.concat) {
+        check_result(result)?;
     }
     Ok(())
 }
@@ -82,8 +87,10 @@ pub fn for_each_label<'a>(kind: &'a AxisKind, span: Span, mut f: impl FnMut(&'a 
             }
         }
         AxisKind::Concat(parts) => {
-            for l in parts {
-                f(l, span);
+            for p in parts {
+                if let ConcatPart::Label(l) = p {
+                    f(l, span);
+                }
             }
         }
     }
@@ -94,6 +101,19 @@ fn check_coefficients(kind: &AxisKind, span: Span) -> Result<(), SpecError> {
         let zero_dilation = a.conv.as_ref().is_some_and(|c| c.dilation == Coeff::Int(0));
         if a.stride == Coeff::Int(0) || zero_dilation {
             return Err(SpecError::ZeroCoefficient { span });
+        }
+    }
+    Ok(())
+}
+
+fn check_result(result: &ShapeSpec) -> Result<(), SpecError> {
+    for (_, row) in result.rows() {
+        for axis in row.axes() {
+            if let AxisKind::Concat(parts) = &axis.kind {
+                if parts.iter().any(|p| matches!(p, ConcatPart::Size(_))) {
+                    return Err(SpecError::ConcatSizeInResult { span: axis.span });
+                }
+            }
         }
     }
     Ok(())

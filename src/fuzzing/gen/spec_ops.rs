@@ -9,7 +9,7 @@ use super::labeling::{row_of, set_row, Item, Labeler};
 use super::pool::{k, Entry, Pool, Rows};
 use crate::fuzzing::model::ConcreteDim;
 use crate::infer::OpKind;
-use crate::spec::ast::{Axis, AxisKind, EinsumSpec, Ellipsis, RowKind, ShapeSpec};
+use crate::spec::ast::{Axis, AxisKind, ConcatPart, EinsumSpec, Ellipsis, RowKind, ShapeSpec};
 use crate::Span;
 
 /// Kinds in the order choices map onto them (0 = output, the simplest).
@@ -318,7 +318,8 @@ pub fn concat(p: &mut Pool, ch: &mut Choices) -> Option<usize> {
         .iter()
         .map(|c| with_axis(&shared, kind, at, &e.rows[r], AxisKind::Label(c.clone())))
         .collect();
-    let lhs = with_axis(&shared, kind, at, &e.rows[r], AxisKind::Concat(names));
+    let parts = names.into_iter().map(ConcatPart::Label).collect();
+    let lhs = with_axis(&shared, kind, at, &e.rows[r], AxisKind::Concat(parts));
     let mut rows = e.rows.clone();
     rows[r][at].size = sizes.iter().sum();
     let spec = EinsumSpec { rhs, lhs, multichar: true };
