@@ -88,8 +88,9 @@ pub(crate) fn int_member(v: &Value, path: &JsonPath) -> TsResult<i64> {
     })
 }
 
-/// TensorStore's bound reader: an integer (or its decimal string) limited to
-/// `[neg, pos]`, plus `"-inf"` → `neg` when `neg` is given and `"+inf"` → `pos` when given.
+/// TensorStore's bound reader (`JsonRequireInteger` with `strict`): a JSON number with an
+/// integer value limited to `[neg, pos]`, plus `"-inf"` → `neg` when `neg` is given and
+/// `"+inf"` → `pos` when given. No other string is read, not even a decimal one (`"3"`).
 fn read_bound(v: &Value, neg: Option<i64>, pos: Option<i64>, path: &JsonPath) -> TsResult<i64> {
     if let Value::String(s) = v {
         match (s.as_str(), neg, pos) {
@@ -98,11 +99,7 @@ fn read_bound(v: &Value, neg: Option<i64>, pos: Option<i64>, path: &JsonPath) ->
             _ => {}
         }
     }
-    let value = match v {
-        Value::String(s) => s.trim().parse::<i64>().ok(),
-        _ => json_i64(v),
-    };
-    if let Some(x) = value {
+    if let Some(x) = json_i64(v) {
         if neg.is_none_or(|n| x >= n) && pos.is_none_or(|p| x <= p) {
             return Ok(x);
         }

@@ -51,7 +51,7 @@ fn domain_normal_forms() {
         Ok(json!({"inclusive_min": [0]})),
     );
     check_domain(
-        json!({"inclusive_min": [1.0, "2"], "exclusive_max": [1, 9]}),
+        json!({"inclusive_min": [1.0, 2], "exclusive_max": [1, 9]}),
         Ok(json!({"inclusive_min": [1, 2], "exclusive_max": [1, 9]})),
     );
 }
@@ -79,6 +79,80 @@ fn domain_errors() {
     );
     check_domain(json!({"exclusive_max": [-4611686018427387902_i64]}), Err(Bounds));
     check_domain(json!({"inclusive_min": [9223372036854775808_u64]}), Err(Value));
+}
+
+/// Bounds are JSON integers (integral floats included) or the member's infinity marker:
+/// `"-inf"` for lower bounds, `"+inf"` for upper ones. Any other string is a `value` error,
+/// decimal strings included (TensorStore reads them with `JsonRequireInteger(strict)`).
+#[test]
+fn bound_entries_are_numbers_or_infinity_markers() {
+    use ErrorCode::Value as V;
+    for (member, entry, expect) in [
+        ("inclusive_min", json!("-inf"), Ok(())),
+        ("inclusive_min", json!(["-inf"]), Ok(())),
+        ("inclusive_min", json!("7"), Err(V)),
+        ("inclusive_min", json!(["7"]), Err(V)),
+        ("inclusive_min", json!(" 7"), Err(V)),
+        ("inclusive_min", json!("+inf"), Err(V)),
+        ("inclusive_min", json!("inf"), Err(V)),
+        ("inclusive_min", json!("-Inf"), Err(V)),
+        ("inclusive_min", json!(""), Err(V)),
+        ("inclusive_min", json!(true), Err(V)),
+        ("inclusive_min", json!(null), Err(V)),
+        ("inclusive_min", json!(1.5), Err(V)),
+        ("shape", json!("+inf"), Ok(())),
+        ("shape", json!("3"), Err(V)),
+        ("shape", json!(["3"]), Err(V)),
+        ("shape", json!("-inf"), Err(V)),
+        ("inclusive_max", json!("+inf"), Ok(())),
+        ("inclusive_max", json!("5"), Err(V)),
+        ("inclusive_max", json!("-inf"), Err(V)),
+        ("exclusive_max", json!(["+inf"]), Ok(())),
+        ("exclusive_max", json!("6"), Err(V)),
+        ("exclusive_max", json!([" +inf"]), Err(V)),
+    ] {
+        let got_domain = domain(json!({ member: [entry.clone()] })).map(|_| ());
+        assert_eq!(got_domain, expect, "domain member {member} entry {entry}");
+        let input = format!("input_{member}");
+        let got_transform = transform(json!({ input.as_str(): [entry.clone()] })).map(|_| ());
+        assert_eq!(got_transform, expect, "transform member {input} entry {entry}");
+    }
+    check_domain(json!({"shape": ["3"]}), Err(V));
+    check_domain(json!({"inclusive_min": ["7"]}), Err(V));
+    check_domain(json!({"inclusive_min": [0, "1"], "shape": [2, 2]}), Err(V));
+    check_transform(
+        json!({"input_shape": [2], "output": [{"index_array": [1, 2], "index_array_bounds": ["0", 5]}]}),
+        Err(V),
+    );
+    check_transform(
+        json!({"input_shape": [2], "output": [{"index_array": [1, 2], "index_array_bounds": [0, "+inf"]}]}),
+        Ok(
+            json!({"input_inclusive_min": [0], "input_exclusive_max": [2], "output": [{"index_array": [1, 2]}]}),
+        ),
+    );
+    check_transform(
+        json!({"input_shape": [2], "output": [{"index_array": [1, 2], "index_array_bounds": [0, "-inf"]}]}),
+        Err(V),
+    );
+}
+
+/// A rejected string bound is reported at its own bytes, with TensorStore's wording.
+#[test]
+fn string_bound_locations() {
+    for (text, member, bad) in [
+        (r#"{"shape": [2, "3"]}"#, "/shape/1", r#""3""#),
+        (r#"{"inclusive_min": [["7"]]}"#, "/inclusive_min/0/0", r#""7""#),
+    ] {
+        let e = IndexDomain::from_json_str(text).unwrap_err();
+        assert_eq!(e.path().as_str(), member, "{text}");
+        assert!(e.to_string().contains("but received: \""), "{e}");
+        let span = locate(text, e.path()).expect("the path is in the text");
+        assert_eq!(&text[span.range()], bad, "{text}");
+    }
+    let text = r#"{"input_exclusive_max": ["9"]}"#;
+    let e = IndexTransform::from_json_str(text).unwrap_err();
+    assert_eq!(e.path().as_str(), "/input_exclusive_max/0");
+    assert!(e.to_string().contains(r#"Expected 64-bit signed integer or "+inf""#), "{e}");
 }
 
 #[test]

@@ -1,8 +1,9 @@
 //! Assembling a tensor cell by cell or block by block, with Vespa's checks: every dimension
-//! labelled, indices inside bound dimensions, no repeated address in a purely mapped tensor.
-//! Unbound indexed dimensions are sized from the largest index seen.
+//! labelled, indices inside bound dimensions, no address given twice (a cell set twice, or a
+//! dense block set twice, in any type). Unbound indexed dimensions are sized from the largest
+//! index seen.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::error::{Result, VespaError};
 use super::tensor::{Block, Tensor};
@@ -23,8 +24,20 @@ pub(crate) struct Builder {
     dense_size: usize,
     blocks: Vec<Block>,
     index: HashMap<Vec<String>, usize>,
-    /// Cells waiting for the unbound sizes: mapped labels, indices, value.
-    pending: Vec<(Vec<String>, Vec<u64>, f64)>,
+    /// Cells set one by one, as (block, offset in the block).
+    filled: HashSet<(usize, usize)>,
+    /// Blocks set whole by [`Builder::block`].
+    whole: HashSet<usize>,
+    /// Cells waiting for the unbound sizes.
+    pending: Vec<Pending>,
+}
+
+/// A cell given before the sizes of the unbound dimensions are known.
+struct Pending {
+    labels: Vec<String>,
+    indices: Vec<u64>,
+    value: f64,
+    span: Span,
 }
 
 impl Builder {
@@ -47,10 +60,12 @@ impl Builder {
             dense_size,
             blocks: Vec::new(),
             index: HashMap::new(),
+            filled: HashSet::new(),
+            whole: HashSet::new(),
             pending: Vec::new(),
         };
         if b.mapped.is_empty() && b.sizes.is_some() {
-            b.block_mut(Vec::new(), span)?;
+            b.block_at(Vec::new(), span)?;
         }
         Ok(b)
     }
@@ -70,7 +85,8 @@ impl Builder {
         self.sizes.is_some()
     }
 
-    /// Sets one cell. `address` has one entry per dimension in canonical order.
+    /// Sets one cell. `address` has one entry per dimension in canonical order. An address
+    /// given before (in a cell or a whole block) is a `label` error at `span`.
     pub fn cell(&mut self, address: Vec<Option<String>>, value: f64, span: Span) -> Result<()> {
         let mut labels = Vec::with_capacity(self.mapped.len());
         let mut indices = Vec::with_capacity(self.indexed.len());
@@ -87,28 +103,48 @@ impl Builder {
             }
         }
         if self.sizes.is_none() {
-            self.pending.push((labels, indices, value));
+            self.pending.push(Pending { labels, indices, value, span });
             return Ok(());
         }
-        let offset = self.offset(&indices);
-        if self.indexed.is_empty() && !self.mapped.is_empty() && self.index.contains_key(&labels) {
-            return Err(VespaError::label(
-                span,
-                format!("the address {} appears more than once", self.describe(&labels)),
-            ));
+        self.set_cell(labels, &indices, value, span)
+    }
+
+    /// Sets one cell of a bound tensor, rejecting an address that was set before.
+    fn set_cell(
+        &mut self,
+        labels: Vec<String>,
+        indices: &[u64],
+        value: f64,
+        span: Span,
+    ) -> Result<()> {
+        let offset = self.offset(indices);
+        let taken = self
+            .index
+            .get(&labels)
+            .is_some_and(|&at| self.whole.contains(&at) || self.filled.contains(&(at, offset)));
+        if taken {
+            return Err(self.duplicate(&labels, indices, span));
         }
-        let block = self.block_mut(labels, span)?;
-        if let Some(slot) = block.values.get_mut(offset) {
+        let at = self.block_at(labels, span)?;
+        self.filled.insert((at, offset));
+        if let Some(slot) = self.blocks[at].values.get_mut(offset) {
             *slot = value;
         }
         Ok(())
     }
 
     /// Sets a whole dense block (bound types only); `values` in row-major canonical order, any
-    /// missing tail left zero.
+    /// missing tail left zero. A block set before (whole or in part) is a `label` error.
     pub fn block(&mut self, labels: Vec<String>, values: &[f64], span: Span) -> Result<()> {
-        let block = self.block_mut(labels, span)?;
-        for (slot, v) in block.values.iter_mut().zip(values) {
+        let taken = self.index.get(&labels).is_some_and(|&at| {
+            self.whole.contains(&at) || self.filled.iter().any(|&(b, _)| b == at)
+        });
+        if taken {
+            return Err(self.duplicate(&labels, &[], span));
+        }
+        let at = self.block_at(labels, span)?;
+        self.whole.insert(at);
+        for (slot, v) in self.blocks[at].values.iter_mut().zip(values) {
             *slot = *v;
         }
         Ok(())
@@ -137,30 +173,42 @@ impl Builder {
         indices.iter().zip(sizes).fold(0, |acc, (i, s)| acc * s + *i as usize)
     }
 
-    fn describe(&self, labels: &[String]) -> String {
+    /// The error for an address given twice: the mapped labels and, for a cell, the indices,
+    /// in canonical dimension order (`{k:a,x:0}`; a whole block shows its mapped labels).
+    fn duplicate(&self, labels: &[String], indices: &[u64], span: Span) -> VespaError {
+        let mut labels = labels.iter();
+        let mut indices = indices.iter();
         let parts: Vec<String> = self
-            .mapped
+            .ty
+            .dims()
             .iter()
-            .zip(labels)
-            .map(|(&d, l)| format!("{}:{l}", self.ty.dims()[d].name()))
+            .filter_map(|d| {
+                let label = if d.is_mapped() {
+                    labels.next()?.clone()
+                } else {
+                    indices.next()?.to_string()
+                };
+                Some(format!("{}:{label}", d.name()))
+            })
             .collect();
-        format!("{{{}}}", parts.join(","))
+        VespaError::label(
+            span,
+            format!("the address {{{}}} appears more than once", parts.join(",")),
+        )
     }
 
-    fn block_mut(&mut self, labels: Vec<String>, span: Span) -> Result<&mut Block> {
-        let at = match self.index.get(&labels) {
-            Some(&at) => at,
-            None => {
-                let total = (self.blocks.len() + 1).checked_mul(self.dense_size);
-                if total.is_none_or(|t| t > MAX_CELLS) {
-                    return Err(too_large(&self.ty, span));
-                }
-                self.index.insert(labels.clone(), self.blocks.len());
-                self.blocks.push(Block { labels, values: vec![0.0; self.dense_size] });
-                self.blocks.len() - 1
-            }
-        };
-        Ok(&mut self.blocks[at])
+    /// The position of the block with these mapped labels, added (zero-filled) if new.
+    fn block_at(&mut self, labels: Vec<String>, span: Span) -> Result<usize> {
+        if let Some(&at) = self.index.get(&labels) {
+            return Ok(at);
+        }
+        let total = (self.blocks.len() + 1).checked_mul(self.dense_size);
+        if total.is_none_or(|t| t > MAX_CELLS) {
+            return Err(too_large(&self.ty, span));
+        }
+        self.index.insert(labels.clone(), self.blocks.len());
+        self.blocks.push(Block { labels, values: vec![0.0; self.dense_size] });
+        Ok(self.blocks.len() - 1)
     }
 
     /// Finishes the tensor; unbound dimensions get the largest index seen plus one (a mixed
@@ -178,12 +226,8 @@ impl Builder {
         let sizes = self.unbound_sizes(span)?;
         let pending = std::mem::take(&mut self.pending);
         let mut bound = Builder::new(&self.bound_type(&sizes), span)?;
-        for (labels, indices, value) in pending {
-            let offset = bound.offset(&indices);
-            let block = bound.block_mut(labels, span)?;
-            if let Some(slot) = block.values.get_mut(offset) {
-                *slot = value;
-            }
+        for cell in pending {
+            bound.set_cell(cell.labels, &cell.indices, cell.value, cell.span)?;
         }
         let ty = if self.mapped.is_empty() { self.ty } else { bound.ty };
         Ok(Tensor::from_parts(ty, sizes, bound.blocks))
@@ -196,7 +240,7 @@ impl Builder {
             let size = match dims[d].size() {
                 Some(s) => s,
                 None => {
-                    self.pending.iter().map(|(_, ix, _)| ix[k]).max().unwrap_or(0).saturating_add(1)
+                    self.pending.iter().map(|p| p.indices[k]).max().unwrap_or(0).saturating_add(1)
                 }
             };
             sizes.push(usize::try_from(size).map_err(|_| too_large(&self.ty, span))?);

@@ -31,7 +31,7 @@ pub(crate) fn parse_general(mut sc: Scanner, ty: Option<TensorType>, span: Span)
         }
         let (value, vspan) = sc.number(ty.cell_type())?;
         b.cell(address, value, Span::new(start, vspan.end as usize))?;
-        if !sc.consume_optional(',') {
+        if !sc.separator('}')? {
             break;
         }
     }

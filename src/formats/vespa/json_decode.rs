@@ -1,7 +1,9 @@
 //! Decoding Vespa tensor JSON (`JsonFormat.decode`): `cells` (list of address/value objects or
 //! a `{label: value}` object), `values` (nested lists read flat in canonical order, or hex),
 //! `blocks` (object or list), or the same content directly at the root. A `"type"` member is
-//! not checked against the declared type.
+//! not checked against the declared type. An address given twice in a `cells` or `blocks`
+//! list is an error, as in literals (a repeated object key never gets here: the reader keeps
+//! its first value).
 
 use super::builder::Builder;
 use super::error::{Result, VespaError};

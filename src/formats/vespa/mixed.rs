@@ -53,7 +53,7 @@ pub(crate) fn parse_mixed(
     while sc.pos + 1 < sc.end() {
         let mut labels = Vec::with_capacity(shape.mapped.len());
         parse_subspace(&mut sc, 0, &mut labels, &shape, &mut b)?;
-        if !sc.consume_optional(',') {
+        if !sc.separator('}')? {
             break;
         }
     }
@@ -87,7 +87,7 @@ fn parse_subspace(
     if sc.consume_optional('{') {
         loop {
             parse_subspace(sc, level + 1, labels, shape, b)?;
-            if !sc.consume_optional(',') {
+            if !sc.separator('}')? {
                 break;
             }
         }
@@ -130,7 +130,7 @@ fn parse_single_unbound(mut sc: Scanner, ty: &TensorType, span: Span) -> Result<
         sc.consume(':')?;
         let (value, vspan) = sc.number(ty.cell_type())?;
         b.cell(vec![Some(label)], value, Span::new(start, vspan.end as usize))?;
-        if !sc.consume_optional(',') {
+        if !sc.separator('}')? {
             sc.consume('}')?;
         }
         sc.skip_space();

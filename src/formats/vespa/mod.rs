@@ -33,6 +33,13 @@
 //!   document, is an error; a dimension repeated in one address is an error; the label of an
 //!   indexed dimension must be a decimal index; a JSON label must be a string. A repeated JSON
 //!   key keeps its first value (as Vespa's Slime).
+//! * Cell lists follow the documented grammar `cells = | cell , { "," cell }`: a `,` right
+//!   before the closing `}` is a syntax error at the comma in every brace form (general, map,
+//!   mixed, `{0:1.0}`), as `[1,2,]` is in the dense form.
+//! * An address given twice is a `label` error for every type, in every literal form and in
+//!   JSON `cells` and `blocks` arrays ("no duplicates", seed A.2/A.5). Java's message comes
+//!   from the Guava map of mapped tensors; its indexed and mixed builders may keep the last
+//!   value instead (no run of Java on such input is recorded).
 //! * More lenient than Java: in the mixed form a one-cell dense block may be a bare number
 //!   (`tensor(k{},x[1]):{a:1.0}`), so that every printed tensor parses back; `tensor():5` is
 //!   the scalar 5.
@@ -65,6 +72,8 @@ mod types;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_cells;
 
 pub use builder::MAX_CELLS;
 pub use cell::CellType;

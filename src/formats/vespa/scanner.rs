@@ -87,6 +87,24 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    /// After an item of a list closed by `close`: consumes a `,` and tells whether another item
+    /// follows. The grammar has no trailing separator, so a `,` right before `close` is a
+    /// syntax error at the comma.
+    pub fn separator(&mut self, close: char) -> Result<bool> {
+        if !self.consume_optional(',') {
+            return Ok(false);
+        }
+        let comma = Span::new(self.pos - 1, self.pos);
+        self.skip_space();
+        if self.peek() == Some(close) {
+            return Err(VespaError::syntax(
+                comma,
+                format!("a ',' must be followed by another entry, not by '{close}'"),
+            ));
+        }
+        Ok(true)
+    }
+
     /// The position where the unquoted token starting at `from` ends.
     pub fn stop_index(&self, from: usize) -> usize {
         let mut pos = from;

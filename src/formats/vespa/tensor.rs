@@ -41,7 +41,8 @@ impl Tensor {
 
     /// Builds a tensor from cells: each address lists one label per dimension in canonical
     /// order (decimal indices for indexed dimensions); values are narrowed to the cell type.
-    /// Dense cells not given are 0; unbound dimensions are sized by the largest index.
+    /// Dense cells not given are 0; unbound dimensions are sized by the largest index. An
+    /// address given twice is a `label` error.
     pub fn from_cells<I>(ty: &TensorType, cells: I) -> Result<Tensor>
     where
         I: IntoIterator<Item = (Vec<String>, f64)>,
