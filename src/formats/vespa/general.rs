@@ -54,10 +54,7 @@ fn parse_address(sc: &mut Scanner, ty: &TensorType) -> Result<Vec<Option<String>
     if !sc.consume_optional('{') {
         return Ok(address);
     }
-    while !sc.consume_optional('}') {
-        let (dim, dspan) = sc.identifier()?;
-        sc.consume(':')?;
-        let (label, _) = sc.label()?;
+    address_pairs(sc, |dim, dspan, label| {
         let Some(i) = ty.index_of(&dim) else {
             return Err(VespaError::label(
                 dspan,
@@ -71,9 +68,29 @@ fn parse_address(sc: &mut Scanner, ty: &TensorType) -> Result<Vec<Option<String>
             ));
         }
         address[i] = Some(label);
-        sc.consume_optional(',');
-    }
+        Ok(())
+    })?;
     Ok(address)
+}
+
+/// Reads the `dim:label` pairs of an address whose `{` was just read, through its `}`: pairs
+/// separated by single commas, none trailing (A.2: `address = "{" [ pair { "," pair } ] "}"`).
+fn address_pairs(
+    sc: &mut Scanner,
+    mut pair: impl FnMut(String, Span, String) -> Result<()>,
+) -> Result<()> {
+    if sc.consume_optional('}') {
+        return Ok(());
+    }
+    loop {
+        let (dim, dspan) = sc.identifier()?;
+        sc.consume(':')?;
+        let (label, _) = sc.label()?;
+        pair(dim, dspan, label)?;
+        if !sc.separator('}')? {
+            return sc.consume('}');
+        }
+    }
 }
 
 /// The type of a literal without one: every dimension of the first address, mapped, double.
@@ -82,10 +99,7 @@ fn infer_type(mut sc: Scanner, span: Span) -> Result<TensorType> {
     sc.consume('{')?;
     let mut dims: Vec<Dimension> = Vec::new();
     if sc.consume_optional('{') {
-        while !sc.consume_optional('}') {
-            let (dim, dspan) = sc.identifier()?;
-            sc.consume(':')?;
-            sc.label()?;
+        address_pairs(&mut sc, |dim, dspan, _| {
             if !is_bare_label(&dim) {
                 return Err(VespaError::syntax(
                     dspan,
@@ -100,8 +114,8 @@ fn infer_type(mut sc: Scanner, span: Span) -> Result<TensorType> {
                 ));
             }
             dims.push(Dimension::mapped(dim));
-            sc.consume_optional(',');
-        }
+            Ok(())
+        })?;
     }
     TensorType::new(CellType::Double, dims, span)
 }

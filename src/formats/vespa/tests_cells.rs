@@ -134,3 +134,19 @@ fn repeated_json_keys_keep_the_first_value() {
     check("{a:[1,2], a:[3,4]}", Some("tensor(k{},x[2])"), "tensor(k{},x[2]):{a:[1.0, 2.0]}");
     check("tensor(x{}):{a:1, a:2}", None, "error:label@a:2");
 }
+
+#[test]
+fn address_pairs_are_separated_by_single_commas() {
+    for (literal, ty, expected) in [
+        ("{{x:a y:b}:1}", None, "error:syntax@y"),
+        ("{{x:a,}:1}", None, "error:syntax@,"),
+        ("tensor(x{},y{}):{{x:a y:b}:1}", None, "error:syntax@y"),
+        ("tensor(x{},y{}):{{x:a,y:b,}:1}", None, "error:syntax@,"),
+        ("tensor(x{},y{}):{{x:a,,y:b}:1}", None, "error:syntax@,"),
+        ("{{x:a, y:b}:1}", None, "tensor(x{},y{}):{{x:a,y:b}:1.0}"),
+        ("tensor(x{},y{}):{{ y:c , x:d }:2}", None, "tensor(x{},y{}):{{x:d,y:c}:2.0}"),
+        ("tensor():{{}:5}", None, "tensor():{5.0}"),
+    ] {
+        check(literal, ty, expected);
+    }
+}
