@@ -1,0 +1,34 @@
+//! Runs the project's own case files in `tests/data/cases/` (the FORMAT.md format of the public
+//! suites) through the same code path as `einrow check`. Every case must pass: there is no
+//! expected-failure list here.
+
+use std::path::Path;
+
+use einrow::check::{collect_files, run_file};
+
+fn check_folder(folder: &str, at_least: usize) {
+    let files = collect_files(&[Path::new(folder).to_path_buf()]).expect("case folder reads");
+    let results: Vec<_> =
+        files.iter().flat_map(|f| run_file(f, &|_| true).expect("case file reads")).collect();
+    assert!(results.len() >= at_least, "cases went missing: only {} in {folder}", results.len());
+    let failures: Vec<String> = results
+        .iter()
+        .filter(|r| !r.pass)
+        .map(|r| format!("FAIL {}:{}: {}", r.file, r.id, r.detail))
+        .collect();
+    assert!(failures.is_empty(), "{} failed:\n{}", failures.len(), failures.join("\n"));
+}
+
+/// Cases written from `ocannl-semantics.md` section by section, and numpy einsum cases made
+/// with the oracle.
+#[test]
+fn ocannl_and_numpy_reference_cases_pass() {
+    check_folder("tests/data/cases/ocannl", 340);
+}
+
+/// Cases written from `seed-systems.md`: Vespa types, literals, JSON and cell casts;
+/// TensorStore domains, transforms, dimension expressions and alignment; Nervana views.
+#[test]
+fn seed_format_reference_cases_pass() {
+    check_folder("tests/data/cases/formats", 480);
+}
