@@ -17,23 +17,33 @@ pub struct RunError {
     pub message: String,
 }
 
-/// Expands the given paths: files as they are, folders to their `*.json` files (sorted).
+/// Expands the given paths: files as they are, folders to their `*.json` files, subfolders
+/// included (sorted).
 pub fn collect_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, RunError> {
     let mut out = Vec::new();
     for p in paths {
         if p.is_dir() {
-            let entries = std::fs::read_dir(p).map_err(|e| io_error(p, e))?;
-            let mut files: Vec<PathBuf> = entries
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|f| f.extension().is_some_and(|x| x == "json"))
-                .collect();
-            files.sort();
-            out.extend(files);
+            collect_folder(p, &mut out)?;
         } else {
             out.push(p.clone());
         }
     }
     Ok(out)
+}
+
+/// The `*.json` files of a folder and of its subfolders, in path order.
+fn collect_folder(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), RunError> {
+    let entries = std::fs::read_dir(dir).map_err(|e| io_error(dir, e))?;
+    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    paths.sort();
+    for p in paths {
+        if p.is_dir() {
+            collect_folder(&p, out)?;
+        } else if p.extension().is_some_and(|x| x == "json") {
+            out.push(p);
+        }
+    }
+    Ok(())
 }
 
 fn io_error(p: &Path, e: impl std::fmt::Display) -> RunError {

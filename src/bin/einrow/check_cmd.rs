@@ -8,7 +8,7 @@ use einrow::check::{collect_files, run_file};
 /// Arguments of `einrow check`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Case files, or folders holding `*.json` case files.
+    /// Case files, or folders holding `*.json` case files (subfolders included).
     #[arg(required = true)]
     paths: Vec<PathBuf>,
     /// Run only the cases of this kind (repeatable).
