@@ -309,6 +309,17 @@ fn a_leading_flank_leaf_row_closes_to_its_cap() {
     expect_shapes(text, &[("x", "5|2,3,4"), ("r", "5|2,3,4")]);
 }
 
+/// The same with the operands swapped (§9.4: results do not depend on operand order). The
+/// result's row, linked to `x`'s and collapsed into it at stage 2, waits on the deferred
+/// broadcast against `y` instead of closing empty at stage 4 (which gave `x: 2`).
+#[test]
+fn a_leading_flank_leaf_row_closes_whichever_operand_comes_first() {
+    let text = "tensor x: 2,...\ntensor y: 2,3,4\nr = pointwise x y\n";
+    expect_shapes(text, &[("x", "2,3,4"), ("r", "2,3,4")]);
+    let text = "tensor x: 2,...,3\ntensor y: 2,4,3\nr = pointwise x y\n";
+    expect_shapes(text, &[("x", "2,4,3"), ("r", "2,4,3")]);
+}
+
 /// §3.9 (variant 4) and FORMAT.md: a parameter's row used in a spec is never guessed empty.
 /// The default policy refused; the fallback search of leaf row lengths then picked length 0.
 #[test]

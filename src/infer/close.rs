@@ -133,7 +133,7 @@ impl Solver {
         self.run()?;
         self.stage = 4;
         self.wake_deferred();
-        let waiting = self.deferred_operand_rows();
+        let waiting = self.deferred_broadcast_rows();
         self.each_open(tensors, done, true, |s, t, vars| s.close_leaf_stage4(t, vars, &waiting))?;
         self.run()?;
         self.stage = 5;
@@ -231,8 +231,8 @@ impl Solver {
     }
 
     /// Stage 4: leaf dims with a cap take it; leaf rows with nothing known close empty. A row
-    /// at the operand marker of a deferred broadcast (`waiting`) is not "nothing known": that
-    /// broadcast, decided at stage 6, may still give it a cap.
+    /// at a marker of a deferred broadcast (`waiting`) is not "nothing known": that broadcast,
+    /// decided at stage 6, may still give it a cap or axes, whichever operand came first.
     fn close_leaf_stage4(
         &mut self,
         t: &Closing,

@@ -125,13 +125,14 @@ impl Solver {
         dims.into_iter().collect()
     }
 
-    /// The unbound row variables (roots) at the marker of a deferred broadcast's operand row:
-    /// the result side is still undecided, and deciding it (stage 6) may give them a cap.
-    pub fn deferred_operand_rows(&mut self) -> HashSet<RowVar> {
+    /// The unbound row variables (roots) at the markers of a deferred broadcast's rows: deciding
+    /// that broadcast (stage 6) may give the operand's a cap, or the result's its fewest axes.
+    pub fn deferred_broadcast_rows(&mut self) -> HashSet<RowVar> {
         let mut out = HashSet::new();
         for q in self.deferred.constraints() {
-            if let Constraint::RowIneq { opnd, .. } = &q.c {
+            if let Constraint::RowIneq { opnd, res } = &q.c {
                 out.extend(self.env.row_arg(opnd).var);
+                out.extend(self.env.row_arg(res).var);
             }
         }
         out
