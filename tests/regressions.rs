@@ -351,3 +351,16 @@ fn a_convolution_rejects_conflicting_named_bases() {
     let text = "tensor o: x=3\ntensor w: 3\nr = einsum \"o; k => o<+k\" o w\n";
     expect_shapes(text, &[("r", "x=5")]);
 }
+
+/// An equation between a strided axis (`2*b`) and a valid convolution (`3*d<+c`) of another
+/// operation was marked done at stage 7 with both sides still open, so after closing it never
+/// compared `2` with `1` (`einrow fuzz infer --open --known-issues --seed 31`). It now waits
+/// until a side is solved; here the closing guesses make it a mismatch, never a wrong answer.
+#[test]
+fn an_equation_between_affine_axes_of_two_kinds_is_not_dropped() {
+    never_violates(
+        "tensor x0: 1->...\ntensor x1: \ntensor x2: 1\n\
+         t0 = einsum \"a->0, 2*b, c;  => a, b, c\" x0 x1\nt2 = pointwise x0\n\
+         t3 = einsum \"...->_, 3*b<+a, c; a => a, b, c, ..input..\" t2 x2\n",
+    );
+}

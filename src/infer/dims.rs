@@ -226,7 +226,8 @@ impl Solver {
                 }
                 return Ok(Outcome::Done);
             }
-            return Ok(if self.stage >= 7 { Outcome::Done } else { Outcome::Defer });
+            // Different kinds: decided once one side is solved (closing binds the rest).
+            return Ok(Outcome::Defer);
         }
         let Some(n) = other.solved() else { return Ok(Outcome::Defer) };
         match &a.conv {
