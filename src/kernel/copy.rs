@@ -5,12 +5,12 @@ use super::nest::{Access, Init, Nest};
 use super::ops::{Accum, Combine};
 use super::run::RunOptions;
 use super::scalar::Scalar;
-use crate::tensor::{row_major, Element, Layout};
+use crate::tensor::{hugepage, row_major, Element, Layout};
 
 /// The elements of `layout` over `src`, in row-major order of the view (any element type;
 /// addresses outside `src` read the default value, which a checked tensor never produces).
 pub fn gather<T: Element>(src: &[T], layout: &Layout) -> Vec<T> {
-    let mut out = Vec::with_capacity(layout.numel());
+    let mut out = hugepage::with_capacity(layout.numel());
     layout.for_each_address(|a| out.push(src.get(a).copied().unwrap_or_default()));
     out
 }

@@ -135,7 +135,7 @@ fn collect_run<T: Scalar, C: CombOp<T>>(plan: &Plan, ins: &[&[T]]) -> Result<Vec
     let n1 = plan.extents[r - 1];
     let s1: Offs = plan.operands().map(|o| o.strides[r - 1]).collect();
     let strided = s1[1..].iter().any(|&s| s != 0 && s != 1);
-    let mut out = Vec::with_capacity(plan.points());
+    let mut out = crate::tensor::hugepage::with_capacity(plan.points());
     let mut scratch: Vec<Vec<T>> = vec![vec![T::ZERO; if strided { BLK } else { 0 }]; ins.len()];
     let mut idx: SmallVec<[usize; 8]> = SmallVec::from_elem(0, r - 1);
     let mut base: Offs = plan.operands().map(|o| o.offset).collect();

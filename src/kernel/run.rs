@@ -13,6 +13,7 @@ use super::ops::{Accum, Combine};
 use super::parallel::{run_chunks, split_disjoint, split_private};
 use super::scalar::Scalar;
 use super::simplify::{injective, Plan};
+use crate::tensor::hugepage;
 
 /// How a nest may be run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -113,11 +114,9 @@ impl Nest {
         let mut out = if scattered || fill != T::ZERO {
             // An explicit fill touches the pages in address order: the scattered first
             // touches of a tiled transpose into lazily zeroed (calloc) pages cost twice as much.
-            let mut v = Vec::with_capacity(len);
-            v.resize(len, fill);
-            v
+            hugepage::filled(len, fill)
         } else {
-            vec![T::ZERO; len]
+            hugepage::zeroed(len, T::ZERO)
         };
         self.run_with(inputs, &mut out, opts)?;
         Ok(out)

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use super::dtype::{Buffer, DType, Element};
 use super::error::{Result, TensorError};
+use super::hugepage;
 use super::layout::Layout;
 use super::size;
 use super::view::SliceSpec;
@@ -30,7 +31,9 @@ impl Tensor {
     /// A fresh tensor of `dtype` from f64 values (row-major), each converted to the storage type.
     pub fn from_f64s(dtype: DType, shape: &[usize], data: &[f64]) -> Result<Tensor> {
         fn conv<T: Element>(shape: &[usize], data: &[f64]) -> Result<Tensor> {
-            Tensor::from_vec(shape, data.iter().map(|&x| T::from_f64(x)).collect())
+            let mut v = hugepage::with_capacity(data.len());
+            v.extend(data.iter().map(|&x| T::from_f64(x)));
+            Tensor::from_vec(shape, v)
         }
         match dtype {
             DType::I8 => conv::<i8>(shape, data),
@@ -44,7 +47,9 @@ impl Tensor {
     pub fn full(dtype: DType, shape: &[usize], value: f64) -> Result<Tensor> {
         let n = size::numel(shape)?;
         fn fill<T: Element>(shape: &[usize], n: usize, v: f64) -> Result<Tensor> {
-            Tensor::from_vec(shape, vec![T::from_f64(v); n])
+            let x = T::from_f64(v);
+            let data = if v == 0.0 { hugepage::zeroed(n, x) } else { hugepage::filled(n, x) };
+            Tensor::from_vec(shape, data)
         }
         match dtype {
             DType::I8 => fill::<i8>(shape, n, value),
@@ -187,7 +192,7 @@ impl Tensor {
 
     /// The values in row-major order of the view, converted to `T`.
     pub fn to_vec<T: Element>(&self) -> Vec<T> {
-        let mut out = Vec::with_capacity(self.numel());
+        let mut out = hugepage::with_capacity(self.numel());
         fn read<S: Element, T: Element>(s: &[S], l: &Layout, out: &mut Vec<T>) {
             l.for_each_address(|a| {
                 out.push(s.get(a).map_or(T::default(), |&x| T::from_f64(x.to_f64())))

@@ -7,10 +7,12 @@
 //!   Views share the buffer; operations that cannot be views (a non-contiguous flatten) copy.
 //! - [`NamedView`]: the Nervana Graph tensor-description model (named axes, byte strides,
 //!   padding, flattened axes) built on a layout.
+//! - `hugepage`: constructors for large fresh buffers, advised to use transparent huge pages.
 
 mod array;
 mod dtype;
 mod error;
+pub(crate) mod hugepage;
 mod layout;
 mod named;
 mod positions;
