@@ -26,6 +26,13 @@ fn ocannl_and_numpy_reference_cases_pass() {
     check_folder("tests/data/cases/ocannl", 340);
 }
 
+/// Computed values: projections and the kernel (OCANNL steps with padding, concatenation,
+/// reductions; numpy einsum against numpy; Nervana views).
+#[test]
+fn value_reference_cases_pass() {
+    check_folder("tests/data/cases/values", 230);
+}
+
 /// Cases written from `seed-systems.md`: Vespa types, literals, JSON and cell casts;
 /// TensorStore domains, transforms, dimension expressions and alignment; Nervana views.
 #[test]

@@ -48,7 +48,11 @@ pub fn run_plan(plan: &IndexPlan, operands: &[&[f64]]) -> Result<Vec<f64>, Proje
         for (i, idx) in part.operands.iter().enumerate() {
             if let Some(idx) = idx {
                 let axes: Vec<AxisIndex> = idx.iter().map(axis_index).collect();
-                inputs.push(Access::project(&layouts[i], &axes, loops)?);
+                let mut access = Access::project(&layouts[i], &axes, loops)?;
+                // A padded read yields the accumulation's neutral element (OCANNL's
+                // `padding_elem`, §5.3): 0 for `+`, 1 for `*`, -inf for max.
+                access.fill = neutral;
+                inputs.push(access);
                 buffers.push(operands[i]);
             }
         }
