@@ -26,6 +26,12 @@ fn ocannl_and_numpy_reference_cases_pass() {
     check_folder("tests/data/cases/ocannl", 340);
 }
 
+/// Edge cases of the OCANNL rules (lexing modes, stages of closing, flanks, arity).
+#[test]
+fn ocannl_edge_cases_pass() {
+    check_folder("tests/data/cases/edges", 360);
+}
+
 /// Computed values: projections and the kernel (OCANNL steps with padding, concatenation,
 /// reductions; numpy einsum against numpy; Nervana views).
 #[test]

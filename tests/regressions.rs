@@ -364,3 +364,18 @@ fn an_equation_between_affine_axes_of_two_kinds_is_not_dropped() {
          t3 = einsum \"...->_, 3*b<+a, c; a => a, b, c, ..input..\" t2 x2\n",
     );
 }
+
+/// §3.6 rules 4 and 6: two open leaves with opposite flanks (`2,...` and `...,3`) both close to
+/// the result `2,3`, whichever comes first. A careful trial of "the result takes the fewest
+/// axes" did not re-check the inequality it resolved, so that choice was taken and failed.
+#[test]
+fn opposite_flank_leaves_close_to_the_same_result_in_either_order() {
+    for text in [
+        "tensor x: 2,...\ntensor y: ...,3\nr = pointwise x y\n",
+        "tensor x: 2,...\ntensor y: ...,3\nr = pointwise y x\n",
+    ] {
+        expect_shapes(text, &[("x", "2,3"), ("y", "2,3"), ("r", "2,3")]);
+    }
+    let text = "tensor x: 2,...,4\ntensor y: ...,3,4\nr = pointwise x y\n";
+    expect_shapes(text, &[("x", "2,3,4"), ("y", "2,3,4"), ("r", "2,3,4")]);
+}

@@ -77,11 +77,30 @@ pub struct ProgramError {
     pub line: usize,
     /// What is wrong.
     pub message: String,
+    /// Its class: `syntax`, or `arity` for a step with the wrong number of operands.
+    pub code: ErrorCode,
 }
 
 impl crate::code::Coded for ProgramError {
     fn code(&self) -> ErrorCode {
-        ErrorCode::Syntax
+        self.code
+    }
+}
+
+impl ProgramError {
+    fn syntax(line: usize, message: &str) -> ProgramError {
+        ProgramError { line, message: message.into(), code: ErrorCode::Syntax }
+    }
+}
+
+/// The operand count a case file's op name fixes (FORMAT.md: `pointwise` takes 2,
+/// `pointwise_un` 1, `pointwise3` 3); `None` where the op itself decides.
+fn named_arity(name: &str) -> Option<usize> {
+    match name {
+        "pointwise" => Some(2),
+        "pointwise_un" => Some(1),
+        "pointwise3" => Some(3),
+        _ => None,
     }
 }
 
@@ -110,7 +129,7 @@ impl Program {
             if line.is_empty() {
                 continue;
             }
-            let err = |m: &str| ProgramError { line: i + 1, message: m.to_string() };
+            let err = |m: &str| ProgramError::syntax(i + 1, m);
             if let Some(rest) = line.strip_prefix("tensor ").or_else(|| line.strip_prefix("param "))
             {
                 let param = line.starts_with("param");
@@ -134,7 +153,7 @@ impl Program {
 
     /// Reads an `infer` case (FORMAT.md): `tensors` and `steps`.
     pub fn from_case(case: &Value) -> Result<Program, ProgramError> {
-        let err = |m: String| ProgramError { line: 0, message: m };
+        let err = |m: String| ProgramError::syntax(0, &m);
         let mut p = Program::default();
         for t in case.get("tensors").and_then(Value::as_array).into_iter().flatten() {
             let name = t
@@ -155,11 +174,23 @@ impl Program {
             let op_name = text("op").ok_or_else(|| err(format!("step {i} has no op")))?;
             let op =
                 op_from_name(&op_name).ok_or_else(|| err(format!("unknown op {op_name:?}")))?;
-            let args = s.get("args").and_then(Value::as_array).into_iter().flatten();
+            let args: Vec<String> = s
+                .get("args")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .map(String::from)
+                .collect();
+            if let Some(n) = named_arity(&op_name).filter(|n| *n != args.len()) {
+                let message =
+                    format!("step {i}: `{op_name}` takes {n} operands, not {}", args.len());
+                return Err(ProgramError { line: 0, message, code: ErrorCode::Arity });
+            }
             p.stmts.push(Stmt {
                 op,
                 out: text("out").ok_or_else(|| err(format!("step {i} has no out")))?,
-                args: args.filter_map(Value::as_str).map(String::from).collect(),
+                args,
                 spec: text("spec"),
                 accum: text("accum"),
                 combine: text("combine"),
@@ -212,7 +243,7 @@ impl Program {
 }
 
 fn parse_stmt(out: &str, rhs: &str, line: usize) -> Result<Stmt, ProgramError> {
-    let err = |m: &str| ProgramError { line, message: m.to_string() };
+    let err = |m: &str| ProgramError::syntax(line, m);
     let (op_name, rest) = rhs.split_once(char::is_whitespace).unwrap_or((rhs, ""));
     let op = op_from_name(op_name).ok_or_else(|| err(&format!("unknown op `{op_name}`")))?;
     let rest = rest.trim();
