@@ -379,3 +379,13 @@ fn opposite_flank_leaves_close_to_the_same_result_in_either_order() {
     let text = "tensor x: 2,...,4\ntensor y: ...,3,4\nr = pointwise x y\n";
     expect_shapes(text, &[("x", "2,3,4"), ("y", "2,3,4"), ("r", "2,3,4")]);
 }
+
+/// §3.3: `2*o` and `4*p` over one tensor: the finer `over` is the coarser one strided
+/// (`o = 2*p`), so a consumer sizing `p` sizes everything. The equation used to wait until
+/// closing guessed `o`, then failed (`size 2 is not divisible by the stride 4`).
+#[test]
+fn nested_strides_of_one_tensor_are_related() {
+    let text = "tensor x\ntensor y: 3\nr = permute \"2*o => o\" x\n\
+                s = permute \"4*p => p\" x\nt = pointwise s y\n";
+    expect_shapes(text, &[("x", "12"), ("r", "6"), ("s", "3")]);
+}

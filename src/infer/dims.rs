@@ -226,7 +226,14 @@ impl Solver {
                 }
                 return Ok(Outcome::Done);
             }
-            // Different kinds: decided once one side is solved (closing binds the rest).
+            if let Some((finer, coarser, ratio)) = nested_strides(a, b) {
+                // §3.3: one stride divides the other, `s·o = k·s·p`, so `o = k·p`.
+                let over =
+                    AffineDim { stride: ratio, over: coarser.over.clone(), offset: 0, conv: None };
+                self.push(Constraint::DimEq(finer.over.clone(), Dim::Affine(Box::new(over))));
+                return Ok(Outcome::Done);
+            }
+            // Other kinds: decided once one side is solved (closing binds the rest).
             return Ok(Outcome::Defer);
         }
         let Some(n) = other.solved() else { return Ok(Outcome::Defer) };
@@ -274,6 +281,21 @@ impl Solver {
             (None, None) => Ok(Outcome::Defer),
         }
     }
+}
+
+/// Two strided axes whose sizes are `stride·over` (no valid convolution) with one stride a
+/// multiple of the other: `(finer, coarser, coarser.stride / finer.stride)`.
+fn nested_strides<'a>(
+    a: &'a AffineDim,
+    b: &'a AffineDim,
+) -> Option<(&'a AffineDim, &'a AffineDim, u64)> {
+    let plain = |d: &AffineDim| !matches!(d.conv, Some((_, _, ConvPadding::Valid)));
+    if !plain(a) || !plain(b) {
+        return None;
+    }
+    let (finer, coarser) = if a.stride <= b.stride { (a, b) } else { (b, a) };
+    (finer.stride > 0 && coarser.stride % finer.stride == 0)
+        .then(|| (finer, coarser, coarser.stride / finer.stride))
 }
 
 /// The least `over` for which the affine dim's size is at least `n`; `None` while a valid
