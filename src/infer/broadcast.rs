@@ -92,25 +92,29 @@ impl Solver {
         }
         if dl > 0 || dr > 0 {
             let fewest = (o.explicit_len()).saturating_sub(r.explicit_len());
-            // Each choice re-states the inequality, so that a careful trial checks it too.
-            let again = |s: &mut Solver| {
-                s.push(Constraint::RowIneq { res: (&r).into(), opnd: (&o).into() });
-                Ok(())
-            };
             let least = |s: &mut Solver| {
                 let dims = (0..fewest).map(|_| Dim::Var(s.env.new_dim(None))).collect();
-                s.bind_row_var(x, Row { beg: Dims::new(), var: None, dims })?;
-                again(s)
+                s.bind_row_var(x, Row { beg: Dims::new(), var: None, dims })
             };
-            let template = |s: &mut Solver| s.template(x, dl, dr).and_then(|()| again(s));
             // At closing, a result overlapping a closed operand takes the fewest axes (its
             // row variable closes, §3.6 rules 1 and 9); against an open operand it may also
             // grow by a template, as before closing (rule 4).
             match (may_overlap, o.var.is_some()) {
-                (true, true) => self.choose(least, template)?,
+                (true, true) => {
+                    // Each choice re-states the inequality, so that a careful trial checks it.
+                    let again = |s: &mut Solver| {
+                        s.push(Constraint::RowIneq { res: (&r).into(), opnd: (&o).into() });
+                        Ok(())
+                    };
+                    let template = |s: &mut Solver| s.template(x, dl, dr).and_then(|()| again(s));
+                    return self
+                        .choose(|s| least(s).and_then(|()| again(s)), template)
+                        .map(|()| Outcome::Done);
+                }
                 (true, false) => least(self)?,
-                (false, _) => template(self)?,
+                (false, _) => self.template(x, dl, dr)?,
             }
+            self.push(Constraint::RowIneq { res: r.into(), opnd: o.into() });
             return Ok(Outcome::Done);
         }
         let (nl, nr) = (o.beg.len(), o.dims.len());
