@@ -43,5 +43,5 @@ fn value_reference_cases_pass() {
 /// TensorStore domains, transforms, dimension expressions and alignment; Nervana views.
 #[test]
 fn seed_format_reference_cases_pass() {
-    check_folder("tests/data/cases/formats", 480);
+    check_folder("tests/data/cases/formats", 720);
 }

@@ -138,8 +138,13 @@ impl Layout {
         let (start, count) = spec.resolve(self.shape[axis])?;
         let stride = size::mul_isize(self.strides[axis], spec.step as isize, "a slice stride")?;
         let mut out = self.clone();
-        if count > 0 {
-            out.offset = shifted(self.offset, start * self.strides[axis] as i128)?;
+        // The start moves the offset even when the slice is empty (Python's `slice.indices`
+        // start, as ngraph adds it); an empty slice whose start would put the offset before
+        // the buffer keeps the old one, since nothing is ever read through it.
+        match shifted(self.offset, start * self.strides[axis] as i128) {
+            Ok(offset) => out.offset = offset,
+            Err(_) if count == 0 => {}
+            Err(e) => return Err(e),
         }
         out.shape[axis] = count;
         out.strides[axis] = stride;

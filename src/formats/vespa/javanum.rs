@@ -3,8 +3,9 @@
 //!
 //! Parsing accepts Java's decimal grammar: an optional sign, then `NaN`, `Infinity`, or digits
 //! with an optional point and exponent and an optional `f`/`F`/`d`/`D` suffix (`1.5f`, `.5`,
-//! `5.`, `1e-3d`). Rust's own spellings (`inf`, `nan`) are not numbers here. Java's hexadecimal
-//! floating-point literals (`0x1p3`) are not supported.
+//! `5.`, `1e-3d`), and Java's hexadecimal floating-point form (`0x1.8p1`, `-0X.8P-2f`: hex
+//! digits with an optional point, then a binary exponent, which is required). Rust's own
+//! spellings (`inf`, `nan`) are not numbers here.
 //!
 //! Printing follows Java 19+: the shortest decimal that rounds back to the value (when that has
 //! one digit, the closest two-digit decimal if it also rounds back), written plainly for
@@ -39,8 +40,12 @@ pub fn is_java_whitespace(c: char) -> bool {
 /// part without its type suffix.
 enum JavaNumber<'a> {
     NaN,
-    Infinity { negative: bool },
+    Infinity {
+        negative: bool,
+    },
     Decimal(&'a str),
+    /// A hexadecimal floating-point number, already evaluated (sign included).
+    Hex(f64),
 }
 
 fn classify(text: &str) -> Option<JavaNumber<'_>> {
@@ -56,6 +61,10 @@ fn classify(text: &str) -> Option<JavaNumber<'_>> {
         _ => {}
     }
     let unsuffixed = body.strip_suffix(['f', 'F', 'd', 'D']).unwrap_or(body);
+    if let Some(hex) = unsuffixed.strip_prefix("0x").or_else(|| unsuffixed.strip_prefix("0X")) {
+        let v = hex_float(hex)?;
+        return Some(JavaNumber::Hex(if negative { -v } else { v }));
+    }
     let decimal_len = s.len() - body.len() + unsuffixed.len();
     valid_decimal(unsuffixed).then(|| JavaNumber::Decimal(&s[..decimal_len]))
 }
@@ -85,6 +94,54 @@ fn valid_decimal(s: &str) -> bool {
     i == b.len()
 }
 
+/// The value of `hexdigits [. hexdigits] (p|P) [+-] digits` (at least one hex digit). The
+/// mantissa keeps 60 bits plus a sticky bit for what follows, so the conversion to f64 rounds
+/// once, to nearest (results below the normal range may round twice).
+fn hex_float(s: &str) -> Option<f64> {
+    let (mantissa, exponent) = s.split_once(['p', 'P'])?;
+    let exp_digits = exponent.strip_prefix(['+', '-']).unwrap_or(exponent);
+    if exp_digits.is_empty() || !exp_digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    // Beyond any f64 range: saturate instead of overflowing the arithmetic below.
+    let exp: i64 = exponent.parse::<i64>().unwrap_or(if exponent.starts_with('-') {
+        -100_000
+    } else {
+        100_000
+    });
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    if int.is_empty() && frac.is_empty() {
+        return None;
+    }
+    let (mut m, mut e2, mut sticky) = (0u64, 0i64, false);
+    for (i, c) in int.chars().chain(frac.chars()).enumerate() {
+        let d = u64::from(c.to_digit(16)?);
+        let fractional = i >= int.len();
+        if m < 1 << 60 {
+            m = m * 16 + d;
+            e2 -= if fractional { 4 } else { 0 };
+        } else {
+            sticky |= d != 0;
+            e2 += if fractional { 0 } else { 4 };
+        }
+    }
+    let total = exp.clamp(-100_000, 100_000) + e2;
+    Some(scale_by_two((m | u64::from(sticky)) as f64, total))
+}
+
+/// `x · 2^n`, in steps that stay inside f64's exponent range.
+fn scale_by_two(mut x: f64, mut n: i64) -> f64 {
+    while n > 1000 && x.is_finite() && x != 0.0 {
+        x *= 2f64.powi(1000);
+        n -= 1000;
+    }
+    while n < -1000 && x != 0.0 {
+        x *= 2f64.powi(-1000);
+        n += 1000;
+    }
+    x * 2f64.powi(n as i32)
+}
+
 fn count_digits(b: &[u8], i: &mut usize) -> usize {
     let start = *i;
     while b.get(*i).is_some_and(u8::is_ascii_digit) {
@@ -101,6 +158,7 @@ pub fn parse_double(text: &str) -> Option<f64> {
             Some(if negative { f64::NEG_INFINITY } else { f64::INFINITY })
         }
         JavaNumber::Decimal(d) => d.parse::<f64>().ok(),
+        JavaNumber::Hex(v) => Some(v),
     }
 }
 
@@ -112,6 +170,7 @@ pub fn parse_float(text: &str) -> Option<f32> {
             Some(if negative { f32::NEG_INFINITY } else { f32::INFINITY })
         }
         JavaNumber::Decimal(d) => d.parse::<f32>().ok(),
+        JavaNumber::Hex(v) => Some(v as f32),
     }
 }
 

@@ -47,8 +47,8 @@
 //!   4, 8 or 16 digits per cell; int8 accepts only 2); a shorter string of the cell type's width
 //!   fills the first cells. Hex in literals must have exactly the type's width and length.
 //! * JSON encoding of a multi-mapped mixed tensor with hex dense parts writes each block's hex
-//!   string into that block (Java drops it). Java's hexadecimal float literals (`0x1p3`) are not
-//!   accepted as numbers.
+//!   string into that block (Java drops it). Java's hexadecimal float literals (`0x1.8p1`) are
+//!   numbers, as in `Double.parseDouble`; a hex integer without a binary exponent is not.
 //! * Tensors hold at most 2^24 cells and types at most 256 dimensions (a `value` error beyond
 //!   that), so that no input exhausts memory or the stack.
 

@@ -390,10 +390,18 @@ fn java_number_text() {
         ("5.", Some(5.0)),
         ("+2e1d", Some(20.0)),
         (" 3 ", Some(3.0)),
+        ("0x1p3", Some(8.0)),
+        ("0x1.8p1", Some(3.0)),
+        ("-0X.8P-2f", Some(-0.125)),
+        ("0x10p-4d", Some(1.0)),
+        ("0x1.fffffffffffff8p0", Some(2.0)),
+        ("0x1p-1074", Some(f64::from_bits(1))),
+        ("0x1p1024", Some(f64::INFINITY)),
+        ("0x1p99999999999999999999", Some(f64::INFINITY)),
     ] {
         assert_eq!(parse_double(text), expected, "{text:?}");
     }
-    for text in ["inf", "nan", "1e", ".", "1.0ff", "0x1p3", "", "--1"] {
+    for text in ["inf", "nan", "1e", ".", "1.0ff", "0x10", "0xp1", "0x1p", "0x1.gp1", "", "--1"] {
         assert_eq!(parse_double(text), None, "{text:?}");
     }
     assert_eq!(parse_float("1e40"), Some(f32::INFINITY));
