@@ -20,8 +20,13 @@ const MAX_TEMPLATE_DEPTH: u32 = 128;
 impl Solver {
     /// `res ⊑ opnd` for rows.
     pub fn row_ineq(&mut self, res: &RowArg, opnd: &RowArg) -> Res {
-        let (r, o) = (self.env.row_arg(res), self.env.row_arg(opnd));
-        if r == o || o.is_empty() {
+        // An empty operand broadcasts into anything: the result need not be read.
+        let o = self.env.row_arg(opnd);
+        if o.is_empty() {
+            return Ok(Outcome::Done);
+        }
+        let r = self.env.row_arg(res);
+        if r == o {
             return Ok(Outcome::Done);
         }
         match (r.var, o.var) {
