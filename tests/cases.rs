@@ -32,6 +32,13 @@ fn ocannl_edge_cases_pass() {
     check_folder("tests/data/cases/edges", 360);
 }
 
+/// Cases converted from the upstream projects' own tests (OCANNL's test files and their
+/// `.expected` outputs, vespajlib's test cases, TensorStore's tests and docstrings).
+#[test]
+fn upstream_test_cases_pass() {
+    check_folder("tests/data/cases/upstream", 340);
+}
+
 /// Computed values: projections and the kernel (OCANNL steps with padding, concatenation,
 /// reductions; numpy einsum against numpy; Nervana views).
 #[test]

@@ -389,3 +389,11 @@ fn nested_strides_of_one_tensor_are_related() {
                 s = permute \"4*p => p\" x\nt = pointwise s y\n";
     expect_shapes(text, &[("x", "12"), ("r", "6"), ("s", "3")]);
 }
+
+/// FORMAT.md: a parameter no operation uses, declared with nothing known, is an `unresolved`
+/// error (OCANNL's test_param_shape_error); it used to be left unclosed, with no error.
+#[test]
+fn an_unused_open_parameter_is_unresolved() {
+    expect_rejected("param w\n", ErrorCode::Unresolved);
+    expect_shapes("tensor x\nparam p: 3\n", &[("x", ""), ("p", "3")]);
+}

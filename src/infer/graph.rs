@@ -71,6 +71,9 @@ pub struct Graph {
     /// Tensors touched since the last solve.
     pending: Vec<TensorId>,
     in_pending: Vec<bool>,
+    /// Leaves declared since the last solve: closed by it even if no operation uses them
+    /// (after the touched tensors, so that they do not change the closing order of those).
+    declared: Vec<TensorId>,
     events: Vec<Event>,
     next_name: Option<String>,
     /// Parsed specs by text: a program repeats a few specs many times.
@@ -94,6 +97,7 @@ impl Graph {
             steps: Vec::new(),
             pending: Vec::new(),
             in_pending: Vec::new(),
+            declared: Vec::new(),
             events: Vec::new(),
             next_name: None,
             specs: HashMap::new(),
@@ -132,6 +136,7 @@ impl Graph {
         };
         let t = self.add_tensor(TensorEntry { name: name.into(), shape, leaf: true, param });
         self.events.push(Event::Declare(t, text));
+        self.declared.push(t);
         Ok(t)
     }
 
@@ -293,6 +298,9 @@ impl Graph {
     }
 
     fn solve_once(&mut self) -> Result<(), InferError> {
+        for t in std::mem::take(&mut self.declared) {
+            self.touch(t);
+        }
         let pending = std::mem::take(&mut self.pending);
         let result = self.solver.finish(&self.tensors, &pending);
         for t in &pending {
