@@ -39,6 +39,13 @@ fn upstream_test_cases_pass() {
     check_folder("tests/data/cases/upstream", 340);
 }
 
+/// numpy einsum edge cases, expected results from numpy 2.4.6 itself (grammar, implicit
+/// output, broadcasting, size-0 dimensions, the 64-dimension limit).
+#[test]
+fn numpy_edge_cases_pass() {
+    check_folder("tests/data/cases/numpy", 500);
+}
+
 /// Computed values: projections and the kernel (OCANNL steps with padding, concatenation,
 /// reductions; numpy einsum against numpy; Nervana views).
 #[test]

@@ -114,9 +114,9 @@ impl Nest {
         let mut out = if scattered || fill != T::ZERO {
             // An explicit fill touches the pages in address order: the scattered first
             // touches of a tiled transpose into lazily zeroed (calloc) pages cost twice as much.
-            hugepage::filled(len, fill)
+            hugepage::filled(len, fill)?
         } else {
-            hugepage::zeroed(len, T::ZERO)
+            hugepage::zeroed(len, T::ZERO)?
         };
         self.run_with(inputs, &mut out, opts)?;
         Ok(out)

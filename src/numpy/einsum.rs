@@ -45,6 +45,11 @@ pub fn einsum_with(
         }
     }
     let dtype = operands.iter().map(|t| t.dtype()).reduce(DType::promote).unwrap_or(DType::F64);
+    if operands.iter().any(|t| t.numel() == 0) {
+        // Every product has an empty factor: each result element is a sum over nothing. No
+        // intermediate is built (a pre-summed operand could be far larger than the input).
+        return Ok(Tensor::full(dtype, &an.output_shape(), 0.0)?);
+    }
     let result = if dtype.computes_in_f64() {
         compute::<f64>(&an, operands, opts)?
     } else {

@@ -15,6 +15,19 @@ pub enum EinsumError {
     /// an unknown output label.
     #[error(transparent)]
     Spec(#[from] SpecError),
+    /// More iteration dimensions (output axes plus summed labels) than numpy's limit of 64
+    /// (numpy: too many subscripts / too many distinct labels).
+    #[error("the einsum iterates over {dims} dimensions ({output} output axes and {summed} summed labels); numpy allows at most {max}")]
+    TooManyDims {
+        /// Output axes plus summed labels.
+        dims: usize,
+        /// Output axes.
+        output: usize,
+        /// Summed labels.
+        summed: usize,
+        /// The limit.
+        max: usize,
+    },
     /// A different number of terms and operands (numpy: operand count).
     #[error("the spec has {terms} input terms but {operands} operands were given")]
     Arity {
@@ -129,7 +142,7 @@ impl Coded for EinsumError {
         match self {
             EinsumError::Spec(e) => e.code(),
             EinsumError::Arity { .. } => ErrorCode::Arity,
-            EinsumError::Rank { .. } => ErrorCode::Rank,
+            EinsumError::Rank { .. } | EinsumError::TooManyDims { .. } => ErrorCode::Rank,
             EinsumError::Diagonal { .. }
             | EinsumError::Mismatch { .. }
             | EinsumError::EllipsisMismatch { .. } => ErrorCode::Mismatch,

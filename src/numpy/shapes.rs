@@ -109,8 +109,16 @@ pub fn analyze(spec: &NumpySpec, shapes: &[&[usize]]) -> Result<Analysis, Einsum
         operands.push(ids);
     }
     let output = output_labels(spec, &terms, &mut labels, &mut sizes, &ell)?;
+    let summed = (0..labels.len()).filter(|l| !output.contains(l)).count();
+    if output.len() + summed > MAX_DIMS || shapes.iter().any(|s| s.len() > MAX_DIMS) {
+        let dims = output.len() + summed;
+        return Err(EinsumError::TooManyDims { dims, output: output.len(), summed, max: MAX_DIMS });
+    }
     Ok(Analysis { labels, sizes, operands, output })
 }
+
+/// numpy's `NPY_MAXDIMS`: the most dimensions of an array, and of einsum's iteration space.
+const MAX_DIMS: usize = 64;
 
 /// Combines a label's size with the size `size` seen in operand `k` (equal, or 1 broadcasts).
 fn merge_size(

@@ -174,3 +174,27 @@ fn views_share_the_buffer() {
     let t = einsum("ij->ji", &[&a]).unwrap();
     assert_eq!(t.strides(), &[1, 3]);
 }
+
+/// A contraction whose operands are empty along a huge axis is the sum over nothing: numpy
+/// gives 0 at once. The pre-sum step used to allocate the huge intermediate and abort.
+#[test]
+fn empty_operands_over_huge_axes_give_the_empty_sum() {
+    let big = 1usize << 59;
+    let a = Tensor::from_vec(&[0, big], Vec::<f64>::new()).expect("an empty tensor");
+    let b = Tensor::from_vec(&[big, 0], Vec::<f64>::new()).expect("an empty tensor");
+    let r = crate::einsum("ij,jk->", &[&a, &b]).expect("the empty sum");
+    assert_eq!((r.shape().to_vec(), r.to_f64_vec()), (vec![], vec![0.0]));
+    let r = crate::einsum("ij,jk->i", &[&a, &b]).expect("an empty result");
+    assert_eq!(r.shape(), &[0]);
+}
+
+/// numpy's iteration space holds at most 64 dimensions (output axes plus summed labels).
+#[test]
+fn more_than_64_iteration_dimensions_are_a_rank_error() {
+    use crate::code::Coded;
+    let at_limit: Vec<&[usize]> = vec![&[1; 62], &[1; 2]];
+    assert_eq!(crate::numpy::einsum_shape("...a,...b->...", &at_limit).map(|s| s.len()), Ok(61));
+    let over: Vec<&[usize]> = vec![&[1; 64], &[1; 2]];
+    let e = crate::numpy::einsum_shape("...a,...b->...", &over).expect_err("65 dimensions");
+    assert_eq!(e.code(), crate::code::ErrorCode::Rank);
+}

@@ -48,7 +48,7 @@ impl Tensor {
         let n = size::numel(shape)?;
         fn fill<T: Element>(shape: &[usize], n: usize, v: f64) -> Result<Tensor> {
             let x = T::from_f64(v);
-            let data = if v == 0.0 { hugepage::zeroed(n, x) } else { hugepage::filled(n, x) };
+            let data = if v == 0.0 { hugepage::zeroed(n, x)? } else { hugepage::filled(n, x)? };
             Tensor::from_vec(shape, data)
         }
         match dtype {

@@ -19,6 +19,14 @@ pub enum TensorError {
         /// What was being computed.
         what: &'static str,
     },
+    /// A buffer the system cannot allocate.
+    #[error("cannot allocate {elements} elements of {bytes_each} bytes for a result")]
+    Allocation {
+        /// Elements requested.
+        elements: usize,
+        /// Bytes per element.
+        bytes_each: usize,
+    },
     /// A data list whose length does not match the shape's element count.
     #[error("{got} values given for a shape of {expected} elements")]
     DataLength {
@@ -139,9 +147,11 @@ impl Coded for TensorError {
     fn code(&self) -> ErrorCode {
         use TensorError::*;
         match self {
-            DimTooLarge { .. } | Overflow { .. } | ZeroStep | NotAPermutation { .. } => {
-                ErrorCode::Value
-            }
+            DimTooLarge { .. }
+            | Overflow { .. }
+            | Allocation { .. }
+            | ZeroStep
+            | NotAPermutation { .. } => ErrorCode::Value,
             Value { .. } => ErrorCode::Value,
             DataLength { .. } | Reshape { .. } => ErrorCode::Elems,
             Rank { .. } => ErrorCode::Rank,

@@ -7,6 +7,8 @@
 //! [`MIN_BYTES`], on the 2 MiB-aligned interior of the allocation, before it is written.
 //! On other systems (or when the advice is refused) they are the plain `Vec` constructors.
 
+use super::TensorError;
+
 /// Buffers of at least this many bytes are advised.
 pub const MIN_BYTES: usize = 4 << 20;
 
@@ -20,21 +22,31 @@ pub fn with_capacity<T>(len: usize) -> Vec<T> {
     v
 }
 
-/// `len` copies of `value` (advised when large, before the fill writes the buffer).
-pub fn filled<T: Clone>(len: usize, value: T) -> Vec<T> {
-    let mut v = with_capacity(len);
+/// `len` copies of `value` (advised when large, before the fill writes the buffer); an
+/// error instead of an abort when the system cannot provide the memory.
+pub fn filled<T: Clone>(len: usize, value: T) -> Result<Vec<T>, TensorError> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(len).map_err(|_| too_large::<T>(len))?;
+    advise(&v);
     v.resize(len, value);
-    v
+    Ok(v)
 }
 
 /// `len` copies of `zero`, a value whose bytes should all be zero (any value is correct; an
 /// all-zero one makes `vec!` a zeroed allocation, and a fresh large zeroed allocation is
 /// mapped pages nothing has written yet, so the advice still comes before the first write;
 /// a reused allocation is cleared first, and the advice then only helps later compaction).
-pub fn zeroed<T: Clone>(len: usize, zero: T) -> Vec<T> {
+/// `vec!` aborts when memory runs out, so the size is first reserved fallibly (and released:
+/// a fresh large block costs no page until it is written).
+pub fn zeroed<T: Clone>(len: usize, zero: T) -> Result<Vec<T>, TensorError> {
+    Vec::<T>::new().try_reserve_exact(len).map_err(|_| too_large::<T>(len))?;
     let v = vec![zero; len];
     advise(&v);
-    v
+    Ok(v)
+}
+
+fn too_large<T>(len: usize) -> TensorError {
+    TensorError::Allocation { elements: len, bytes_each: std::mem::size_of::<T>() }
 }
 
 /// Advises the 2 MiB-aligned interior of `v`'s allocation when it is at least [`MIN_BYTES`].
@@ -100,9 +112,9 @@ mod tests {
             .iter()
             .enumerate()
             .all(|(i, &x)| x == (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)));
-        let f = filled(n, 7u32);
+        let f = filled(n, 7u32).expect("allocates");
         assert_eq!((f.len(), f.iter().filter(|&&x| x == 7).count()), (n, n));
-        let mut z = zeroed(n, 0.0f64);
+        let mut z = zeroed(n, 0.0f64).expect("allocates");
         assert!(z.iter().all(|&x| x == 0.0));
         z.iter_mut().enumerate().for_each(|(i, x)| *x = i as f64);
         assert!(z.iter().enumerate().all(|(i, &x)| x == i as f64));
@@ -110,8 +122,10 @@ mod tests {
 
     #[test]
     fn small_buffers_are_plain() {
-        assert_eq!(filled(3, 1u8), vec![1, 1, 1]);
+        assert_eq!(filled(3, 1u8), Ok(vec![1, 1, 1]));
         assert!(with_capacity::<f32>(0).is_empty());
-        assert_eq!(zeroed(2, 0i8), vec![0, 0]);
+        assert_eq!(zeroed(2, 0i8), Ok(vec![0, 0]));
+        assert!(filled(usize::MAX / 8, 0u64).is_err());
+        assert!(zeroed(usize::MAX / 8, 0u64).is_err());
     }
 }
