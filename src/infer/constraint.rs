@@ -37,6 +37,8 @@ pub enum Constraint {
     },
     /// The dim's size is at least this (a fixed index `i` needs size `i + 1`).
     AtLeast(Dim, u64),
+    /// The product of all axes of a tensor's rows (batch, input, output) is this (§3.8).
+    TotalElems(Box<[RowArg; 3]>, u64),
 }
 
 /// A row held by a constraint: a bare row variable (most constraints the solver derives relate

@@ -270,6 +270,41 @@ impl Graph {
         self.solver.run()
     }
 
+    /// Requires `t` to hold `n` elements in all rows together (§3.8 `Total_elems`), e.g. a
+    /// parameter sized by its initial data. A single unknown axis takes the quotient of `n`
+    /// by the known axes; unknown axes are the broadcast top when the known ones already make
+    /// `n`; at closing, an open row (the output row first) takes what is left as one axis and
+    /// the other open rows close empty. A count the known axes cannot make is an `elems`
+    /// error.
+    ///
+    /// ```
+    /// use einrow::infer::Graph;
+    /// let mut g = Graph::new();
+    /// let w = g.declare("w", Some("3,..."), true).unwrap();
+    /// g.total_elems(w, 12).unwrap();
+    /// g.solve().unwrap();
+    /// assert_eq!(g.shape_string(w).unwrap(), "3,4");
+    /// ```
+    pub fn total_elems(&mut self, t: TensorId, n: u64) -> Result<(), InferError> {
+        if t.index() >= self.tensors.len() {
+            return Err(usage(ErrorCode::Label, format!("unknown tensor {t}")));
+        }
+        if n > crate::spec::lexer::MAX_INT {
+            return Err(usage(ErrorCode::Value, format!("{n} elements is above the limit 2^62")));
+        }
+        self.events.push(Event::TotalElems(t, n));
+        let rows = Box::new(self.tensors[t.index()].shape.rows());
+        let o = self.solver.origin(Origin {
+            step: None,
+            tensor: Some(t),
+            part: Part::Side,
+            span: None,
+        });
+        self.solver.push_with(Constraint::TotalElems(rows, n), o);
+        self.touch(t);
+        self.solver.run()
+    }
+
     /// Closes the world for everything added since the last solve (stages 2–7). Afterwards
     /// every shape touched so far is fully known; more operations may still be added.
     ///

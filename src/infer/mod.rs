@@ -9,6 +9,7 @@ pub mod constraint;
 mod deferred;
 mod dims;
 mod elaborate;
+mod elems;
 pub mod env;
 mod error;
 pub mod explain;

@@ -160,6 +160,7 @@ impl Solver {
             Constraint::RowIneq { res, opnd } => self.row_ineq(res, opnd),
             Constraint::RowIneqRight { res, opnd } => self.row_ineq_right(res, opnd),
             Constraint::AtLeast(d, n) => self.at_least(d, *n),
+            Constraint::TotalElems(rows, n) => self.total_elems(rows, *n),
         };
         match outcome {
             Ok(Outcome::Done) => Ok(()),
@@ -253,5 +254,12 @@ fn vars_of(
             }
         }
         Constraint::AtLeast(d, _) => dim(env, d),
+        Constraint::TotalElems(rs, _) => {
+            for r in rs.iter() {
+                let r = env.row_arg(r);
+                r.all().for_each(|d| dim(env, d));
+                rows.extend(r.var);
+            }
+        }
     }
 }

@@ -21,6 +21,8 @@ pub(super) enum Event {
     Step(StepId, Option<Box<StepExtra>>),
     /// Two tensors were required to have equal shapes.
     Equal(TensorId, TensorId),
+    /// A tensor was required to hold this many elements.
+    TotalElems(TensorId, u64),
     /// A tensor was renamed.
     Name(Box<(TensorId, Name)>),
     /// The graph was solved.
@@ -71,6 +73,7 @@ impl Graph {
                 self.add_step(*op, args, spec).ok()?;
             }
             Event::Equal(a, b) => self.equal_shapes(*a, *b).ok()?,
+            Event::TotalElems(t, n) => self.total_elems(*t, *n).ok()?,
             Event::Name(renamed) => self.set_name(renamed.0, &renamed.1),
             Event::Solve => self.solve_once().ok()?,
         }
