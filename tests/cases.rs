@@ -36,7 +36,7 @@ fn ocannl_edge_cases_pass() {
 /// `.expected` outputs, vespajlib's test cases, TensorStore's tests and docstrings).
 #[test]
 fn upstream_test_cases_pass() {
-    check_folder("tests/data/cases/upstream", 560);
+    check_folder("tests/data/cases/upstream", 590);
 }
 
 /// numpy einsum edge cases, expected results from numpy 2.4.6 itself (grammar, implicit
