@@ -11,7 +11,7 @@ use std::collections::{HashSet, VecDeque};
 
 use smallvec::SmallVec;
 
-use super::constraint::{Constraint, Origin, OriginId, Origins, Queued};
+use super::constraint::{Constraint, Origin, OriginId, Origins, Queued, RowArg};
 use super::deferred::Deferred;
 use super::env::Env;
 use super::error::{InferError, ShapeError};
@@ -239,6 +239,13 @@ fn vars_of(
     rows: &mut SmallVec<[RowVar; 4]>,
 ) {
     let mut dim = |env: &mut Env, d: &Dim| env.dim(d).for_each_var(&mut |v| dims.push(v));
+    let mut row_args = |env: &mut Env, args: &[&RowArg], dim: &mut dyn FnMut(&mut Env, &Dim)| {
+        for r in args {
+            let r = env.row_arg(r);
+            r.all().for_each(|d| dim(env, d));
+            rows.extend(r.var);
+        }
+    };
     match c {
         Constraint::DimEq(a, b) | Constraint::DimIneq { res: a, opnd: b } => {
             dim(env, a);
@@ -246,20 +253,11 @@ fn vars_of(
         }
         Constraint::RowEq(a, b)
         | Constraint::RowIneq { res: a, opnd: b }
-        | Constraint::RowIneqRight { res: a, opnd: b } => {
-            for r in [a, b] {
-                let r = env.row_arg(r);
-                r.all().for_each(|d| dim(env, d));
-                rows.extend(r.var);
-            }
-        }
+        | Constraint::RowIneqRight { res: a, opnd: b } => row_args(env, &[a, b], &mut dim),
         Constraint::AtLeast(d, _) => dim(env, d),
         Constraint::TotalElems(rs, _) => {
-            for r in rs.iter() {
-                let r = env.row_arg(r);
-                r.all().for_each(|d| dim(env, d));
-                rows.extend(r.var);
-            }
+            let [a, b, c] = &**rs;
+            row_args(env, &[a, b, c], &mut dim);
         }
     }
 }
