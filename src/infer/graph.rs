@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use smallvec::SmallVec;
 
+mod direct;
 mod events;
 mod search;
 mod steps;
@@ -80,6 +81,8 @@ pub struct Graph {
     specs: HashMap<Arc<str>, Arc<EinsumSpec>>,
     /// Parsed declared shapes by text, for the same reason.
     shape_texts: HashMap<Arc<str>, Arc<ShapeText>>,
+    /// Spec steps over fully solved operands are evaluated directly (see `graph/direct.rs`).
+    direct: bool,
 }
 
 impl Default for Graph {
@@ -102,6 +105,7 @@ impl Graph {
             next_name: None,
             specs: HashMap::new(),
             shape_texts: HashMap::new(),
+            direct: true,
         }
     }
 
@@ -179,6 +183,14 @@ impl Graph {
             self.in_pending[t.index()] = true;
             self.pending.push(t);
         }
+    }
+
+    /// Whether an einsum or permute step whose operands are already fully solved is evaluated
+    /// directly, without the solver (on by default). The shapes and errors are the same either
+    /// way; turning it off puts every step's constraints through the solver, which the
+    /// differential tests of the two paths use.
+    pub fn set_direct_evaluation(&mut self, on: bool) {
+        self.direct = on;
     }
 
     /// Renames a tensor (for messages and pictures).

@@ -96,12 +96,19 @@ impl Graph {
         if let Some((_, p)) = &parsed {
             check_spec_arity(op, p, args.len())?;
         }
-        let arg_shapes: SmallVec<[(TensorId, Shape); 3]> =
-            args.iter().map(|a| (*a, self.raw_shape(*a))).collect();
-        let (out, env) = match &parsed {
-            Some((_, p)) => self.lower_spec_step(step, op, p, &arg_shapes)?,
-            None => {
-                (self.lower_plain_step(step, op, &arg_shapes, numpy.as_ref())?, SpecEnv::default())
+        let direct = parsed.as_ref().and_then(|(_, p)| self.try_direct(op, p, args));
+        let (out, labels) = match (direct, &parsed) {
+            (Some((shape, labels)), _) => {
+                let stored = ShapeRef::store(&shape, &mut self.solver.env.store);
+                (self.add_result(stored), labels)
+            }
+            (None, Some((_, p))) => {
+                let (out, env) = self.lower_spec_step(step, op, p, &self.arg_shapes(args))?;
+                (out, env.labels().to_vec())
+            }
+            (None, None) => {
+                let shapes = self.arg_shapes(args);
+                (self.lower_plain_step(step, op, &shapes, numpy.as_ref())?, Vec::new())
             }
         };
         for a in args {
@@ -115,10 +122,15 @@ impl Graph {
             args: args.iter().copied().collect(),
             spec,
             spec_text,
-            labels: env.labels().to_vec(),
+            labels,
         });
         self.solver.run()?;
         Ok(out)
+    }
+
+    /// The operands with their unsubstituted shapes, for lowering.
+    fn arg_shapes(&self, args: &[TensorId]) -> SmallVec<[(TensorId, Shape); 3]> {
+        args.iter().map(|a| (*a, self.raw_shape(*a))).collect()
     }
 
     /// Adds the result of a spec operation and its constraints: the result's rows are the

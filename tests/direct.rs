@@ -1,0 +1,168 @@
+//! Direct evaluation of spec steps over solved operands (`infer/graph/direct.rs`) agrees with
+//! the solver: random programs of einsum, permute and pointwise steps over declared shapes are
+//! run with direct evaluation on and off, and every step's outcome (error code or result rows,
+//! flank structure included), the solved shapes and the derived plans must be the same.
+
+use einrow::code::Coded;
+use einrow::ids::{StepId, TensorId};
+use einrow::infer::{Graph, OpKind};
+use einrow::project::{derive_plan, Compute};
+use proptest::prelude::*;
+
+/// One step of a generated program.
+#[derive(Clone, Debug)]
+enum Step {
+    /// An einsum (two slots) or permute (one slot) over these tensors (indices into all
+    /// tensors so far, modulo their number).
+    Spec { spec: String, args: Vec<usize> },
+    /// A pointwise step over two tensors.
+    Pointwise(usize, usize),
+}
+
+/// A declared shape: `2,3`, `1!,2`, `2|3`, or the empty shape.
+fn shape() -> impl Strategy<Value = String> {
+    // Mostly one size, so that labels often agree and the direct path is taken.
+    let axis =
+        prop_oneof![6 => Just("2".to_string()), 1 => Just("3".into()), 1 => Just("1!".into())];
+    let row = || prop::collection::vec(axis.clone(), 0..4).prop_map(|v| v.join(","));
+    (row(), prop::option::weighted(0.25, row()))
+        .prop_map(|(out, batch)| batch.map_or(out.clone(), |b| format!("{b}|{out}")))
+}
+
+/// A written row: labels, placeholders and at most one row variable.
+fn row(labels: &'static [&'static str]) -> impl Strategy<Value = String> {
+    let token = prop::sample::select(labels);
+    let ellipsis =
+        prop::option::weighted(0.4, (prop::sample::select(&["...", "..r.."][..]), 0usize..4));
+    (prop::collection::vec(token, 0..4), ellipsis).prop_map(
+        |(mut toks, e): (Vec<&str>, Option<(&str, usize)>)| {
+            if let Some((e, at)) = e {
+                let at = at.min(toks.len());
+                toks.insert(at, e);
+            }
+            toks.join(", ")
+        },
+    )
+}
+
+/// A slot: an output row, sometimes with a batch row.
+fn slot(labels: &'static [&'static str]) -> impl Strategy<Value = String> {
+    (row(labels), prop::option::weighted(0.2, row(labels)))
+        .prop_map(|(out, batch)| batch.map_or(out.clone(), |b| format!("{b} | {out}")))
+}
+
+fn step() -> impl Strategy<Value = Step> {
+    const RHS: &[&str] = &["i", "j", "k", "_"];
+    const LHS: &[&str] = &["i", "j", "k"];
+    let einsum =
+        (slot(RHS), slot(RHS), slot(LHS), 0usize..8, 0usize..8).prop_map(|(a, b, c, x, y)| {
+            Step::Spec { spec: format!("{a}; {b} => {c}"), args: vec![x, y] }
+        });
+    let permute = (slot(RHS), slot(LHS), 0usize..8)
+        .prop_map(|(a, c, x)| Step::Spec { spec: format!("{a} => {c}"), args: vec![x] });
+    let pointwise = (0usize..8, 0usize..8).prop_map(|(x, y)| Step::Pointwise(x, y));
+    prop_oneof![3 => einsum, 3 => permute, 1 => pointwise]
+}
+
+/// What running a program observed: per step the error code or the result's rows, then the
+/// solved shapes (or the solve error's code) and the plans of the spec steps.
+fn run(decls: &[String], steps: &[Step], direct: bool) -> Vec<String> {
+    let mut g = Graph::new();
+    g.set_direct_evaluation(direct);
+    let mut seen = Vec::new();
+    let mut tensors: Vec<TensorId> = Vec::new();
+    for (i, d) in decls.iter().enumerate() {
+        tensors.push(g.declare(&format!("x{i}"), Some(d), false).expect("declared shapes parse"));
+    }
+    let mut spec_steps = Vec::new();
+    for s in steps {
+        let pick = |i: &usize| tensors[i % tensors.len()];
+        let result = match s {
+            Step::Spec { spec, args } => {
+                let args: Vec<TensorId> = args.iter().map(pick).collect();
+                let op = if args.len() == 1 { OpKind::Permute } else { OpKind::Einsum };
+                g.add_step(op, &args, Some(spec)).inspect(|_| spec_steps.push(g.steps().len() - 1))
+            }
+            Step::Pointwise(a, b) => g.pointwise(&[pick(a), pick(b)]),
+        };
+        match result {
+            Ok(t) => {
+                seen.push(format!("{:?}", g.shape(t)));
+                tensors.push(t);
+            }
+            Err(e) => seen.push(format!("error {}", e.code())),
+        }
+    }
+    match g.solve() {
+        Ok(()) => {
+            for &t in &tensors {
+                seen.push(format!("{:?}", g.shape(t)));
+            }
+            for s in spec_steps {
+                let compute = Compute::default_for(OpKind::Einsum, 2);
+                let plan = derive_plan(&mut g, StepId::from_index(s), compute, 0);
+                seen.push(format!("{plan:?}"));
+            }
+        }
+        Err(e) => seen.push(format!("solve error {}", e.code())),
+    }
+    canonical_vars(&seen)
+}
+
+/// Renames variables (`$r7`, `$12`) within each line by order of first appearance. The two
+/// paths create different numbers of variables, and a rolled-back step renumbers them, so
+/// only the pattern of variables within one observation is comparable.
+fn canonical_vars(lines: &[String]) -> Vec<String> {
+    let rename = |line: &str| {
+        let mut names: Vec<String> = Vec::new();
+        let mut out = String::new();
+        let mut rest = line;
+        while let Some(at) = rest.find('$') {
+            out.push_str(&rest[..at]);
+            let var = &rest[at..];
+            // `$r7` is a row variable, `$12` a dim variable.
+            let prefix = if var[1..].starts_with('r') { 2 } else { 1 };
+            let digits = var[prefix..].find(|c: char| !c.is_ascii_digit());
+            let end = digits.map_or(var.len(), |e| e + prefix);
+            let name = &var[..end];
+            let k = names.iter().position(|n| n == name).unwrap_or_else(|| {
+                names.push(name.to_string());
+                names.len() - 1
+            });
+            out.push_str(&format!("{}{k}", &name[..prefix]));
+            rest = &var[end..];
+        }
+        out.push_str(rest);
+        out
+    };
+    lines.iter().map(|l| rename(l)).collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2048))]
+
+    #[test]
+    fn direct_evaluation_agrees_with_the_solver(
+        decls in prop::collection::vec(shape(), 1..4),
+        steps in prop::collection::vec(step(), 1..5),
+    ) {
+        let direct = run(&decls, &steps, true);
+        let solver = run(&decls, &steps, false);
+        prop_assert_eq!(direct, solver);
+    }
+}
+
+/// A result slot with a leading flank keeps it: `a,..r..,c` over `2,3` gives a row whose first
+/// axis aligns left in a later broadcast (so it cannot broadcast into `4,2,3`).
+#[test]
+fn a_direct_result_keeps_its_leading_flank() {
+    for direct in [true, false] {
+        let mut g = Graph::new();
+        g.set_direct_evaluation(direct);
+        let x = g.declare("x", Some("2,3"), false).expect("declares");
+        let y = g.declare("y", Some("4,2,3"), false).expect("declares");
+        let p = g.permute("a, ..r.., c => a, ..r.., c", x).expect("permutes");
+        let err = g.pointwise(&[p, y]).and_then(|_| g.solve()).expect_err("2 faces 4");
+        assert_eq!(err.code(), einrow::code::ErrorCode::Mismatch, "direct: {direct}");
+    }
+}
