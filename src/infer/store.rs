@@ -4,7 +4,7 @@
 
 use super::constraint::RowArg;
 use crate::ids::RowVar;
-use crate::shape::{Dim, Dims, Row, Shape};
+use crate::shape::{Dim, Dims, Row, Shape, Solved};
 
 /// A stored row.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,6 +43,15 @@ impl RowStore {
             len: to_u32(r.beg.len() + r.dims.len()),
             var: r.var.map_or(NO_VAR, |v| v.0),
         });
+        RowId(to_u32(self.heads.len() - 1))
+    }
+
+    /// Stores a closed row of solved sizes whose first `leading` axes form its leading flank.
+    pub fn push_solved(&mut self, sizes: &[Solved], leading: usize) -> RowId {
+        let start = to_u32(self.dims.len());
+        self.dims.extend(sizes.iter().map(|s| Dim::Solved(*s)));
+        let (beg, len) = (to_u32(leading.min(sizes.len())), to_u32(sizes.len()));
+        self.heads.push(Head { start, beg, len, var: NO_VAR });
         RowId(to_u32(self.heads.len() - 1))
     }
 

@@ -19,7 +19,7 @@ use super::Graph;
 use crate::ids::{DimVar, TensorId};
 use crate::infer::op::OpKind;
 use crate::infer::store::{RowId, ShapeRef};
-use crate::shape::{Dim, Row, Shape, Solved};
+use crate::shape::{Dim, Row, Solved};
 use crate::spec::ast::{self, AxisKind, EinsumSpec, Name, RowKind, ShapeSpec};
 
 /// The sizes a spec's labels and row variables take from the operands.
@@ -106,23 +106,23 @@ impl<'s> Bindings<'s> {
     }
 
     /// The result row of a written result row, when everything in it is fixed.
-    fn result_row(&self, written: Option<&ast::Row>, kind: RowKind) -> Option<Row> {
-        let Some(w) = written else { return Some(Row::empty()) };
+    fn result_row(&self, written: Option<&ast::Row>, kind: RowKind) -> Option<SolvedRow> {
+        let mut out = SolvedRow { dims: SmallVec::new(), leading: 0 };
+        let Some(w) = written else { return Some(out) };
         // As the solver's substitution splices a row variable's value at the marker: its
         // leading axes join the leading flank, its trailing axes the trailing one.
-        let mut out = Row::empty();
         for a in &w.leading {
-            out.beg.push(Dim::Solved(self.axis(a)?));
+            out.dims.push(self.axis(a)?);
         }
+        out.leading = w.leading.len();
         if let Some(e) = &w.ellipsis {
             let name = e.var_name(kind);
             let (_, c) = self.rows.iter().find(|(n, _)| *n == name)?;
-            let (beg, dims) = c.dims.split_at(c.leading);
-            out.beg.extend(beg.iter().map(|s| Dim::Solved(*s)));
-            out.dims.extend(dims.iter().map(|s| Dim::Solved(*s)));
+            out.dims.extend_from_slice(&c.dims);
+            out.leading += c.leading;
         }
         for a in &w.trailing {
-            out.dims.push(Dim::Solved(self.axis(a)?));
+            out.dims.push(self.axis(a)?);
         }
         Some(out)
     }
@@ -161,14 +161,15 @@ fn labels_in_order(spec: &EinsumSpec) -> SmallVec<[&Name; 8]> {
 }
 
 impl Graph {
-    /// Evaluates a spec step over fully solved operands directly: the result's shape and the
-    /// spec's labels with their (bound) variables, or `None` when the step needs the solver.
+    /// Evaluates a spec step over fully solved operands directly: the result's shape (stored)
+    /// and the spec's labels with their (bound) variables, or `None`, having changed nothing,
+    /// when the step needs the solver.
     pub(super) fn try_direct(
         &mut self,
         op: OpKind,
         spec: &EinsumSpec,
         args: &[TensorId],
-    ) -> Option<(Shape, Vec<(Name, DimVar)>)> {
+    ) -> Option<(ShapeRef, Vec<(Name, DimVar)>)> {
         if !self.direct || !matches!(op, OpKind::Einsum | OpKind::Einsum3 | OpKind::Permute) {
             return None;
         }
@@ -181,9 +182,8 @@ impl Graph {
                 }
             }
         }
-        let [batch, input, output] =
-            RowKind::ALL.map(|kind| b.result_row(spec.lhs.row(kind), kind));
-        let shape = Shape { batch: batch?, input: input?, output: output? };
+        let mut rows = RowKind::ALL.into_iter().map(|kind| b.result_row(spec.lhs.row(kind), kind));
+        let result = [rows.next()??, rows.next()??, rows.next()??];
         let sizes: SmallVec<[(&Name, Solved); 8]> = labels_in_order(spec)
             .into_iter()
             .map(|name| Some((name, b.size_of(name)?)))
@@ -197,7 +197,9 @@ impl Graph {
                 (name.clone(), v)
             })
             .collect();
-        Some((shape, labels))
+        let store = &mut self.solver.env.store;
+        let first = result.map(|r| store.push_solved(&r.dims, r.leading))[0];
+        Some((ShapeRef::Stored(first), labels))
     }
 
     /// The solved rows (batch, input, output) of a tensor, or `None` when it has unknowns.

@@ -98,10 +98,7 @@ impl Graph {
         }
         let direct = parsed.as_ref().and_then(|(_, p)| self.try_direct(op, p, args));
         let (out, labels) = match (direct, &parsed) {
-            (Some((shape, labels)), _) => {
-                let stored = ShapeRef::store(&shape, &mut self.solver.env.store);
-                (self.add_result(stored), labels)
-            }
+            (Some((shape, labels)), _) => (self.add_result(shape), labels),
             (None, Some((_, p))) => {
                 let (out, env) = self.lower_spec_step(step, op, p, &self.arg_shapes(args))?;
                 (out, env.labels().to_vec())
