@@ -11,8 +11,9 @@
 use lalrpop_util::ParseError;
 
 use super::ast::{Affine, AxisKind, Coeff, Conv, Ellipsis, Name, Padding, RowKind, ShapeSpec};
-use super::ast::{Axis, ConcatPart};
+use super::ast::{Axis, ConcatPart, Row};
 use super::error::SpecError;
+use super::lexer::{int_value, MAX_INT};
 use crate::span::Span;
 
 /// Separator bookkeeping of the row being parsed.
@@ -40,36 +41,28 @@ pub struct Seen {
 
 /// A stride or dilation as the grammar matched it.
 #[derive(Clone, Copy, Debug)]
-pub enum CoeffTok<'s> {
-    /// An integer.
-    Int(u64),
-    /// An identifier.
-    Name(&'s str),
-}
-
-impl CoeffTok<'_> {
-    fn build(self) -> Coeff {
-        match self {
-            CoeffTok::Int(n) => Coeff::Int(n),
-            CoeffTok::Name(s) => Coeff::Name(name(s)),
-        }
-    }
+pub enum CoeffTok {
+    /// Not written: 1.
+    One,
+    /// An integer, at this span.
+    Int(Span),
+    /// An identifier, at this span.
+    Name(Span),
 }
 
 /// A component of a concatenation axis as the grammar matched it.
 #[derive(Clone, Copy, Debug)]
-pub enum PartTok<'s> {
-    /// A label.
-    Label(&'s str),
-    /// A fixed size.
-    Size(u64),
+pub enum PartTok {
+    /// A label, at this span.
+    Label(Span),
+    /// A fixed size, at this span.
+    Size(Span),
 }
 
-/// A label of an affine axis with its span.
-pub type Label<'s> = (&'s str, Span);
-
 /// What the grammar matched, assembled in text order into the slots of the spec.
-pub struct Builder<'t> {
+pub struct Builder<'s, 't> {
+    /// The spec, where identifiers and integers are read at their tokens' spans.
+    src: &'s str,
     /// Single-char mode: axes need no comma between them.
     single_char: bool,
     state: RowState,
@@ -92,31 +85,44 @@ pub struct Builder<'t> {
     pub seen: Seen,
 }
 
-impl<'t> Builder<'t> {
-    /// A builder that writes the slot of a labels spec into `shape`, lexed in the given mode.
+impl<'s, 't> Builder<'s, 't> {
+    /// A builder that writes the slot of the labels spec `src` into `shape`, lexed in the
+    /// given mode.
     ///
     /// The tree is written where the caller keeps it: slots are large, and moving them
     /// (in and out of the builder) cost more than building them.
     #[inline(always)]
-    pub fn labels(none: &'t mut Vec<ShapeSpec>, shape: &'t mut ShapeSpec, multichar: bool) -> Self {
-        Builder::new(none, shape, true, multichar)
+    pub fn labels(
+        src: &'s str,
+        none: &'t mut Vec<ShapeSpec>,
+        shape: &'t mut ShapeSpec,
+        multichar: bool,
+    ) -> Self {
+        Builder::new(src, none, shape, true, multichar)
     }
 
-    /// A builder that writes the operand slots of an einsum spec into `rhs` (which holds a
-    /// default slot per operand) and its result slot into `lhs`.
+    /// A builder that writes the operand slots of the einsum spec `src` into `rhs` (which
+    /// holds a default slot per operand) and its result slot into `lhs`.
     #[inline(always)]
-    pub fn einsum(rhs: &'t mut Vec<ShapeSpec>, lhs: &'t mut ShapeSpec, multichar: bool) -> Self {
-        Builder::new(rhs, lhs, false, multichar)
+    pub fn einsum(
+        src: &'s str,
+        rhs: &'t mut Vec<ShapeSpec>,
+        lhs: &'t mut ShapeSpec,
+        multichar: bool,
+    ) -> Self {
+        Builder::new(src, rhs, lhs, false, multichar)
     }
 
     #[inline(always)]
     fn new(
+        src: &'s str,
         rhs: &'t mut Vec<ShapeSpec>,
         lhs: &'t mut ShapeSpec,
         in_lhs: bool,
         multichar: bool,
     ) -> Self {
         Builder {
+            src,
             single_char: !multichar,
             state: RowState::default(),
             rhs,
@@ -130,6 +136,33 @@ impl<'t> Builder<'t> {
         }
     }
 
+    /// The text of a token.
+    #[inline]
+    fn text(&self, span: Span) -> &'s str {
+        self.src.get(span.range()).unwrap_or_default()
+    }
+
+    /// A [`Name`] for the text of a token.
+    #[inline]
+    fn name(&self, span: Span) -> Name {
+        name(self.text(span))
+    }
+
+    /// The value of an integer token (the lexer checked that it is at most `MAX_INT`).
+    #[inline]
+    fn int(&self, span: Span) -> u64 {
+        int_value(self.text(span)).unwrap_or(MAX_INT)
+    }
+
+    /// A stride or dilation.
+    fn coeff(&self, tok: CoeffTok) -> Coeff {
+        match tok {
+            CoeffTok::One => Coeff::Int(1),
+            CoeffTok::Int(at) => Coeff::Int(self.int(at)),
+            CoeffTok::Name(at) => Coeff::Name(self.name(at)),
+        }
+    }
+
     /// The slot being parsed.
     #[inline]
     fn slot(&mut self) -> &mut ShapeSpec {
@@ -140,6 +173,20 @@ impl<'t> Builder<'t> {
             self.rhs.resize_with(self.at + 1, ShapeSpec::default);
         }
         &mut self.rhs[self.at]
+    }
+
+    /// Adds an integer axis to the row being parsed.
+    #[inline]
+    pub fn int_axis(&mut self, span: Span) -> Result<(), SpecError> {
+        let n = self.int(span);
+        self.axis(AxisKind::Int(n), span)
+    }
+
+    /// Adds a label axis to the row being parsed.
+    #[inline]
+    pub fn label_axis(&mut self, span: Span) -> Result<(), SpecError> {
+        let label = self.name(span);
+        self.axis(AxisKind::Label(label), span)
     }
 
     /// Adds an axis to the row being parsed.
@@ -179,31 +226,34 @@ impl<'t> Builder<'t> {
     }
 
     /// Adds a component to the concatenation axis being parsed.
-    pub fn part(&mut self, part: PartTok<'_>) {
-        self.parts.push(match part {
-            PartTok::Label(s) => ConcatPart::Label(name(s)),
-            PartTok::Size(n) => ConcatPart::Size(n),
-        });
+    pub fn part(&mut self, part: PartTok) {
+        let part = match part {
+            PartTok::Label(at) => ConcatPart::Label(self.name(at)),
+            PartTok::Size(at) => ConcatPart::Size(self.int(at)),
+        };
+        self.parts.push(part);
     }
 
     /// Notes the kernel term `[offset+][dilation*]kernel` of the convolution axis being parsed.
-    pub fn kernel(&mut self, offset: u64, dilation: CoeffTok<'_>, (kernel, span): Label<'_>) {
-        self.kernel = Some((offset, dilation.build(), name(kernel), span));
+    pub fn kernel(&mut self, offset: Option<Span>, dilation: CoeffTok, span: Span) {
+        let offset = offset.map_or(0, |at| self.int(at));
+        self.kernel = Some((offset, self.coeff(dilation), self.name(span), span));
     }
 
     /// Builds a strided axis `stride*over[+offset]`.
-    pub fn affine(&mut self, stride: CoeffTok<'_>, (over, over_span): Label<'_>, offset: u64) {
-        let (stride, over) = (stride.build(), name(over));
+    pub fn affine(&mut self, stride: CoeffTok, over_span: Span, offset: Option<Span>) {
+        let (stride, over) = (self.coeff(stride), self.name(over_span));
+        let offset = offset.map_or(0, |at| self.int(at));
         self.affine = Some(Box::new(Affine { stride, over, over_span, offset, conv: None }));
     }
 
     /// Builds a convolution axis from the stride, the `over` label, the padding marker and the
     /// kernel term noted last.
-    pub fn conv(&mut self, stride: CoeffTok<'_>, (over, over_span): Label<'_>, padding: Padding) {
+    pub fn conv(&mut self, stride: CoeffTok, over_span: Span, padding: Padding) {
         if let Some((offset, dilation, kernel, kernel_span)) = self.kernel.take() {
             self.affine = Some(Box::new(Affine {
-                stride: stride.build(),
-                over: name(over),
+                stride: self.coeff(stride),
+                over: self.name(over_span),
                 over_span,
                 offset,
                 conv: Some(Conv { dilation, kernel, padding, kernel_span }),
@@ -212,12 +262,13 @@ impl<'t> Builder<'t> {
     }
 
     /// Adds a row variable to the row being parsed.
-    pub fn ellipsis(&mut self, var: Option<&str>, span: Span) -> Result<(), SpecError> {
+    pub fn ellipsis(&mut self, var: Option<Span>, span: Span) -> Result<(), SpecError> {
+        let var = var.map(|at| self.name(at));
         let row = &mut self.slot().output;
         if let Some(first) = &row.ellipsis {
             return Err(SpecError::TwoEllipses { first: first.span, second: span });
         }
-        row.ellipsis = Some(Ellipsis { name: var.map(name), span });
+        row.ellipsis = Some(Ellipsis { name: var, span });
         if !row.trailing.is_empty() {
             row.leading = std::mem::take(&mut row.trailing);
         }
@@ -241,11 +292,14 @@ impl<'t> Builder<'t> {
         self.state = RowState::default();
         let slot = self.slot();
         slot.output.span = span;
-        match kind {
-            RowKind::Output => {}
-            RowKind::Batch => slot.batch = Some(std::mem::take(&mut slot.output)),
-            RowKind::Input => slot.input = Some(std::mem::take(&mut slot.output)),
-        }
+        // The finished row trades places with an empty one (no copy of the row through a
+        // temporary).
+        let target = match kind {
+            RowKind::Output => return,
+            RowKind::Batch => &mut slot.batch,
+            RowKind::Input => &mut slot.input,
+        };
+        std::mem::swap(target.insert(Row::default()), &mut slot.output);
     }
 
     /// Finishes the current slot.
@@ -286,9 +340,16 @@ pub fn name(text: &str) -> Name {
     Name::new(text)
 }
 
-/// Wraps a builder error for the parser.
-pub fn user<T>(error: SpecError) -> ParseError<usize, T, SpecError> {
-    ParseError::User { error }
+/// Wraps a builder error for the parser (boxed: the parser moves its results around, and a
+/// small error type keeps them small).
+pub fn user<T>(error: SpecError) -> ParseError<u32, T, Box<SpecError>> {
+    ParseError::User { error: Box::new(error) }
+}
+
+/// The span of a token or symbol from the parser's locations.
+#[inline(always)]
+pub fn span(start: u32, end: u32) -> Span {
+    Span { start, end: end.max(start) }
 }
 
 #[cfg(test)]

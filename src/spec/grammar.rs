@@ -2,6 +2,7 @@
 
 use lalrpop_util::ParseError;
 
+use super::assemble::span;
 use super::error::SpecError;
 use super::lexer::Token;
 use crate::span::Span;
@@ -14,28 +15,34 @@ lalrpop_util::lalrpop_mod!(
 
 pub use generated::{EinsumParser, LabelsParser};
 
-/// Turns a lalrpop error into a spec error with a span and a readable "expected" list.
-pub fn from_lalrpop(err: ParseError<usize, Token<'_>, SpecError>) -> SpecError {
+/// A parse error as the generated parser reports it.
+pub type LalrpopError = ParseError<u32, Token, Box<SpecError>>;
+
+/// Turns a lalrpop error on `spec` into a spec error with a span and a readable "expected"
+/// list.
+pub fn from_lalrpop(err: LalrpopError, spec: &str) -> SpecError {
+    let found = |tok: Token, at: Span| tok.describe(spec.get(at.range()).unwrap_or_default());
     match err {
         ParseError::InvalidToken { location } => SpecError::Unexpected {
             found: "input".into(),
             expected: "a token".into(),
-            span: Span::point(location),
+            span: span(location, location),
         },
-        ParseError::UnrecognizedEof { location, expected } => {
-            SpecError::UnexpectedEnd { expected: describe(&expected), span: Span::point(location) }
-        }
-        ParseError::UnrecognizedToken { token: (l, tok, r), expected } => SpecError::Unexpected {
-            found: tok.to_string(),
+        ParseError::UnrecognizedEof { location, expected } => SpecError::UnexpectedEnd {
             expected: describe(&expected),
-            span: Span::new(l, r),
+            span: span(location, location),
+        },
+        ParseError::UnrecognizedToken { token: (l, tok, r), expected } => SpecError::Unexpected {
+            found: found(tok, span(l, r)),
+            expected: describe(&expected),
+            span: span(l, r),
         },
         ParseError::ExtraToken { token: (l, tok, r) } => SpecError::Unexpected {
-            found: tok.to_string(),
+            found: found(tok, span(l, r)),
             expected: "the end of the spec".into(),
-            span: Span::new(l, r),
+            span: span(l, r),
         },
-        ParseError::User { error } => error,
+        ParseError::User { error } => *error,
     }
 }
 

@@ -6,6 +6,7 @@
 
 mod assemble;
 pub mod ast;
+mod commas;
 mod error;
 mod grammar;
 mod json;

@@ -4,6 +4,7 @@
 //! are ignored. Rules needing only the text are checked here: output labels must occur in an
 //! input and may not repeat. Operand counts and sizes are checked against shapes later.
 
+use super::assemble::name;
 use super::ast::{Axis, AxisKind, Ellipsis, NumpySpec, Row};
 use super::error::SpecError;
 use crate::span::Span;
@@ -11,7 +12,7 @@ use crate::span::Span;
 /// Parses numpy einsum subscripts.
 pub fn parse_numpy(spec: &str) -> Result<NumpySpec, SpecError> {
     let (lhs, rhs) = split_arrow(spec)?;
-    let mut inputs = Vec::new();
+    let mut inputs = Vec::with_capacity(lhs.bytes().filter(|&c| c == b',').count() + 1);
     let mut start = 0;
     for (i, c) in lhs.char_indices().chain(std::iter::once((lhs.len(), ','))) {
         if c == ',' {
@@ -64,10 +65,9 @@ fn term(spec: &str, start: usize, end: usize) -> Result<Row, SpecError> {
         match c {
             ' ' => {}
             'a'..='z' | 'A'..='Z' => {
-                let axis = Axis {
-                    kind: AxisKind::Label(c.to_string().into()),
-                    span: Span::new(at, at + 1),
-                };
+                // One-byte names point into a static string: no allocation per label.
+                let label = name(&text[i..i + 1]);
+                let axis = Axis { kind: AxisKind::Label(label), span: Span::new(at, at + 1) };
                 if row.ellipsis.is_some() {
                     row.trailing.push(axis);
                 } else {
