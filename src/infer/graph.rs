@@ -8,6 +8,7 @@ use smallvec::SmallVec;
 
 mod events;
 mod search;
+mod sizes;
 mod steps;
 
 use events::Event;

@@ -46,17 +46,21 @@ pub fn derive_plan(
         Some(s) => (s.op, s.out, s.args.clone()),
         None => return Err(ProjectError::Data(format!("no step {step}"))),
     };
-    let out = Sizes::of(g, out)?;
-    let args: SmallVec<[Sizes; 3]> =
-        args.iter().map(|a| Sizes::of(g, *a)).collect::<Result<_, _>>()?;
+    // Read in place: no copies of the inline buffers.
+    let mut sizes: SmallVec<[Sizes; 4]> = SmallVec::new();
+    sizes.resize_with(args.len() + 1, Sizes::default);
+    for (s, t) in sizes.iter_mut().zip(std::iter::once(out).chain(args)) {
+        s.read(g, t)?;
+    }
+    let (out, args) = sizes.split_first().ok_or_else(|| ProjectError::Data("no result".into()))?;
     let label_sizes = label_sizes(g, i);
     let s = g.steps().get(i).ok_or_else(|| ProjectError::Data(format!("no step {step}")))?;
     let parts = match &s.spec {
         Some(spec) => {
             let labels = LabelSizes { labels: &s.labels, sizes: &label_sizes };
-            spec_parts(spec, SpecSizes { out: &out, args: &args, labels })?
+            spec_parts(spec, SpecSizes { out, args, labels })?
         }
-        None => vec![positional_part(op, &out, &args, slice_index)?],
+        None => vec![positional_part(op, out, args, slice_index)?],
     };
     let result_dims = out.memory().to_vec();
     let bijective = parts.len() == 1 && is_bijective(&parts[0], &result_dims);

@@ -57,27 +57,23 @@ impl Sizes {
     /// The solved sizes of `t` (fails when something is still unknown, with the error of
     /// [`Graph::dims`]).
     pub fn of(g: &mut Graph, t: TensorId) -> Result<Sizes, InferError> {
-        let shape = g.shape(t);
         let mut out = Sizes::default();
+        out.read(g, t)?;
+        Ok(out)
+    }
+
+    /// Replaces these sizes by those of `t`, in place (as [`Sizes::of`]).
+    pub fn read(&mut self, g: &mut Graph, t: TensorId) -> Result<(), InferError> {
+        self.dims.clear();
         for kind in RowKind::MEMORY_ORDER {
-            let row = shape.row(kind);
-            let start = out.dims.len();
-            let solved = row.var.is_none()
-                && row.beg.iter().chain(&row.dims).all(|d| match d.solved() {
-                    Some(s) => {
-                        out.dims.push(s.size);
-                        true
-                    }
-                    None => false,
-                });
-            if !solved {
+            let start = self.dims.len();
+            let Some(beg) = g.solved_row(t, kind, &mut |size| self.dims.push(size)) else {
                 // Something is still unknown: `dims` names it.
                 return Err(g.dims(t).err().unwrap_or_else(|| unsolved(g, t)));
-            }
-            let span = Span { start, beg: row.beg.len(), len: out.dims.len() - start };
-            out.rows[kind_index(kind)] = span;
+            };
+            self.rows[kind_index(kind)] = Span { start, beg, len: self.dims.len() - start };
         }
-        Ok(out)
+        Ok(())
     }
 
     /// The row of a kind.
@@ -150,6 +146,31 @@ mod tests {
         check("5|2,3->4", [&[5], &[2, 3], &[4]], &[5, 4, 2, 3]);
         check("7,8|9", [&[7, 8], &[], &[9]], &[7, 8, 9]);
         check("", [&[], &[], &[]], &[]);
+    }
+
+    /// Sizes and flanks agree with the substituted shape, also through leading flanks.
+    #[test]
+    fn flanks_match_the_substituted_shape() {
+        let mut g = Graph::new();
+        let a = g.declare("a", Some("2,...,5"), true).expect("declares");
+        let b = g.declare("b", Some("2,3,4,5"), false).expect("declares");
+        let c = g.pointwise(&[a, b]).expect("adds");
+        g.solve().expect("solves");
+        let mut leading = 0;
+        for t in [a, b, c] {
+            let s = Sizes::of(&mut g, t).expect("solved");
+            let shape = g.shape(t);
+            for kind in RowKind::ALL {
+                let (row, want) = (s.row(kind), shape.row(kind));
+                let size = |d: &crate::shape::Dim| d.solved().map(|s| s.size);
+                let beg: Vec<_> = want.beg.iter().map(size).collect();
+                let dims: Vec<_> = want.dims.iter().map(size).collect();
+                assert_eq!(row.beg().iter().map(|s| Some(*s)).collect::<Vec<_>>(), beg);
+                assert_eq!(row.dims().iter().map(|s| Some(*s)).collect::<Vec<_>>(), dims);
+                leading += row.beg().len();
+            }
+        }
+        assert!(leading > 0, "no leading flank was exercised");
     }
 
     #[test]

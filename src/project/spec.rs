@@ -24,16 +24,29 @@ pub struct LabelSizes<'a> {
 
 impl LabelSizes<'_> {
     fn get(&self, name: &str) -> Option<u64> {
-        let i = self.labels.iter().position(|(n, _)| n.as_str() == name)?;
+        let i = self.labels.iter().position(|(n, _)| Key::Label(n).same(Key::Label(name)))?;
         self.sizes.get(i).copied().flatten()
     }
 }
 
 /// What a loop stands for.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, Debug)]
 enum Key<'s> {
     Label(&'s str),
     RowPos(&'s str, usize),
+}
+
+impl Key<'_> {
+    /// Equality without a `memcmp` call per comparison (names are a few bytes).
+    fn same(self, other: Key) -> bool {
+        let eq =
+            |a: &str, b: &str| a.len() == b.len() && a.bytes().zip(b.bytes()).all(|(x, y)| x == y);
+        match (self, other) {
+            (Key::Label(a), Key::Label(b)) => eq(a, b),
+            (Key::RowPos(a, i), Key::RowPos(b, j)) => i == j && eq(a, b),
+            _ => false,
+        }
+    }
 }
 
 /// A concatenation axis: its label components (position and name) and fixed-size components.
@@ -52,7 +65,7 @@ struct Builder<'s, 'a> {
 
 impl<'s> Builder<'s, '_> {
     fn find(&self, key: Key) -> Option<usize> {
-        self.keys.iter().find(|(k, _)| *k == key).map(|(_, l)| *l)
+        self.keys.iter().find(|(k, _)| k.same(key)).map(|(_, l)| *l)
     }
 
     fn push_loop(&mut self, key: Key<'s>, name: Name, size: u64) -> usize {
