@@ -48,6 +48,23 @@ fn one_spec(c: &mut Criterion) {
             BatchSize::SmallInput,
         )
     });
+    group.bench_function("plan ij;jk=>ik (solved graph)", |b| {
+        b.iter_batched(
+            || {
+                let mut g = two_leaves();
+                g.einsum("ij;jk=>ik", &ids).expect("infers");
+                g.solve().expect("solves");
+                g
+            },
+            |mut g| {
+                let compute = Compute::default_for(OpKind::Einsum, 2);
+                let plan = derive_plan(&mut g, black_box(StepId::from_index(0)), compute, 0)
+                    .expect("plans");
+                (g, plan)
+            },
+            BatchSize::SmallInput,
+        )
+    });
     group.bench_function("new graph + declare + parse+infer ij;jk=>ik", |b| {
         b.iter(|| {
             let mut g = two_leaves();

@@ -9,6 +9,7 @@ use smallvec::SmallVec;
 mod direct;
 mod events;
 mod search;
+mod sizes;
 mod steps;
 
 use events::Event;

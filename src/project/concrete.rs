@@ -1,6 +1,7 @@
 //! Solved shapes as plain sizes, keeping each row's split between leading and trailing axes
 //! (operands align to results from both edges).
 
+use super::sizes::{kind_index, Sizes};
 use crate::ids::TensorId;
 use crate::infer::{Graph, InferError};
 use crate::spec::ast::RowKind;
@@ -41,20 +42,7 @@ pub struct Concrete {
 impl Concrete {
     /// The solved shape of `t` (fails when something is still unknown).
     pub fn of(g: &mut Graph, t: TensorId) -> Result<Concrete, InferError> {
-        let shape = g.shape(t);
-        let mut c = Concrete::default();
-        for (i, kind) in RowKind::ALL.into_iter().enumerate() {
-            let row = shape.row(kind);
-            let sizes = |dims: &[crate::shape::Dim]| -> Option<Vec<u64>> {
-                dims.iter().map(|d| d.solved().map(|s| s.size)).collect()
-            };
-            match (row.var, sizes(&row.beg), sizes(&row.dims)) {
-                (None, Some(beg), Some(dims)) => c.rows[i] = ConcreteRow { beg, dims },
-                // Something is still unknown: `dims` names it.
-                _ => return Err(g.dims(t).err().unwrap_or_else(|| unsolved(g, t))),
-            }
-        }
-        Ok(c)
+        Sizes::of(g, t).map(|s| s.to_concrete())
     }
 
     /// The row of a kind.
@@ -66,23 +54,4 @@ impl Concrete {
     pub fn memory_dims(&self) -> Vec<u64> {
         RowKind::MEMORY_ORDER.into_iter().flat_map(|k| self.row(k).flat()).collect()
     }
-}
-
-/// The position of a kind in [`RowKind::ALL`].
-pub fn kind_index(kind: RowKind) -> usize {
-    match kind {
-        RowKind::Batch => 0,
-        RowKind::Input => 1,
-        RowKind::Output => 2,
-    }
-}
-
-/// The error of a shape that `Graph::dims` accepts but that is not plain sizes (unreachable
-/// while both read the same substituted shape; kept so that no input can panic here).
-fn unsolved(g: &Graph, t: TensorId) -> InferError {
-    let name = &g.tensor(t).name;
-    InferError::shape(
-        crate::code::ErrorCode::Unresolved,
-        format!("the shape of `{name}` is not known"),
-    )
 }

@@ -1,14 +1,15 @@
 //! Deriving the [`IndexPlan`] of a solved step.
 
-use super::concrete::Concrete;
+use smallvec::SmallVec;
+
 use super::error::ProjectError;
 use super::plan::{Index, IndexPlan, PlanPart};
 use super::positional::positional_part;
-use super::spec::spec_parts;
+use super::sizes::Sizes;
+use super::spec::{spec_parts, LabelSizes, SpecSizes};
 use crate::ids::StepId;
 use crate::infer::{Graph, OpKind};
 use crate::kernel::{Accum, Combine};
-use crate::spec::ast::Name;
 
 /// What a step computes at each point: the accumulation and the combine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,30 +40,34 @@ pub fn derive_plan(
     compute: Compute,
     slice_index: u64,
 ) -> Result<IndexPlan, ProjectError> {
-    let s = g
-        .steps()
-        .get(step.index())
-        .cloned()
-        .ok_or_else(|| ProjectError::Data(format!("no step {step}")))?;
-    let out = Concrete::of(g, s.out)?;
-    let args: Vec<Concrete> =
-        s.args.iter().map(|a| Concrete::of(g, *a)).collect::<Result<_, _>>()?;
-    let parts = match (&s.spec, s.op) {
-        (Some(spec), _) => {
-            let sizes: Vec<(&Name, Option<u64>)> =
-                s.labels.iter().map(|(n, v)| (n, g.var_size(*v))).collect();
-            let label_size =
-                |name: &str| sizes.iter().find(|(n, _)| n.as_str() == name).and_then(|(_, s)| *s);
-            spec_parts(spec, &out, &args, &label_size)?
-        }
-        (None, op) => vec![positional_part(op, &out, &args, slice_index)?],
+    let i = step.index();
+    // Copied out (no allocation): the solver needs `g` mutably while sizes are read.
+    let (op, out, args) = match g.steps().get(i) {
+        Some(s) => (s.op, s.out, s.args.clone()),
+        None => return Err(ProjectError::Data(format!("no step {step}"))),
     };
-    let result_dims = out.memory_dims();
+    // Read in place: no copies of the inline buffers.
+    let mut sizes: SmallVec<[Sizes; 4]> = SmallVec::new();
+    sizes.resize_with(args.len() + 1, Sizes::default);
+    for (s, t) in sizes.iter_mut().zip(std::iter::once(out).chain(args)) {
+        s.read(g, t)?;
+    }
+    let (out, args) = sizes.split_first().ok_or_else(|| ProjectError::Data("no result".into()))?;
+    let label_sizes = label_sizes(g, i);
+    let s = g.steps().get(i).ok_or_else(|| ProjectError::Data(format!("no step {step}")))?;
+    let parts = match &s.spec {
+        Some(spec) => {
+            let labels = LabelSizes { labels: &s.labels, sizes: &label_sizes };
+            spec_parts(spec, SpecSizes { out, args, labels })?
+        }
+        None => vec![positional_part(op, out, args, slice_index)?],
+    };
+    let result_dims = out.memory().to_vec();
     let bijective = parts.len() == 1 && is_bijective(&parts[0], &result_dims);
     Ok(IndexPlan {
-        op: s.op,
+        op,
         result_dims,
-        operand_dims: args.iter().map(Concrete::memory_dims).collect(),
+        operand_dims: args.iter().map(|a| a.memory().to_vec()).collect(),
         parts,
         accum: compute.accum,
         combine: compute.combine,
@@ -70,13 +75,24 @@ pub fn derive_plan(
     })
 }
 
+/// The solved size of each label variable of step `i`, in the order of its labels.
+fn label_sizes(g: &mut Graph, i: usize) -> SmallVec<[Option<u64>; 8]> {
+    let n = g.steps().get(i).map_or(0, |s| s.labels.len());
+    (0..n)
+        .map(|k| {
+            let var = g.steps().get(i).and_then(|s| s.labels.get(k)).map(|(_, v)| *v);
+            var.and_then(|v| g.var_size(v))
+        })
+        .collect()
+}
+
 /// Every result element written exactly once: each result axis of size > 1 follows its own
 /// loop, and every loop of size > 1 appears in the result.
 fn is_bijective(part: &PlanPart, dims: &[u64]) -> bool {
-    let mut used = vec![false; part.loops.len()];
+    let mut used: SmallVec<[bool; 16]> = smallvec::smallvec![false; part.loops.len()];
     for (idx, &size) in part.result.iter().zip(dims) {
         match idx {
-            Index::Iter(l) if !used[*l] => used[*l] = true,
+            Index::Iter(l) if used.get(*l) == Some(&false) => used[*l] = true,
             Index::Fixed(0) if size == 1 => {}
             _ => return false,
         }

@@ -7,6 +7,7 @@ mod error;
 mod plan;
 mod positional;
 mod run;
+mod sizes;
 mod spec;
 
 pub use concrete::{Concrete, ConcreteRow};

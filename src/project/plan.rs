@@ -7,15 +7,41 @@ use serde_json::{json, Value};
 
 use crate::infer::OpKind;
 use crate::kernel::{Accum, Combine};
+use crate::spec::ast::Name;
 
 /// One loop of the product space.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Loop {
     /// A readable name: the spec label, `rho[k]` for a row variable's k-th axis, or
     /// `batch0`, `output1`… for positional axes.
-    pub name: crate::spec::ast::Name,
+    pub name: Name,
     /// The extent.
     pub size: u64,
+}
+
+impl Loop {
+    /// A numbered loop name, `{head}{open}{n}{close}` (`o1`, `rho[0]`), built without the
+    /// formatter.
+    pub(super) fn numbered(head: &str, open: &str, n: usize, close: &str) -> Name {
+        let mut digits = [0u8; 20];
+        let (mut rest, mut len) = (n, 0);
+        loop {
+            digits[len] = b'0' + (rest % 10) as u8;
+            len += 1;
+            rest /= 10;
+            if rest == 0 {
+                break;
+            }
+        }
+        let mut name = smol_str::SmolStrBuilder::new();
+        name.push_str(head);
+        name.push_str(open);
+        for d in digits[..len].iter().rev() {
+            name.push(char::from(*d));
+        }
+        name.push_str(close);
+        name.finish()
+    }
 }
 
 /// How one tensor axis is indexed.
@@ -220,5 +246,25 @@ impl IndexPlan {
             "input_labels": p.loops.iter().map(|l| l.name.as_str()).collect::<Vec<_>>(),
             "output": output,
         }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Loop;
+
+    #[track_caller]
+    fn check(head: &str, open: &str, n: usize, close: &str, expected: &str) {
+        assert_eq!(Loop::numbered(head, open, n, close), expected);
+        assert_eq!(expected, format!("{head}{open}{n}{close}"));
+    }
+
+    #[test]
+    fn numbered_names_match_the_formatter() {
+        check("o", "", 0, "", "o0");
+        check("b", "", 10, "", "b10");
+        check("rho", "[", 7, "]", "rho[7]");
+        check("a_long_row_variable_name", "[", 123, "]", "a_long_row_variable_name[123]");
+        check("k", "", usize::MAX, "", &format!("k{}", usize::MAX));
     }
 }

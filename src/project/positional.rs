@@ -3,26 +3,31 @@
 //! (leading flank from the left edge, trailing flank from the right edge), or index 0 where
 //! a size-1 axis broadcasts. Compose adds one loop per contracted axis.
 
-use super::concrete::{Concrete, ConcreteRow};
+use smallvec::SmallVec;
+
 use super::error::ProjectError;
 use super::plan::{Index, Loop, PlanPart};
+use super::sizes::{RowSizes, Sizes};
 use crate::infer::OpKind;
 use crate::spec::ast::RowKind;
 
 /// Loops of a row: (loop index, size) per axis.
-type RowLoops = Vec<(usize, u64)>;
+type RowLoops = SmallVec<[(usize, u64); 4]>;
+
+/// The indices of one row.
+type RowIndices = SmallVec<[Index; 4]>;
 
 struct Builder {
     loops: Vec<Loop>,
 }
 
 impl Builder {
-    fn row_loops(&mut self, prefix: &str, row: &ConcreteRow) -> RowLoops {
-        row.flat()
-            .into_iter()
+    fn row_loops(&mut self, prefix: &str, row: RowSizes) -> RowLoops {
+        row.all()
+            .iter()
             .enumerate()
-            .map(|(i, size)| {
-                self.loops.push(Loop { name: smol_str::format_smolstr!("{prefix}{i}"), size });
+            .map(|(i, &size)| {
+                self.loops.push(Loop { name: Loop::numbered(prefix, "", i, ""), size });
                 (self.loops.len() - 1, size)
             })
             .collect()
@@ -30,7 +35,7 @@ impl Builder {
 }
 
 /// The indices of an operand row that broadcasts into `res`.
-fn align(res: &RowLoops, opnd: &ConcreteRow) -> Result<Vec<Index>, ProjectError> {
+fn align(res: &RowLoops, opnd: RowSizes) -> Result<RowIndices, ProjectError> {
     let n = res.len();
     if opnd.len() > n {
         return Err(ProjectError::Misaligned(format!(
@@ -38,8 +43,9 @@ fn align(res: &RowLoops, opnd: &ConcreteRow) -> Result<Vec<Index>, ProjectError>
             opnd.len()
         )));
     }
-    let pairs = opnd.beg.iter().zip(&res[..opnd.beg.len()]);
-    let pairs = pairs.chain(opnd.dims.iter().zip(&res[n - opnd.dims.len()..]));
+    let (beg, dims) = (opnd.beg(), opnd.dims());
+    let pairs = beg.iter().zip(&res[..beg.len()]);
+    let pairs = pairs.chain(dims.iter().zip(&res[n - dims.len()..]));
     pairs
         .map(|(&size, &(l, rsize))| match size {
             s if s == rsize => Ok(Index::Iter(l)),
@@ -49,59 +55,62 @@ fn align(res: &RowLoops, opnd: &ConcreteRow) -> Result<Vec<Index>, ProjectError>
         .collect()
 }
 
+fn iters(r: &RowLoops) -> RowIndices {
+    r.iter().map(|(l, _)| Index::Iter(*l)).collect()
+}
+
 /// Memory order of per-kind index lists (given in [`RowKind::ALL`] order).
-fn memory_order(rows: [Vec<Index>; 3]) -> Vec<Index> {
+fn memory_order(rows: [RowIndices; 3]) -> Vec<Index> {
     let [b, i, o] = rows;
-    b.into_iter().chain(o).chain(i).collect()
+    let mut out = Vec::with_capacity(b.len() + i.len() + o.len());
+    out.extend(b);
+    out.extend(o);
+    out.extend(i);
+    out
+}
+
+/// The operand rows of `a` in [`RowKind::ALL`] order.
+fn rows(a: &Sizes) -> [RowSizes<'_>; 3] {
+    RowKind::ALL.map(|k| a.row(k))
 }
 
 /// The plan part of a broadcasting operation or a batch slice.
 pub fn positional_part(
     op: OpKind,
-    out: &Concrete,
-    args: &[Concrete],
+    out: &Sizes,
+    args: &[Sizes],
     slice_index: u64,
 ) -> Result<PlanPart, ProjectError> {
-    let mut b = Builder { loops: Vec::new() };
+    let mut b = Builder { loops: Vec::with_capacity(out.memory().len()) };
     let cb = b.row_loops("b", out.row(RowKind::Batch));
     let co = b.row_loops("o", out.row(RowKind::Output));
     let ci = b.row_loops("i", out.row(RowKind::Input));
-    let iters = |r: &RowLoops| r.iter().map(|(l, _)| Index::Iter(*l)).collect::<Vec<_>>();
     let result = memory_order([iters(&cb), iters(&ci), iters(&co)]);
+    let missing = || ProjectError::Misaligned(format!("{op} is missing an operand"));
     let operands = match op {
         OpKind::Pointwise => args
             .iter()
             .map(|a| {
-                let rows =
-                    [align(&cb, &a.rows[0])?, align(&ci, &a.rows[1])?, align(&co, &a.rows[2])?];
-                Ok(Some(memory_order(rows)))
+                let [ab, ai, ao] = rows(a);
+                Ok(Some(memory_order([align(&cb, ab)?, align(&ci, ai)?, align(&co, ao)?])))
             })
             .collect::<Result<Vec<_>, ProjectError>>()?,
         OpKind::Transpose => {
-            let a = &args[0];
-            vec![Some(memory_order([
-                align(&cb, &a.rows[0])?,
-                align(&co, &a.rows[1])?,
-                align(&ci, &a.rows[2])?,
-            ]))]
+            let [ab, ai, ao] = rows(args.first().ok_or_else(missing)?);
+            vec![Some(memory_order([align(&cb, ab)?, align(&co, ai)?, align(&ci, ao)?]))]
         }
         OpKind::Compose => {
-            let (a, x) = (&args[0], &args[1]);
+            let (Some(a), Some(x)) = (args.first(), args.get(1)) else { return Err(missing()) };
             let contracted = b.row_loops("k", a.row(RowKind::Input));
-            let a_idx = memory_order([
-                align(&cb, &a.rows[0])?,
-                iters(&contracted),
-                align(&co, &a.rows[2])?,
-            ]);
-            let x_idx = memory_order([
-                align(&cb, &x.rows[0])?,
-                align(&ci, &x.rows[1])?,
-                align(&contracted, &x.rows[2])?,
-            ]);
+            let [ab, _, ao] = rows(a);
+            let a_idx = memory_order([align(&cb, ab)?, iters(&contracted), align(&co, ao)?]);
+            let [xb, xi, xo] = rows(x);
+            let x_idx = memory_order([align(&cb, xb)?, align(&ci, xi)?, align(&contracted, xo)?]);
             vec![Some(a_idx), Some(x_idx)]
         }
         OpKind::BatchSlice => {
-            let mut batch = vec![Index::Fixed(slice_index)];
+            let mut batch = RowIndices::new();
+            batch.push(Index::Fixed(slice_index));
             batch.extend(iters(&cb));
             vec![Some(memory_order([batch, iters(&ci), iters(&co)]))]
         }

@@ -85,17 +85,18 @@ pub fn run_graph(
     }
     for i in 0..g.steps().len() {
         let step = StepId::from_index(i);
-        let s = g.steps()[i].clone();
+        // Only the tensors are needed: no clone of the step's spec and labels.
+        let (out, args) = (g.steps()[i].out, g.steps()[i].args.clone());
         let plan = derive_plan(g, step, compute(step), 0)?;
-        let mut inputs: Vec<&[f64]> = Vec::with_capacity(s.args.len());
-        for a in &s.args {
+        let mut inputs: Vec<&[f64]> = Vec::with_capacity(args.len());
+        for a in &args {
             let v = values[a.index()].as_deref().ok_or_else(|| {
                 ProjectError::Data(format!("no values for `{}`", g.tensor(*a).name))
             })?;
             inputs.push(v);
         }
-        let out = run_plan(&plan, &inputs)?;
-        values[s.out.index()] = Some(out);
+        let result = run_plan(&plan, &inputs)?;
+        values[out.index()] = Some(result);
     }
     Ok(values)
 }

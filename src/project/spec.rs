@@ -4,52 +4,96 @@
 //! strided and convolution axes are affine indices, and a concatenation is one part per
 //! component.
 
-use super::concrete::Concrete;
+use smallvec::SmallVec;
+
 use super::error::ProjectError;
 use super::plan::{Index, Loop, PlanPart};
+use super::sizes::Sizes;
+use crate::ids::DimVar;
 use crate::spec::ast::{self, AxisKind, ConcatPart, EinsumSpec, Name, Padding, RowKind, ShapeSpec};
 
+/// The solved size of each label of a step: its labels with their variables, and each
+/// variable's size in the same order.
+#[derive(Clone, Copy)]
+pub struct LabelSizes<'a> {
+    /// The step's labels.
+    pub labels: &'a [(Name, DimVar)],
+    /// The size of each label's variable (`None` when unsolved).
+    pub sizes: &'a [Option<u64>],
+}
+
+impl LabelSizes<'_> {
+    fn get(&self, name: &str) -> Option<u64> {
+        let i = self.labels.iter().position(|(n, _)| Key::Label(n).same(Key::Label(name)))?;
+        self.sizes.get(i).copied().flatten()
+    }
+}
+
 /// What a loop stands for.
-#[derive(Clone, PartialEq, Eq, Debug)]
-enum Key {
-    Label(Name),
-    RowPos(Name, usize),
+#[derive(Clone, Copy, Debug)]
+enum Key<'s> {
+    Label(&'s str),
+    RowPos(&'s str, usize),
+}
+
+impl Key<'_> {
+    /// Equality without a `memcmp` call per comparison (names are a few bytes).
+    fn same(self, other: Key) -> bool {
+        let eq =
+            |a: &str, b: &str| a.len() == b.len() && a.bytes().zip(b.bytes()).all(|(x, y)| x == y);
+        match (self, other) {
+            (Key::Label(a), Key::Label(b)) => eq(a, b),
+            (Key::RowPos(a, i), Key::RowPos(b, j)) => i == j && eq(a, b),
+            _ => false,
+        }
+    }
 }
 
 /// A concatenation axis: its label components (position and name) and fixed-size components.
-struct ConcatAxis {
-    parts: Vec<ConcatPart>,
+struct ConcatAxis<'s> {
+    parts: &'s [ConcatPart],
 }
 
-struct Builder<'a> {
+struct Builder<'s, 'a> {
     loops: Vec<Loop>,
-    keys: Vec<(Key, usize)>,
-    label_size: &'a dyn Fn(&str) -> Option<u64>,
+    keys: SmallVec<[(Key<'s>, usize); 8]>,
+    label_size: LabelSizes<'a>,
     /// Chosen component per concatenation axis, in spec order.
     choice: &'a [usize],
     concat_seen: usize,
 }
 
-impl Builder<'_> {
-    fn loop_for(&mut self, key: Key, size: u64) -> usize {
-        if let Some((_, l)) = self.keys.iter().find(|(k, _)| *k == key) {
-            return *l;
-        }
-        let name = match &key {
-            Key::Label(n) => n.clone(),
-            Key::RowPos(n, k) => smol_str::format_smolstr!("{n}[{k}]"),
-        };
+impl<'s> Builder<'s, '_> {
+    fn find(&self, key: Key) -> Option<usize> {
+        self.keys.iter().find(|(k, _)| k.same(key)).map(|(_, l)| *l)
+    }
+
+    fn push_loop(&mut self, key: Key<'s>, name: Name, size: u64) -> usize {
         self.loops.push(Loop { name, size });
         self.keys.push((key, self.loops.len() - 1));
         self.loops.len() - 1
     }
 
-    fn label(&mut self, name: &Name, fallback: u64) -> usize {
-        let size = (self.label_size)(name).unwrap_or(fallback);
-        self.loop_for(Key::Label(name.clone()), size)
+    fn row_pos(&mut self, var: &'s str, k: usize, size: u64) -> usize {
+        let key = Key::RowPos(var, k);
+        match self.find(key) {
+            Some(l) => l,
+            None => self.push_loop(key, Loop::numbered(var, "[", k, "]"), size),
+        }
     }
 
-    fn axis(&mut self, axis: &ast::Axis, size: u64) -> Index {
+    fn label(&mut self, name: &'s Name, fallback: u64) -> usize {
+        let key = Key::Label(name);
+        match self.find(key) {
+            Some(l) => l,
+            None => {
+                let size = self.label_size.get(name).unwrap_or(fallback);
+                self.push_loop(key, name.clone(), size)
+            }
+        }
+    }
+
+    fn axis(&mut self, axis: &'s ast::Axis, size: u64) -> Index {
         match &axis.kind {
             AxisKind::Label(n) => Index::Iter(self.label(n, size)),
             AxisKind::Placeholder => {
@@ -62,14 +106,14 @@ impl Builder<'_> {
         }
     }
 
-    fn affine(&mut self, a: &ast::Affine) -> Index {
+    fn affine(&mut self, a: &'s ast::Affine) -> Index {
         let stride = coeff(&a.stride);
         let over = self.label(&a.over, 1);
         let mut terms = vec![(stride, over)];
         let mut offset = i64::try_from(a.offset).unwrap_or(i64::MAX);
         let mut padded = false;
         if let Some(c) = &a.conv {
-            let kernel_size = (self.label_size)(&c.kernel).unwrap_or(1);
+            let kernel_size = self.label_size.get(&c.kernel).unwrap_or(1);
             let kernel = self.label(&c.kernel, 1);
             terms.push((coeff(&c.dilation), kernel));
             if c.padding == Padding::Same {
@@ -82,13 +126,13 @@ impl Builder<'_> {
         Index::Affine { terms, offset, padded }
     }
 
-    fn concat(&mut self, parts: &[ConcatPart]) -> Index {
+    fn concat(&mut self, parts: &'s [ConcatPart]) -> Index {
         let chosen = self.choice.get(self.concat_seen).copied().unwrap_or(0);
         self.concat_seen += 1;
         let mut offset: u64 = 0;
         for (i, p) in parts.iter().enumerate() {
             let size = match p {
-                ConcatPart::Label(n) => (self.label_size)(n).unwrap_or(0),
+                ConcatPart::Label(n) => self.label_size.get(n).unwrap_or(0),
                 ConcatPart::Size(n) => *n,
             };
             if i == chosen {
@@ -107,10 +151,10 @@ impl Builder<'_> {
     }
 
     /// The indices of one tensor under one slot, in memory order.
-    fn slot(&mut self, slot: &ShapeSpec, shape: &Concrete) -> Vec<Index> {
-        let mut out = Vec::new();
+    fn slot(&mut self, slot: &'s ShapeSpec, shape: &Sizes) -> Vec<Index> {
+        let mut out = Vec::with_capacity(shape.memory().len());
         for kind in RowKind::MEMORY_ORDER {
-            let sizes = shape.row(kind).flat();
+            let sizes = shape.row(kind).all();
             let Some(row) = slot.row(kind) else { continue };
             let (nl, nt) = (row.leading.len(), row.trailing.len());
             let middle = sizes.len().saturating_sub(nl + nt);
@@ -118,11 +162,9 @@ impl Builder<'_> {
                 out.push(self.axis(a, sizes.get(i).copied().unwrap_or(1)));
             }
             if let Some(e) = &row.ellipsis {
-                let name: Name = e.var_name(kind).into();
-                for k in 0..middle {
-                    out.push(Index::Iter(
-                        self.loop_for(Key::RowPos(name.clone(), k), sizes[nl + k]),
-                    ));
+                let var = e.var_name(kind);
+                for (k, &size) in sizes.iter().skip(nl).take(middle).enumerate() {
+                    out.push(Index::Iter(self.row_pos(var, k, size)));
                 }
             }
             for (j, a) in row.trailing.iter().enumerate() {
@@ -140,14 +182,14 @@ fn coeff(c: &ast::Coeff) -> i64 {
     }
 }
 
-fn concat_axes(spec: &EinsumSpec) -> Vec<ConcatAxis> {
+fn concat_axes(spec: &EinsumSpec) -> Vec<ConcatAxis<'_>> {
     let slots = std::iter::once(&spec.lhs).chain(&spec.rhs);
     let mut out = Vec::new();
     for slot in slots {
         for kind in RowKind::MEMORY_ORDER {
             for a in slot.row(kind).into_iter().flat_map(|r| r.axes()) {
                 if let AxisKind::Concat(parts) = &a.kind {
-                    out.push(ConcatAxis { parts: parts.clone() });
+                    out.push(ConcatAxis { parts });
                 }
             }
         }
@@ -162,34 +204,20 @@ fn concat_count(slot: &ShapeSpec) -> usize {
         .count()
 }
 
-/// Labels an axis mentions outside concatenations.
-fn plain_labels(slot: &ShapeSpec) -> Vec<&Name> {
-    let mut v = Vec::new();
-    for (_, row) in slot.rows() {
-        for a in row.axes() {
-            match &a.kind {
-                AxisKind::Label(n) => v.push(n),
-                AxisKind::Affine(af) => {
-                    v.push(&af.over);
-                    v.extend(af.conv.as_ref().map(|c| &c.kernel));
-                }
-                _ => {}
-            }
-        }
-    }
-    v
+/// Whether an axis of the slot mentions one of `labels` outside concatenations.
+fn mentions_any(slot: &ShapeSpec, labels: &[&Name]) -> bool {
+    let hit = |n: &Name| labels.contains(&n);
+    slot.rows().flat_map(|(_, row)| row.axes()).any(|a| match &a.kind {
+        AxisKind::Label(n) => hit(n),
+        AxisKind::Affine(af) => hit(&af.over) || af.conv.as_ref().is_some_and(|c| hit(&c.kernel)),
+        _ => false,
+    })
 }
 
-/// The plan parts of a spec operation.
-pub fn spec_parts(
-    spec: &EinsumSpec,
-    out: &Concrete,
-    args: &[Concrete],
-    label_size: &dyn Fn(&str) -> Option<u64>,
-) -> Result<Vec<PlanPart>, ProjectError> {
-    let axes = concat_axes(spec);
+/// Every choice of one labelled component per concatenation axis, in spec order.
+fn choices(axes: &[ConcatAxis]) -> Result<Vec<Vec<usize>>, ProjectError> {
     let mut combos: Vec<Vec<usize>> = vec![Vec::new()];
-    for ax in &axes {
+    for ax in axes {
         let labelled: Vec<usize> =
             (0..ax.parts.len()).filter(|i| matches!(ax.parts[*i], ConcatPart::Label(_))).collect();
         combos = combos
@@ -200,44 +228,76 @@ pub fn spec_parts(
             return Err(ProjectError::TooLarge("more than 256 concatenation parts".into()));
         }
     }
-    let mut parts = Vec::new();
-    for choice in combos {
-        let inactive: Vec<&Name> = axes
-            .iter()
-            .zip(&choice)
-            .flat_map(|(ax, c)| {
-                ax.parts.iter().enumerate().filter(move |(i, _)| i != c).filter_map(
-                    |(_, p)| match p {
-                        ConcatPart::Label(n) => Some(n),
-                        ConcatPart::Size(_) => None,
-                    },
-                )
+    Ok(combos)
+}
+
+/// The labels of the components a choice leaves out.
+fn inactive_labels<'s>(axes: &[ConcatAxis<'s>], choice: &[usize]) -> Vec<&'s Name> {
+    axes.iter()
+        .zip(choice)
+        .flat_map(|(ax, c)| {
+            ax.parts.iter().enumerate().filter(move |(i, _)| i != c).filter_map(|(_, p)| match p {
+                ConcatPart::Label(n) => Some(n),
+                ConcatPart::Size(_) => None,
             })
-            .collect();
-        let active = |slot: &ShapeSpec| !plain_labels(slot).iter().any(|l| inactive.contains(l));
-        if !active(&spec.lhs) {
-            continue;
+        })
+        .collect()
+}
+
+/// The sizes a spec operation's plan reads: the result's, the operands' and the labels'.
+#[derive(Clone, Copy)]
+pub struct SpecSizes<'a> {
+    /// The result's shape.
+    pub out: &'a Sizes,
+    /// The operands' shapes.
+    pub args: &'a [Sizes],
+    /// The labels' sizes.
+    pub labels: LabelSizes<'a>,
+}
+
+/// The part of one choice of concatenation components (`None` when the result or every
+/// operand is left out).
+fn part(
+    spec: &EinsumSpec,
+    sizes: SpecSizes,
+    choice: &[usize],
+    inactive: &[&Name],
+) -> Option<PlanPart> {
+    let active = |slot: &ShapeSpec| inactive.is_empty() || !mentions_any(slot, inactive);
+    if !active(&spec.lhs) {
+        return None;
+    }
+    let mut b = Builder {
+        loops: Vec::new(),
+        keys: SmallVec::new(),
+        label_size: sizes.labels,
+        choice,
+        concat_seen: 0,
+    };
+    let result = b.slot(&spec.lhs, sizes.out);
+    let mut operands = Vec::with_capacity(sizes.args.len());
+    for (slot, shape) in spec.rhs.iter().zip(sizes.args) {
+        if active(slot) {
+            operands.push(Some(b.slot(slot, shape)));
+        } else {
+            b.concat_seen += concat_count(slot);
+            operands.push(None);
         }
-        let mut b = Builder {
-            loops: Vec::new(),
-            keys: Vec::new(),
-            label_size,
-            choice: &choice,
-            concat_seen: 0,
-        };
-        let result = b.slot(&spec.lhs, out);
-        let mut operands = Vec::with_capacity(args.len());
-        for (slot, shape) in spec.rhs.iter().zip(args) {
-            if active(slot) {
-                operands.push(Some(b.slot(slot, shape)));
-            } else {
-                b.concat_seen += concat_count(slot);
-                operands.push(None);
-            }
-        }
-        if operands.iter().any(Option::is_some) {
-            parts.push(PlanPart { loops: b.loops, result, operands });
-        }
+    }
+    let any = operands.iter().any(Option::is_some);
+    any.then_some(PlanPart { loops: b.loops, result, operands })
+}
+
+/// The plan parts of a spec operation.
+pub fn spec_parts(spec: &EinsumSpec, sizes: SpecSizes) -> Result<Vec<PlanPart>, ProjectError> {
+    let axes = concat_axes(spec);
+    if axes.is_empty() {
+        return Ok(part(spec, sizes, &[], &[]).into_iter().collect());
+    }
+    let mut parts = Vec::new();
+    for choice in choices(&axes)? {
+        let inactive = inactive_labels(&axes, &choice);
+        parts.extend(part(spec, sizes, &choice, &inactive));
     }
     Ok(parts)
 }

@@ -1,0 +1,74 @@
+//! Reading a solved row's sizes in place, without building it (for plan derivation, which
+//! reads every operand of a step and only needs plain sizes).
+
+use super::Graph;
+use crate::ids::{RowVar, TensorId};
+use crate::infer::env::Env;
+use crate::infer::store::{RowId, ShapeRef};
+use crate::shape::Dim;
+use crate::spec::ast::RowKind;
+
+impl Graph {
+    /// The sizes of `t`'s row of `kind` as [`Graph::shape`] substitutes it, without building
+    /// it: calls `push` with each size in order and returns the length of the leading flank.
+    /// `None` when a row variable is unbound or an axis is not a plain size ([`Graph::dims`]
+    /// says which); some sizes may have been pushed by then.
+    pub fn solved_row(
+        &mut self,
+        t: TensorId,
+        kind: RowKind,
+        push: &mut impl FnMut(u64),
+    ) -> Option<usize> {
+        // The three rows of a shape are consecutive (`ShapeRef::rows`), in `RowKind::ALL` order.
+        let k = match kind {
+            RowKind::Batch => 0,
+            RowKind::Input => 1,
+            RowKind::Output => 2,
+        };
+        let env = &mut self.solver.env;
+        match self.tensors.get(t.index())?.shape {
+            ShapeRef::Fresh(v) => var_sizes(env, RowVar(v.0 + k), 0, push),
+            ShapeRef::Stored(RowId(i)) => stored_sizes(env, RowId(i + k), 0, push),
+        }
+    }
+}
+
+/// The sizes of the value of `v` (see [`stored_sizes`]).
+fn var_sizes(env: &mut Env, v: RowVar, before: usize, push: &mut impl FnMut(u64)) -> Option<usize> {
+    let id = env.row_value(v).ok()?;
+    stored_sizes(env, id, before, push)
+}
+
+/// The sizes of a stored row, substituted in the order of `Env::row_arg`: its leading axes,
+/// its variable's value, its trailing axes. `before` counts the leading axes already pushed;
+/// returns the whole leading flank's length.
+fn stored_sizes(
+    env: &mut Env,
+    id: RowId,
+    before: usize,
+    push: &mut impl FnMut(u64),
+) -> Option<usize> {
+    let (start, beg, len, var) = env.store.layout(id);
+    for k in start..start + beg {
+        push(solved_size(env, k)?);
+    }
+    let leading = match var {
+        Some(v) => var_sizes(env, v, before + beg, push)?,
+        None => before + beg,
+    };
+    for k in start + beg..start + len {
+        push(solved_size(env, k)?);
+    }
+    Some(leading)
+}
+
+/// The size at a flat position of the row store, substituted, if it is a plain size.
+fn solved_size(env: &mut Env, k: usize) -> Option<u64> {
+    if let Dim::Solved(s) = env.store.dim_at(k) {
+        return Some(s.size);
+    }
+    match env.stored_dim(k) {
+        Dim::Solved(s) => Some(s.size),
+        _ => None,
+    }
+}
