@@ -17,6 +17,7 @@ use smallvec::SmallVec;
 
 use super::Graph;
 use crate::ids::{DimVar, TensorId};
+use crate::infer::constraint::RowArg;
 use crate::infer::op::OpKind;
 use crate::infer::store::{RowId, ShapeRef};
 use crate::shape::{Dim, Row, Solved};
@@ -216,6 +217,18 @@ impl Graph {
             if let [Some(b), Some(i), Some(o)] = [0, 1, 2].map(read) {
                 return Some([b, i, o]);
             }
+        }
+        // A row whose variable is still open cannot be solved: skip the substitution.
+        let env = &mut self.solver.env;
+        let open = shape.rows().iter().any(|r| match r {
+            RowArg::Var(v) => env.tail_var(&Row::open(*v)).is_some(),
+            RowArg::Stored(id) => {
+                env.store.parts(*id).1.is_some_and(|v| env.tail_var(&Row::open(v)).is_some())
+            }
+            _ => false,
+        });
+        if open {
+            return None;
         }
         let shape = self.shape(t);
         let read = |r: &Row| if r.var.is_some() { None } else { SolvedRow::of(&r.beg, &r.dims) };
