@@ -67,7 +67,7 @@ impl Sizes {
         self.dims.clear();
         for kind in RowKind::MEMORY_ORDER {
             let start = self.dims.len();
-            let Some(beg) = g.solved_row(t, kind, &mut |size| self.dims.push(size)) else {
+            let Some(beg) = g.solved_row(t, kind, &mut |s| self.dims.push(s.size)) else {
                 // Something is still unknown: `dims` names it.
                 return Err(g.dims(t).err().unwrap_or_else(|| unsolved(g, t)));
             };

@@ -17,10 +17,9 @@ use smallvec::SmallVec;
 
 use super::Graph;
 use crate::ids::{DimVar, TensorId};
-use crate::infer::constraint::RowArg;
 use crate::infer::op::OpKind;
-use crate::infer::store::{RowId, ShapeRef};
-use crate::shape::{Dim, Row, Solved};
+use crate::infer::store::ShapeRef;
+use crate::shape::{Dim, Solved};
 use crate::spec::ast::{self, AxisKind, EinsumSpec, Name, RowKind, ShapeSpec};
 
 /// The sizes a spec's labels and row variables take from the operands.
@@ -136,14 +135,6 @@ impl<'s> Bindings<'s> {
     }
 }
 
-impl SolvedRow {
-    /// The solved sizes of a closed row, or `None` when a dim is not a solved size.
-    fn of(beg: &[Dim], dims: &[Dim]) -> Option<SolvedRow> {
-        let sizes = beg.iter().chain(dims).map(Dim::solved).collect::<Option<_>>()?;
-        Some(SolvedRow { dims: sizes, leading: beg.len() })
-    }
-}
-
 /// Labels in the order the solver's elaboration creates their variables: the result slot
 /// first, then the operand slots; within a slot by kind, leading axes, then trailing ones.
 fn labels_in_order(spec: &EinsumSpec) -> SmallVec<[&Name; 8]> {
@@ -204,34 +195,12 @@ impl Graph {
     }
 
     /// The solved rows (batch, input, output) of a tensor, or `None` when it has unknowns.
-    /// Declared and directly evaluated shapes are read from the store as they are; others
-    /// with the bindings substituted.
     fn solved_rows(&mut self, t: TensorId) -> Option<[SolvedRow; 3]> {
-        let shape = self.tensors[t.index()].shape;
-        if let ShapeRef::Stored(RowId(first)) = shape {
-            let store = &self.solver.env.store;
-            let read = |k: u32| match store.parts(RowId(first + k)) {
-                (beg, None, dims) => SolvedRow::of(beg, dims),
-                _ => None,
-            };
-            if let [Some(b), Some(i), Some(o)] = [0, 1, 2].map(read) {
-                return Some([b, i, o]);
-            }
-        }
-        // A row whose variable is still open cannot be solved: skip the substitution.
-        let env = &mut self.solver.env;
-        let open = shape.rows().iter().any(|r| match r {
-            RowArg::Var(v) => env.tail_var(&Row::open(*v)).is_some(),
-            RowArg::Stored(id) => {
-                env.store.parts(*id).1.is_some_and(|v| env.tail_var(&Row::open(v)).is_some())
-            }
-            _ => false,
-        });
-        if open {
-            return None;
-        }
-        let shape = self.shape(t);
-        let read = |r: &Row| if r.var.is_some() { None } else { SolvedRow::of(&r.beg, &r.dims) };
-        Some([read(&shape.batch)?, read(&shape.input)?, read(&shape.output)?])
+        let mut read = |kind| {
+            let mut dims = SmallVec::new();
+            let leading = self.solved_row(t, kind, &mut |s| dims.push(s))?;
+            Some(SolvedRow { dims, leading })
+        };
+        Some([read(RowKind::Batch)?, read(RowKind::Input)?, read(RowKind::Output)?])
     }
 }

@@ -1,23 +1,24 @@
-//! Reading a solved row's sizes in place, without building it (for plan derivation, which
-//! reads every operand of a step and only needs plain sizes).
+//! Reading a solved row's sizes in place, without building it (for plan derivation and direct
+//! evaluation, which read every operand of a step and only need its sizes).
 
 use super::Graph;
 use crate::ids::{RowVar, TensorId};
 use crate::infer::env::Env;
 use crate::infer::store::{RowId, ShapeRef};
-use crate::shape::Dim;
+use crate::shape::{Dim, Solved};
 use crate::spec::ast::RowKind;
 
 impl Graph {
     /// The sizes of `t`'s row of `kind` as [`Graph::shape`] substitutes it, without building
-    /// it: calls `push` with each size in order and returns the length of the leading flank.
+    /// it: calls `push` with each solved size (with its basis) in order and returns the length
+    /// of the leading flank.
     /// `None` when a row variable is unbound or an axis is not a plain size ([`Graph::dims`]
     /// says which); some sizes may have been pushed by then.
     pub fn solved_row(
         &mut self,
         t: TensorId,
         kind: RowKind,
-        push: &mut impl FnMut(u64),
+        push: &mut impl FnMut(Solved),
     ) -> Option<usize> {
         // The three rows of a shape are consecutive (`ShapeRef::rows`), in `RowKind::ALL` order.
         let k = match kind {
@@ -34,7 +35,12 @@ impl Graph {
 }
 
 /// The sizes of the value of `v` (see [`stored_sizes`]).
-fn var_sizes(env: &mut Env, v: RowVar, before: usize, push: &mut impl FnMut(u64)) -> Option<usize> {
+fn var_sizes(
+    env: &mut Env,
+    v: RowVar,
+    before: usize,
+    push: &mut impl FnMut(Solved),
+) -> Option<usize> {
     let id = env.row_value(v).ok()?;
     stored_sizes(env, id, before, push)
 }
@@ -46,7 +52,7 @@ fn stored_sizes(
     env: &mut Env,
     id: RowId,
     before: usize,
-    push: &mut impl FnMut(u64),
+    push: &mut impl FnMut(Solved),
 ) -> Option<usize> {
     let (start, beg, len, var) = env.store.layout(id);
     for k in start..start + beg {
@@ -63,12 +69,9 @@ fn stored_sizes(
 }
 
 /// The size at a flat position of the row store, substituted, if it is a plain size.
-fn solved_size(env: &mut Env, k: usize) -> Option<u64> {
+fn solved_size(env: &mut Env, k: usize) -> Option<Solved> {
     if let Dim::Solved(s) = env.store.dim_at(k) {
-        return Some(s.size);
+        return Some(*s);
     }
-    match env.stored_dim(k) {
-        Dim::Solved(s) => Some(s.size),
-        _ => None,
-    }
+    env.stored_dim(k).solved()
 }
