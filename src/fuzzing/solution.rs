@@ -57,7 +57,8 @@ fn concrete_row(g: &Graph, row: &Row) -> Result<ConcreteRow, String> {
         return Err("still has a row variable".into());
     }
     let conv = |d: &Dim| -> Result<ConcreteDim, String> {
-        let s = d.solved().ok_or_else(|| format!("axis `{d}` is not solved"))?;
+        let s =
+            d.solved().ok_or_else(|| format!("axis `{}` is not solved", d.show(g.dim_exprs())))?;
         let basis = match s.basis {
             Basis::DEFAULT => ConcreteBasis::Default,
             Basis::BCAST => ConcreteBasis::Bcast,

@@ -54,7 +54,7 @@ impl Solver {
         }
         if r.beg.len() == o.beg.len() {
             for (p, q) in r.all().zip(o.all()) {
-                self.push(Constraint::DimIneq { res: p.clone(), opnd: q.clone() });
+                self.push(Constraint::DimIneq { res: *p, opnd: *q });
             }
             return Ok(Outcome::Done);
         }
@@ -140,7 +140,7 @@ impl Solver {
 
     fn pair_flanks(&mut self, rl: &[Dim], ol: &[Dim], rr: &[Dim], or: &[Dim]) {
         for (p, q) in rl.iter().zip(ol).chain(rr.iter().zip(or)) {
-            self.push(Constraint::DimIneq { res: p.clone(), opnd: q.clone() });
+            self.push(Constraint::DimIneq { res: *p, opnd: *q });
         }
     }
 
@@ -231,7 +231,7 @@ fn join_closed(a: &Row, b: &Row) -> Row {
     let n = fa.len().min(fb.len());
     let dims = fa[fa.len() - n..].iter().zip(&fb[fb.len() - n..]).map(|(p, q)| {
         match (p.solved(), q.solved()) {
-            _ if p == q => p.clone(),
+            _ if p == q => *p,
             // Callers join solved caps only.
             _ => Dim::Solved(Solved::TOP),
         }

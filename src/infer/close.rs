@@ -57,15 +57,19 @@ impl Solver {
     /// The unbound variables of a shape, in memory order, without repeats.
     fn vars_of(&mut self, shape: ShapeRef) -> Vars {
         let mut vars = Vars { dims: SmallVec::new(), rows: SmallVec::new(), solved: true };
+        // Affine and concatenation axes are expanded after the walk, which holds the env.
+        let mut exprs: SmallVec<[Dim; 2]> = SmallVec::new();
         self.env.visit_shape(shape, &mut |item| match item {
             Item::Dim(Dim::Solved(_)) => {}
+            Item::Dim(Dim::Var(v)) => {
+                vars.solved = false;
+                if !vars.dims.contains(&v) {
+                    vars.dims.push(v)
+                }
+            }
             Item::Dim(d) => {
                 vars.solved = false;
-                d.for_each_var(&mut |v| {
-                    if !vars.dims.contains(&v) {
-                        vars.dims.push(v)
-                    }
-                })
+                exprs.push(d);
             }
             Item::Row(v) => {
                 vars.solved = false;
@@ -74,6 +78,13 @@ impl Solver {
                 }
             }
         });
+        for d in exprs {
+            d.for_each_var(&self.env.exprs, &mut |v| {
+                if !vars.dims.contains(&v) {
+                    vars.dims.push(v)
+                }
+            });
+        }
         vars
     }
 
@@ -245,7 +256,7 @@ impl Solver {
             {
                 let to = |d: Dim| {
                     move |s: &mut Solver| {
-                        s.push(Constraint::DimEq(Dim::Var(v), d.clone()));
+                        s.push(Constraint::DimEq(Dim::Var(v), d));
                         Ok(())
                     }
                 };
@@ -391,9 +402,9 @@ fn join_rows(rows: &[Row]) -> Option<Row> {
 
 fn join_dim(p: &Dim, q: &Dim) -> Dim {
     match (p.solved(), q.solved()) {
-        _ if p == q => p.clone(),
+        _ if p == q => *p,
         (Some(_), Some(_)) => Dim::top(),
         // A variable position: keep the first; binding re-checks every cap against the result.
-        _ => p.clone(),
+        _ => *p,
     }
 }

@@ -6,15 +6,15 @@ use super::env::concat_sum;
 use super::error::InferError;
 use super::solver::{Outcome, Solver};
 use crate::code::ErrorCode;
-use crate::shape::{Basis, Dim, Solved};
+use crate::shape::{Basis, Dim, DimExprs, Solved};
 
 type Res = Result<Outcome, InferError>;
 
 /// The parts of a side: a concatenation's components, or the dim itself.
-fn parts(d: &Dim) -> Vec<Dim> {
-    match d {
-        Dim::Concat(p) => p.clone(),
-        other => vec![other.clone()],
+fn parts(d: &Dim, exprs: &DimExprs) -> Vec<Dim> {
+    match *d {
+        Dim::Concat(id) => exprs.parts(id).to_vec(),
+        other => vec![other],
     }
 }
 
@@ -32,8 +32,8 @@ impl Solver {
         let conflict = |s: &Self| {
             s.error(ErrorCode::Mismatch, "concatenated dimensions have conflicting bases".into())
         };
-        let (sa, mut ua) = split(parts(a)).map_err(|()| conflict(self))?;
-        let (sb, mut ub) = split(parts(b)).map_err(|()| conflict(self))?;
+        let (sa, mut ua) = split(parts(a, &self.env.exprs)).map_err(|()| conflict(self))?;
+        let (sb, mut ub) = split(parts(b, &self.env.exprs)).map_err(|()| conflict(self))?;
         // Structurally equal unknown parts cancel.
         ua.retain(|p| match ub.iter().position(|q| q == p) {
             Some(i) => {
@@ -116,7 +116,7 @@ impl Solver {
             };
             if let (Some(x), Some(y)) = (oldest(&ua), oldest(&ub)) {
                 self.push(Constraint::DimEq(Dim::Var(x), Dim::Var(y)));
-                self.push(Constraint::DimEq(a.clone(), b.clone()));
+                self.push(Constraint::DimEq(*a, *b));
                 return Ok(Outcome::Done);
             }
         }

@@ -18,9 +18,12 @@ impl Solver {
         match (&ra, &rb) {
             _ if ra == rb => Ok(Outcome::Done),
             (Dim::Var(x), Dim::Var(y)) => self.union_vars(*x, *y),
-            (Dim::Var(x), t) | (t, Dim::Var(x)) => self.bind_var(*x, t.clone()),
+            (Dim::Var(x), t) | (t, Dim::Var(x)) => self.bind_var(*x, *t),
             (Dim::Solved(p), Dim::Solved(q)) => Err(self.solved_mismatch(a, b, *p, *q)),
-            (Dim::Affine(x), other) | (other, Dim::Affine(x)) => self.affine_eq(x, other),
+            (Dim::Affine(x), other) | (other, Dim::Affine(x)) => {
+                let a = self.env.exprs.get_affine(*x);
+                self.affine_eq(&a, other)
+            }
             (Dim::Concat(_), _) | (_, Dim::Concat(_)) => self.concat_eq(&ra, &rb),
         }
     }
@@ -104,7 +107,7 @@ impl Solver {
     /// Binds an unbound variable to a non-variable dim and re-emits what was known about it.
     pub fn bind_var(&mut self, x: DimVar, t: Dim) -> Res {
         let mut occurs = false;
-        t.for_each_var(&mut |v| occurs |= v == x);
+        t.for_each_var(&self.env.exprs, &mut |v| occurs |= v == x);
         if occurs {
             let msg = format!("`{}` would contain itself", self.var_name(x));
             return Err(self.error(ErrorCode::Cycle, msg));
@@ -116,15 +119,15 @@ impl Solver {
         let slot = &mut self.env.dim_info[root.index()];
         slot.set_name_id(old.name_id());
         slot.set_bound_by(origin);
-        self.env.bind_dim(root, t.clone());
+        self.env.bind_dim(root, t);
         for r in info.lower {
-            self.push(Constraint::DimIneq { res: Dim::Var(r), opnd: t.clone() });
+            self.push(Constraint::DimIneq { res: Dim::Var(r), opnd: t });
         }
         for o in info.upper {
-            self.push(Constraint::DimIneq { res: t.clone(), opnd: Dim::Var(o) });
+            self.push(Constraint::DimIneq { res: t, opnd: Dim::Var(o) });
         }
         if let Some(cap) = info.cap {
-            self.push(Constraint::DimIneq { res: cap, opnd: t.clone() });
+            self.push(Constraint::DimIneq { res: cap, opnd: t });
         }
         if info.at_least > 0 {
             self.push(Constraint::AtLeast(t, info.at_least));
@@ -144,7 +147,7 @@ impl Solver {
         match (&r, &o) {
             (Dim::Solved(p), Dim::Solved(q)) => Err(self.solved_mismatch(res, opnd, *p, *q)),
             (Dim::Var(x), Dim::Var(y)) => Ok(self.var_le_var(*x, *y)),
-            (t, Dim::Var(y)) if !matches!(t, Dim::Concat(_)) => self.add_cap(*y, t.clone()),
+            (t, Dim::Var(y)) if !matches!(t, Dim::Concat(_)) => self.add_cap(*y, *t),
             (Dim::Var(_), Dim::Solved(_)) => self.unify_dim(&r, &o),
             _ => self.unify_dim(&r, &o),
         }
@@ -174,10 +177,10 @@ impl Solver {
         match info.cap().cloned() {
             None => {
                 let facts = info.facts_mut();
-                facts.cap = Some(t.clone());
+                facts.cap = Some(t);
                 let uppers = facts.upper.clone();
                 for o in uppers {
-                    self.push(Constraint::DimIneq { res: t.clone(), opnd: Dim::Var(o) });
+                    self.push(Constraint::DimIneq { res: t, opnd: Dim::Var(o) });
                 }
                 Ok(Outcome::Done)
             }
@@ -203,11 +206,12 @@ impl Solver {
                     format!("index {} is out of range for a dimension of size {}", n - 1, s.size);
                 Err(self.error(ErrorCode::Bounds, msg))
             }
-            Dim::Affine(a) => {
+            Dim::Affine(id) => {
+                let a = self.env.exprs.get_affine(id);
                 // The size grows with `over`: its least value meeting the bound bounds it (so
                 // closing does not pick a smaller one), while this waits for the full size.
                 if let Some(m) = least_over(&a, n) {
-                    self.push(Constraint::AtLeast(a.over.clone(), m));
+                    self.push(Constraint::AtLeast(a.over, m));
                 }
                 Ok(Outcome::Defer)
             }
@@ -216,21 +220,22 @@ impl Solver {
     }
 
     fn affine_eq(&mut self, a: &AffineDim, other: &Dim) -> Res {
-        if let Dim::Affine(b) = other {
+        if let Dim::Affine(b) = *other {
+            let b = &self.env.exprs.get_affine(b);
             let same_kind = a.stride == b.stride
                 && a.conv.as_ref().map(|c| (c.0, c.2)) == b.conv.as_ref().map(|c| (c.0, c.2));
             if same_kind {
-                self.push(Constraint::DimEq(a.over.clone(), b.over.clone()));
+                self.push(Constraint::DimEq(a.over, b.over));
                 if let (Some((_, k1, _)), Some((_, k2, _))) = (&a.conv, &b.conv) {
-                    self.push(Constraint::DimEq(k1.clone(), k2.clone()));
+                    self.push(Constraint::DimEq(*k1, *k2));
                 }
                 return Ok(Outcome::Done);
             }
             if let Some((finer, coarser, ratio)) = nested_strides(a, b) {
                 // §3.3: one stride divides the other, `s·o = k·s·p`, so `o = k·p`.
-                let over =
-                    AffineDim { stride: ratio, over: coarser.over.clone(), offset: 0, conv: None };
-                self.push(Constraint::DimEq(finer.over.clone(), Dim::Affine(Box::new(over))));
+                let over = AffineDim { stride: ratio, over: coarser.over, offset: 0, conv: None };
+                let (finer, over) = (finer.over, self.env.exprs.affine(over));
+                self.push(Constraint::DimEq(finer, over));
                 return Ok(Outcome::Done);
             }
             // Other kinds: decided once one side is solved (closing binds the rest).

@@ -91,16 +91,20 @@ impl SpecEnv {
                 self.fixed.push((v, *i));
                 Dim::Var(v)
             }
-            AxisKind::Affine(af) => Dim::Affine(Box::new(self.affine(env, af)?)),
-            AxisKind::Concat(parts) => Dim::Concat(
-                parts
+            AxisKind::Affine(af) => {
+                let a = self.affine(env, af)?;
+                env.exprs.affine(a)
+            }
+            AxisKind::Concat(parts) => {
+                let parts: Dims = parts
                     .iter()
                     .map(|p| match p {
                         ConcatPart::Label(n) => Dim::Var(self.dim_var(env, n)),
                         ConcatPart::Size(n) => Dim::size(*n),
                     })
-                    .collect(),
-            ),
+                    .collect();
+                env.exprs.concat(&parts)
+            }
         })
     }
 

@@ -10,12 +10,13 @@
 use std::collections::HashMap;
 
 use ena::unify::{InPlaceUnificationTable, NoError, UnifyValue};
+use smallvec::SmallVec;
 
 use super::constraint::RowArg;
 pub use super::info::{DimFacts, DimInfo, LinkSlab, RowInfo, RowLinks};
 use super::store::{RowId, RowStore};
 use crate::ids::{DimVar, RowVar};
-use crate::shape::{AffineDim, Basis, ConvPadding, Dim, Row, Solved};
+use crate::shape::{AffineDim, Basis, ConvPadding, Dim, DimExprs, Row, Solved};
 use crate::spec::ast::Name;
 
 /// The ena value of a dim variable: the index of its bound value, if bound.
@@ -54,6 +55,8 @@ pub struct Env {
     dims: InPlaceUnificationTable<DimVar>,
     rows: InPlaceUnificationTable<RowVar>,
     dim_values: Vec<Dim>,
+    /// The structure of affine and concatenation dims.
+    pub exprs: DimExprs,
     solved_ids: HashMap<Solved, u32>,
     /// Values of bound row variables and declared shapes of leaves.
     pub store: RowStore,
@@ -255,10 +258,10 @@ impl Env {
     /// Substitutes the current bindings into a dimension and simplifies arithmetic.
     #[inline]
     pub fn dim(&mut self, d: &Dim) -> Dim {
-        match d {
-            Dim::Var(v) => self.var_dim(*v),
-            Dim::Solved(s) => Dim::Solved(*s),
-            _ => self.dim_expr(d),
+        match *d {
+            Dim::Var(v) => self.var_dim(v),
+            Dim::Solved(s) => Dim::Solved(s),
+            other => self.dim_expr(other),
         }
     }
 
@@ -267,33 +270,45 @@ impl Env {
     fn var_dim(&mut self, v: DimVar) -> Dim {
         let (root, value) = self.dims.inlined_probe_key_value(v);
         let Some(i) = value.0 else { return Dim::Var(root) };
-        match &self.dim_values[i as usize] {
-            Dim::Solved(s) => Dim::Solved(*s),
-            Dim::Var(w) => {
-                let w = *w;
-                self.var_dim(w)
-            }
-            other => {
-                let other = other.clone();
-                self.dim_expr(&other)
-            }
+        match self.dim_values[i as usize] {
+            Dim::Solved(s) => Dim::Solved(s),
+            Dim::Var(w) => self.var_dim(w),
+            other => self.dim_expr(other),
         }
     }
 
-    /// Substitutes into an affine or concatenation dim and simplifies it.
+    /// Substitutes into an affine or concatenation dim and simplifies it. A dim whose parts
+    /// did not change is returned as it is (nothing is interned).
     #[inline(never)]
-    fn dim_expr(&mut self, d: &Dim) -> Dim {
+    fn dim_expr(&mut self, d: Dim) -> Dim {
         match d {
-            Dim::Var(v) => self.var_dim(*v),
-            Dim::Solved(s) => Dim::Solved(*s),
-            Dim::Affine(a) => {
+            Dim::Var(v) => self.var_dim(v),
+            Dim::Solved(s) => Dim::Solved(s),
+            Dim::Affine(id) => {
+                let a = self.exprs.get_affine(id);
                 let over = self.dim(&a.over);
-                let conv = a.conv.as_ref().map(|(dil, k, p)| (*dil, self.dim(k), *p));
-                simplify_affine(AffineDim { stride: a.stride, over, offset: a.offset, conv })
+                let conv = a.conv.map(|(dil, k, p)| (dil, self.dim(&k), p));
+                let new = AffineDim { stride: a.stride, over, offset: a.offset, conv };
+                match simplify_affine(new) {
+                    Some(s) => s,
+                    None if new == a => d,
+                    None => self.exprs.affine(new),
+                }
             }
-            Dim::Concat(parts) => {
-                let parts: Vec<Dim> = parts.iter().map(|p| self.dim(p)).collect();
-                simplify_concat(parts)
+            Dim::Concat(id) => {
+                let parts: SmallVec<[Dim; 4]> = self.exprs.parts(id).iter().copied().collect();
+                let mut flat: SmallVec<[Dim; 4]> = SmallVec::new();
+                for p in &parts {
+                    match self.dim(p) {
+                        Dim::Concat(inner) => flat.extend_from_slice(self.exprs.parts(inner)),
+                        other => flat.push(other),
+                    }
+                }
+                match simplify_concat(&flat) {
+                    Some(s) => s,
+                    None if flat == parts => d,
+                    None => self.exprs.concat(&flat),
+                }
             }
         }
     }
@@ -379,49 +394,42 @@ impl Env {
 
     /// The dim at a flat position of the row store, substituted.
     pub fn stored_dim(&mut self, k: usize) -> Dim {
-        match self.store.dim_at(k) {
-            Dim::Solved(s) => Dim::Solved(*s),
-            Dim::Var(v) => {
-                let v = *v;
-                self.var_dim(v)
-            }
-            d => {
-                let d = d.clone();
-                self.dim_expr(&d)
-            }
+        match *self.store.dim_at(k) {
+            Dim::Solved(s) => Dim::Solved(s),
+            Dim::Var(v) => self.var_dim(v),
+            d => self.dim_expr(d),
         }
     }
 }
 
-/// Sizes of affine dimensions when their parts are known; `stride 1` without a valid kernel
-/// is just `over`.
-fn simplify_affine(a: AffineDim) -> Dim {
+/// The simpler dim an affine dim stands for: its size when its parts are known, and `over`
+/// itself for `stride 1` without a valid kernel. `None` while it stays affine.
+fn simplify_affine(a: AffineDim) -> Option<Dim> {
     let padded = !matches!(a.conv, Some((_, _, ConvPadding::Valid)));
     if a.stride == 1 && padded {
-        return a.over;
+        return Some(a.over);
     }
-    let Some(over) = a.over.solved() else { return Dim::Affine(Box::new(a)) };
-    let size = match &a.conv {
-        Some((dil, k, ConvPadding::Valid)) => match k.solved() {
-            Some(k) => valid_conv_size(a.stride, over.size, *dil, k.size),
-            None => return Dim::Affine(Box::new(a)),
-        },
+    let over = a.over.solved()?;
+    let size = match a.conv {
+        Some((dil, k, ConvPadding::Valid)) => {
+            valid_conv_size(a.stride, over.size, dil, k.solved()?.size)
+        }
         _ => a.stride.checked_mul(over.size),
     };
     match (size, affine_basis(&a)) {
         (Some(size), Ok(basis)) if size <= crate::spec::lexer::MAX_INT => {
-            Dim::Solved(Solved { size, basis: basis.unwrap_or(over.basis) })
+            Some(Dim::Solved(Solved { size, basis: basis.unwrap_or(over.basis) }))
         }
-        _ => Dim::Affine(Box::new(a)),
+        _ => None,
     }
 }
 
 /// The named basis of an affine dim's parts (named beats reserved); `Ok(None)` when none is
 /// named, `Err(())` when the over and kernel axes carry two different named bases.
 fn affine_basis(a: &AffineDim) -> Result<Option<Basis>, ()> {
-    let named = |d: &Dim| d.solved().map(|s| s.basis).filter(|b| b.is_named());
-    let over = named(&a.over);
-    let kernel = a.conv.as_ref().and_then(|(_, k, _)| named(k));
+    let named = |d: Dim| d.solved().map(|s| s.basis).filter(|b| b.is_named());
+    let over = named(a.over);
+    let kernel = a.conv.and_then(|(_, k, _)| named(k));
     match (over, kernel) {
         (Some(o), Some(k)) if o != k => Err(()),
         _ => Ok(over.or(kernel)),
@@ -431,18 +439,23 @@ fn affine_basis(a: &AffineDim) -> Result<Option<Basis>, ()> {
 /// Why a dim whose parts are all solved did not simplify to a size: two of its parts carry
 /// different named bases (returned with what holds them). `None` for any other dim (unknown
 /// parts, or a size overflow).
-pub fn basis_conflict(d: &Dim) -> Option<(&'static str, Basis, Basis)> {
-    let named: Vec<Basis> = match d {
-        Dim::Affine(a) if a.over.solved().is_some() && affine_basis(a).is_err() => {
-            let kernel = a.conv.as_ref().map(|(_, k, _)| k);
-            [Some(&a.over), kernel]
+pub fn basis_conflict(d: Dim, exprs: &DimExprs) -> Option<(&'static str, Basis, Basis)> {
+    let named: SmallVec<[Basis; 4]> = match d {
+        Dim::Affine(id) => {
+            let a = exprs.get_affine(id);
+            if a.over.solved().is_none() || affine_basis(&a).is_ok() {
+                return None;
+            }
+            let kernel = a.conv.map(|(_, k, _)| k);
+            [Some(a.over), kernel]
                 .into_iter()
                 .flatten()
                 .filter_map(|p| p.solved())
                 .map(|s| s.basis)
                 .collect()
         }
-        Dim::Concat(parts) => {
+        Dim::Concat(id) => {
+            let parts = exprs.parts(id);
             let sizes: Option<Vec<u64>> =
                 parts.iter().map(|p| p.solved().map(|s| s.size)).collect();
             let fits = sizes?.into_iter().try_fold(0u64, u64::checked_add).is_some();
@@ -476,25 +489,16 @@ pub fn valid_conv_size(stride: u64, over: u64, dilation: u64, kernel: u64) -> Op
     stride.checked_mul(over - 1)?.checked_add(dilation.checked_mul(kernel - 1)?)?.checked_add(1)
 }
 
-/// Flattens nested concatenations; a concatenation of solved parts with compatible bases is
-/// their sum (a named basis beats the default; size-0 parts are dropped).
-fn simplify_concat(parts: Vec<Dim>) -> Dim {
-    let mut flat = Vec::with_capacity(parts.len());
-    for p in parts {
-        match p {
-            Dim::Concat(inner) => flat.extend(inner),
-            other => flat.push(other),
-        }
+/// The simpler dim a flat concatenation stands for: its only part, or the sum of solved parts
+/// with compatible bases (a named basis beats the default; size-0 parts are dropped). `None`
+/// while it stays a concatenation.
+fn simplify_concat(flat: &[Dim]) -> Option<Dim> {
+    match flat {
+        [] => Some(Dim::size(0)),
+        [one] => Some(*one),
+        _ if flat.iter().all(|p| p.solved().is_some()) => concat_sum(flat).map(Dim::Solved),
+        _ => None,
     }
-    if flat.len() == 1 {
-        return flat.pop().unwrap_or_else(|| Dim::size(0));
-    }
-    if flat.iter().all(|p| p.solved().is_some()) {
-        if let Some(sum) = concat_sum(&flat) {
-            return Dim::Solved(sum);
-        }
-    }
-    Dim::Concat(flat)
 }
 
 /// The sum of solved concatenation parts with their merged basis; `None` on a basis conflict

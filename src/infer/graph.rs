@@ -262,6 +262,12 @@ impl Graph {
         self.tensors[t.index()].shape.shape(&self.solver.env.store)
     }
 
+    /// The table of affine and concatenation dims, to read or show the dims of
+    /// [`Graph::shape`].
+    pub fn dim_exprs(&self) -> &crate::shape::DimExprs {
+        &self.solver.env.exprs
+    }
+
     /// Requires two tensors to have equal shapes (all three rows).
     pub fn equal_shapes(&mut self, a: TensorId, b: TensorId) -> Result<(), InferError> {
         if a.index() >= self.tensors.len() || b.index() >= self.tensors.len() {
@@ -391,8 +397,8 @@ impl Graph {
 
     /// An axis left unsolved: a basis conflict between its parts, or an unknown.
     fn unsolved_axis(&self, t: TensorId, kind: RowKind, d: &Dim) -> InferError {
-        let what = format!("the {} axis `{d}`", kind.name());
-        match super::env::basis_conflict(d) {
+        let what = format!("the {} axis `{}`", kind.name(), d.show(&self.solver.env.exprs));
+        match super::env::basis_conflict(*d, &self.solver.env.exprs) {
             Some((parts, a, b)) => {
                 let name = &self.tensors[t.index()].name;
                 let (a, b) = (self.basis_name(a), self.basis_name(b));

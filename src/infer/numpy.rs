@@ -136,11 +136,11 @@ impl Solver {
             let c = label(kind);
             let r = solver.numpy_label(labels, c);
             let d = Dim::Var(solver.env.new_dim(Some(&c.to_string())));
-            solver.push(Constraint::DimIneq { res: Dim::Var(r), opnd: d.clone() });
+            solver.push(Constraint::DimIneq { res: Dim::Var(r), opnd: d });
             if let Some((_, first)) = seen.iter().find(|(l, _)| *l == c) {
-                solver.push(Constraint::DimEq(first.clone(), d.clone()));
+                solver.push(Constraint::DimEq(*first, d));
             } else {
-                seen.push((c, d.clone()));
+                seen.push((c, d));
             }
             d
         };

@@ -48,7 +48,7 @@ impl Solver {
         }
         if a.beg.len() == b.beg.len() {
             for (p, q) in a.all().zip(b.all()) {
-                self.push(Constraint::DimEq(p.clone(), q.clone()));
+                self.push(Constraint::DimEq(*p, *q));
             }
             return Ok(Outcome::Done);
         }
@@ -75,19 +75,19 @@ impl Solver {
             return Err(self.error(ErrorCode::Rank, msg));
         }
         for (i, d) in open.beg.iter().enumerate() {
-            self.push(Constraint::DimEq(d.clone(), f[i].clone()));
+            self.push(Constraint::DimEq(*d, f[i]));
         }
         let tail = f.len() - nr;
         for (j, d) in open.dims.iter().enumerate() {
-            self.push(Constraint::DimEq(d.clone(), f[tail + j].clone()));
+            self.push(Constraint::DimEq(*d, f[tail + j]));
         }
         let split = closed.beg.len();
         let mut value = Row::empty();
         for (i, d) in f.iter().enumerate().take(tail).skip(nl) {
             if i < split {
-                value.beg.push(d.clone());
+                value.beg.push(*d);
             } else {
-                value.dims.push(d.clone());
+                value.dims.push(*d);
             }
         }
         self.bind_row_var(x, value)?;
@@ -98,11 +98,11 @@ impl Solver {
         let lt = a.beg.len().min(b.beg.len());
         let rt = a.dims.len().min(b.dims.len());
         for i in 0..lt {
-            self.push(Constraint::DimEq(a.beg[i].clone(), b.beg[i].clone()));
+            self.push(Constraint::DimEq(a.beg[i], b.beg[i]));
         }
         for j in 0..rt {
             let (p, q) = (&a.dims[a.dims.len() - rt + j], &b.dims[b.dims.len() - rt + j]);
-            self.push(Constraint::DimEq(p.clone(), q.clone()));
+            self.push(Constraint::DimEq(*p, *q));
         }
         let (l1, r1) = (&a.beg[lt..], &a.dims[..a.dims.len() - rt]);
         let (l2, r2) = (&b.beg[lt..], &b.dims[..b.dims.len() - rt]);
@@ -137,7 +137,7 @@ impl Solver {
         // The overlap is as long as the shorter side: `P`'s end meets `Q`'s start.
         let n = p.len().min(q.len());
         for (a, b) in p[p.len() - n..].iter().zip(&q[..n]) {
-            self.push(Constraint::DimEq(a.clone(), b.clone()));
+            self.push(Constraint::DimEq(*a, *b));
         }
         let (v_row, u_row) = (closed(&p[..p.len() - n]), closed(&q[n..]));
         // At least one side is empty; it is bound first.

@@ -238,7 +238,10 @@ fn vars_of(
     dims: &mut SmallVec<[DimVar; 8]>,
     rows: &mut SmallVec<[RowVar; 4]>,
 ) {
-    let mut dim = |env: &mut Env, d: &Dim| env.dim(d).for_each_var(&mut |v| dims.push(v));
+    let mut dim = |env: &mut Env, d: &Dim| {
+        let d = env.dim(d);
+        d.for_each_var(&env.exprs, &mut |v| dims.push(v));
+    };
     let mut row_args = |env: &mut Env, args: &[&RowArg], dim: &mut dyn FnMut(&mut Env, &Dim)| {
         for r in args {
             let r = env.row_arg(r);

@@ -3,6 +3,7 @@
 
 use std::fmt;
 
+use super::exprs::DimExprs;
 use crate::ids::DimVar;
 
 /// The basis ("unit") of a solved dimension. Two reserved bases: [`Basis::DEFAULT`] (any axis a
@@ -94,7 +95,7 @@ pub enum ConvPadding {
 }
 
 /// A strided or convolution input dimension: `stride*over + offset + dilation*kernel`.
-#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct AffineDim {
     /// Stride (≥ 1).
     pub stride: u64,
@@ -106,17 +107,23 @@ pub struct AffineDim {
     pub conv: Option<(u64, Dim, ConvPadding)>,
 }
 
-/// A dimension: a variable, a solved size, an affine expression or a concatenation.
-#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+/// The index of an affine or concatenation dim in its [`DimExprs`] table.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub struct ExprId(pub u32);
+
+/// A dimension: a variable, a solved size, an affine expression or a concatenation. A small
+/// `Copy` value: the structure of affine and concatenation dims lives in a [`DimExprs`] table
+/// (hash-consed, so equal structures have equal ids).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Dim {
     /// An unknown dimension.
     Var(DimVar),
     /// A known size with a basis.
     Solved(Solved),
     /// A strided or convolution input dimension.
-    Affine(Box<AffineDim>),
+    Affine(ExprId),
     /// A concatenation: the size is the sum of the components.
-    Concat(Vec<Dim>),
+    Concat(ExprId),
 }
 
 impl Dim {
@@ -143,45 +150,61 @@ impl Dim {
         self.solved().is_some_and(Solved::is_top)
     }
 
-    /// Calls `f` on every variable the dimension mentions.
-    pub fn for_each_var(&self, f: &mut impl FnMut(DimVar)) {
-        match self {
-            Dim::Var(v) => f(*v),
+    /// Calls `f` on every variable the dimension mentions (looking into `exprs` for the parts
+    /// of affine and concatenation dims).
+    pub fn for_each_var(&self, exprs: &DimExprs, f: &mut impl FnMut(DimVar)) {
+        match *self {
+            Dim::Var(v) => f(v),
             Dim::Solved(_) => {}
-            Dim::Affine(a) => {
-                a.over.for_each_var(f);
-                if let Some((_, k, _)) = &a.conv {
-                    k.for_each_var(f);
+            Dim::Affine(id) => {
+                let a = exprs.get_affine(id);
+                a.over.for_each_var(exprs, f);
+                if let Some((_, k, _)) = a.conv {
+                    k.for_each_var(exprs, f);
                 }
             }
-            Dim::Concat(parts) => parts.iter().for_each(|p| p.for_each_var(f)),
+            Dim::Concat(id) => exprs.parts(id).iter().for_each(|p| p.for_each_var(exprs, f)),
         }
+    }
+
+    /// The dimension as text (`3`, `1!`, `2*o+1`, `a^b`), reading `exprs` for the parts.
+    pub fn show(self, exprs: &DimExprs) -> ShowDim<'_> {
+        ShowDim { dim: self, exprs }
     }
 }
 
-impl fmt::Display for Dim {
+/// A [`Dim`] with its expression table, for display.
+#[derive(Clone, Copy)]
+pub struct ShowDim<'a> {
+    dim: Dim,
+    exprs: &'a DimExprs,
+}
+
+impl fmt::Display for ShowDim<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
+        let show = |d: Dim| d.show(self.exprs);
+        match self.dim {
             Dim::Var(v) => write!(f, "{v}"),
             Dim::Solved(s) if s.is_top() => f.write_str("1!"),
             Dim::Solved(s) => write!(f, "{}", s.size),
-            Dim::Affine(a) => {
-                write!(f, "{}*{}", a.stride, a.over)?;
+            Dim::Affine(id) => {
+                let a = self.exprs.get_affine(id);
+                write!(f, "{}*{}", a.stride, show(a.over))?;
                 if a.offset > 0 {
                     write!(f, "+{}", a.offset)?;
                 }
-                if let Some((d, k, p)) = &a.conv {
-                    let pad = if *p == ConvPadding::Same { "=" } else { "<" };
-                    write!(f, "{pad}+{d}*{k}")?;
+                if let Some((d, k, p)) = a.conv {
+                    let pad = if p == ConvPadding::Same { "=" } else { "<" };
+                    write!(f, "{pad}+{d}*{}", show(k))?;
                 }
                 Ok(())
             }
-            Dim::Concat(parts) => {
-                for (i, p) in parts.iter().enumerate() {
+            Dim::Concat(id) => {
+                for (i, p) in self.exprs.parts(id).iter().enumerate() {
                     if i > 0 {
                         f.write_str("^")?;
                     }
-                    write!(f, "{p}")?;
+                    write!(f, "{}", show(*p))?;
                 }
                 Ok(())
             }

@@ -1,9 +1,11 @@
 //! The shape model: dimensions, rows and shapes, and the shape strings of FORMAT.md.
 
 mod dim;
+mod exprs;
 mod row;
 mod text;
 
-pub use dim::{AffineDim, Basis, BasisTable, ConvPadding, Dim, Solved};
+pub use dim::{AffineDim, Basis, BasisTable, ConvPadding, Dim, ExprId, ShowDim, Solved};
+pub use exprs::DimExprs;
 pub use row::{Dims, Row, Shape};
 pub use text::{parse_shape_string, ShapeStringError, ShapeText, TextAxis, TextRow};
