@@ -383,6 +383,23 @@ impl Env {
         }
     }
 
+    /// The row variable left at the marker of a constraint's row once the bindings are
+    /// substituted.
+    pub fn arg_tail_var(&mut self, r: &RowArg) -> Option<RowVar> {
+        let mut v = match r {
+            RowArg::Empty => return None,
+            RowArg::Var(v) => *v,
+            RowArg::Stored(id) => self.store.layout(*id).3?,
+            RowArg::Row(r) => r.var?,
+        };
+        loop {
+            match self.row_value(v) {
+                Err(root) => return Some(root),
+                Ok(id) => v = self.store.layout(id).3?,
+            }
+        }
+    }
+
     /// The stored value of a row variable, or its root when it is unbound.
     pub fn row_value(&mut self, v: RowVar) -> Result<RowId, RowVar> {
         let (root, value) = self.rows.inlined_probe_key_value(v);

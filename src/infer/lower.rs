@@ -1,23 +1,24 @@
 //! Constraint generation per operation: inequalities for pointwise, compose and transpose;
 //! flat equalities for spec operations and batch slicing. Omitted kinds in a spec are empty rows.
 
-use super::constraint::{Constraint, Origin, Part};
+use super::constraint::{Constraint, Origin, Part, RowArg};
 use super::elaborate::{discardable_labels, SpecEnv};
 use super::error::InferError;
 use super::op::OpKind;
 use super::solver::Solver;
+use super::store::ShapeRef;
 use crate::ids::{StepId, TensorId};
-use crate::shape::{Dim, Row, Shape};
+use crate::shape::{Dim, Row};
 use crate::spec::ast::{EinsumSpec, RowKind};
 
-/// The arguments of one step, already resolved to shapes.
+/// The tensors of one step with where their (unsubstituted) shapes live.
 pub struct StepShapes<'a> {
     /// The step.
     pub step: StepId,
     /// The result tensor and its shape.
-    pub out: (TensorId, &'a Shape),
+    pub out: (TensorId, ShapeRef),
     /// The operands and their shapes.
-    pub args: &'a [(TensorId, Shape)],
+    pub args: &'a [(TensorId, ShapeRef)],
 }
 
 const B: RowKind = RowKind::Batch;
@@ -25,50 +26,50 @@ const I: RowKind = RowKind::Input;
 const O: RowKind = RowKind::Output;
 
 impl Solver {
-    fn ineq(&mut self, s: &StepShapes, part: Part, res: &Row, opnd: &Row) {
-        let tensor = match part {
-            Part::Operand(i, _) => s.args.get(i as usize).map(|a| a.0),
-            _ => Some(s.out.0),
-        };
+    /// `res ⊑ opnd`, from operand `i`'s row of kind `k`.
+    fn ineq(&mut self, s: &StepShapes, (i, k): (u8, RowKind), res: RowArg, opnd: RowArg) {
+        let tensor = s.args.get(usize::from(i)).map(|a| a.0);
+        let part = Part::Operand(i, k);
         let o = self.origin(Origin { step: Some(s.step), tensor, part, span: None });
-        self.push_with(Constraint::RowIneq { res: res.into(), opnd: opnd.into() }, o);
+        self.push_with(Constraint::RowIneq { res, opnd }, o);
     }
 
     /// Constraints of a pointwise step: every result row refines every operand row.
     pub fn lower_pointwise(&mut self, s: &StepShapes) {
         for (i, (_, a)) in s.args.iter().enumerate() {
             for k in RowKind::ALL {
-                if let Some(v) = self.env.tail_var(a.row(k)) {
+                let opnd = a.row(k);
+                if let Some(v) = self.env.arg_tail_var(&opnd) {
                     self.env.row_info[v.index()].used_in_pointwise = true;
                 }
-                self.ineq(s, Part::Operand(i as u8, k), s.out.1.row(k), a.row(k));
+                self.ineq(s, (i as u8, k), s.out.1.row(k), opnd);
             }
         }
     }
 
     /// Constraints of `a * b`: `a`'s input row against `b`'s output row.
     pub fn lower_compose(&mut self, s: &StepShapes) {
-        let (c, a, b) = (s.out.1, &s.args[0].1, &s.args[1].1);
-        self.mark_used_in_spec(&a.input);
-        self.ineq(s, Part::Operand(0, I), &a.input, &b.output);
-        self.ineq(s, Part::Operand(0, B), &c.batch, &a.batch);
-        self.ineq(s, Part::Operand(1, B), &c.batch, &b.batch);
-        self.ineq(s, Part::Operand(1, I), &c.input, &b.input);
-        self.ineq(s, Part::Operand(0, O), &c.output, &a.output);
+        let (c, a, b) = (s.out.1, s.args[0].1, s.args[1].1);
+        self.mark_used_in_spec(&a.row(I));
+        self.ineq(s, (0, I), a.row(I), b.row(O));
+        self.ineq(s, (0, B), c.row(B), a.row(B));
+        self.ineq(s, (1, B), c.row(B), b.row(B));
+        self.ineq(s, (1, I), c.row(I), b.row(I));
+        self.ineq(s, (0, O), c.row(O), a.row(O));
     }
 
     /// Constraints of a transpose: input and output rows swap.
     pub fn lower_transpose(&mut self, s: &StepShapes) {
-        let (c, a) = (s.out.1, &s.args[0].1);
-        self.ineq(s, Part::Operand(0, B), &c.batch, &a.batch);
-        self.ineq(s, Part::Operand(0, O), &c.input, &a.output);
-        self.ineq(s, Part::Operand(0, I), &c.output, &a.input);
+        let (c, a) = (s.out.1, s.args[0].1);
+        self.ineq(s, (0, B), c.row(B), a.row(B));
+        self.ineq(s, (0, O), c.row(I), a.row(O));
+        self.ineq(s, (0, I), c.row(O), a.row(I));
     }
 
     /// Constraints of a batch slice: the result's batch row with one more leading axis equals
     /// the operand's batch row.
     pub fn lower_batch_slice(&mut self, s: &StepShapes) {
-        let (c, a) = (s.out.1, &s.args[0].1);
+        let (c, a) = (s.out.1.shape(&self.env.store), s.args[0].1);
         let mut with_axis = c.batch.clone();
         with_axis.beg.insert(0, Dim::Var(self.env.new_dim(Some("slice"))));
         for (k, r) in [(B, &with_axis), (I, &c.input), (O, &c.output)] {
@@ -78,7 +79,7 @@ impl Solver {
                 part: Part::Operand(0, k),
                 span: None,
             });
-            self.push_with(Constraint::RowEq(r.into(), a.row(k).into()), o);
+            self.push_with(Constraint::RowEq(r.into(), a.row(k)), o);
         }
     }
 
@@ -88,7 +89,7 @@ impl Solver {
     pub fn lower_spec(
         &mut self,
         step: StepId,
-        args: &[(TensorId, Shape)],
+        args: &[(TensorId, ShapeRef)],
         kind: OpKind,
         spec: &EinsumSpec,
     ) -> Result<(SpecEnv, [Row; 3]), InferError> {
@@ -114,11 +115,9 @@ impl Solver {
                     part: Part::Operand(i as u8, k),
                     span: Some(span),
                 });
-                self.mark_used_in_spec(args[i].1.row(k));
-                self.push_with(
-                    Constraint::RowEq((&rows.rows[j]).into(), args[i].1.row(k).into()),
-                    o,
-                );
+                let arg = args[i].1.row(k);
+                self.mark_used_in_spec(&arg);
+                self.push_with(Constraint::RowEq((&rows.rows[j]).into(), arg), o);
             }
         }
         for &(v, i) in &env.fixed {
@@ -133,8 +132,8 @@ impl Solver {
         Ok((env, lhs.rows))
     }
 
-    fn mark_used_in_spec(&mut self, row: &Row) {
-        if let Some(v) = self.env.tail_var(row) {
+    fn mark_used_in_spec(&mut self, row: &RowArg) {
+        if let Some(v) = self.env.arg_tail_var(row) {
             self.env.row_info[v.index()].used_in_spec = true;
         }
     }

@@ -43,10 +43,10 @@ impl Solver {
             });
             self.current = Some(o);
             for k in [RowKind::Batch, RowKind::Input] {
-                self.push_with(Constraint::RowEq(shape.row(k).into(), Row::empty().into()), o);
+                self.push_with(Constraint::RowEq(shape.row(k), RowArg::Empty), o);
             }
             let row = self.numpy_operand_row(term, &mut labels, ellipsis);
-            self.push_with(Constraint::RowEq(row.into(), (&shape.output).into()), o);
+            self.push_with(Constraint::RowEq(row.into(), shape.row(RowKind::Output)), o);
         }
         self.pin_numpy_ellipsis(spec, s, ellipsis);
         let out_row = match &spec.output {
@@ -60,13 +60,13 @@ impl Solver {
             span: None,
         });
         for k in [RowKind::Batch, RowKind::Input] {
-            self.push_with(Constraint::RowEq(s.out.1.row(k).into(), Row::empty().into()), o);
+            self.push_with(Constraint::RowEq(s.out.1.row(k), RowArg::Empty), o);
         }
         if spec.output.as_ref().is_some_and(|t| t.ellipsis.is_none()) {
             // numpy (optimize=False) rejects input ellipsis dims the output drops.
-            self.push_with(Constraint::RowEq(RowArg::Var(ellipsis), Row::empty().into()), o);
+            self.push_with(Constraint::RowEq(RowArg::Var(ellipsis), RowArg::Empty), o);
         }
-        self.push_with(Constraint::RowEq((&s.out.1.output).into(), out_row.into()), o);
+        self.push_with(Constraint::RowEq(s.out.1.row(RowKind::Output), out_row.into()), o);
         Ok(())
     }
 
@@ -85,7 +85,7 @@ impl Solver {
             if term.ellipsis.is_none() {
                 continue;
             }
-            let row = self.env.row(&shape.output);
+            let row = self.env.row_arg(&shape.row(RowKind::Output));
             let all: Vec<Dim> = row.all().cloned().collect();
             let (nl, nt) = (term.leading.len(), term.trailing.len());
             if row.var.is_some() || all.len() < nl + nt || all.iter().any(|d| d.solved().is_none())

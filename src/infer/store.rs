@@ -5,6 +5,7 @@
 use super::constraint::RowArg;
 use crate::ids::RowVar;
 use crate::shape::{Dim, Dims, Row, Shape, Solved};
+use crate::spec::ast::RowKind;
 
 /// A stored row.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -122,6 +123,19 @@ impl ShapeRef {
         match self {
             ShapeRef::Fresh(v) => [0, 1, 2].map(|k| RowArg::Var(RowVar(v.0 + k))),
             ShapeRef::Stored(RowId(i)) => [0, 1, 2].map(|k| RowArg::Stored(RowId(i + k))),
+        }
+    }
+
+    /// The row of a kind as a constraint argument, read without rebuilding.
+    pub fn row(self, kind: RowKind) -> RowArg {
+        let k = match kind {
+            RowKind::Batch => 0,
+            RowKind::Input => 1,
+            RowKind::Output => 2,
+        };
+        match self {
+            ShapeRef::Fresh(v) => RowArg::Var(RowVar(v.0 + k)),
+            ShapeRef::Stored(RowId(i)) => RowArg::Stored(RowId(i + k)),
         }
     }
 

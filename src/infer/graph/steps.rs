@@ -125,9 +125,9 @@ impl Graph {
         Ok(out)
     }
 
-    /// The operands with their unsubstituted shapes, for lowering.
-    fn arg_shapes(&self, args: &[TensorId]) -> SmallVec<[(TensorId, Shape); 3]> {
-        args.iter().map(|a| (*a, self.raw_shape(*a))).collect()
+    /// The operands with where their unsubstituted shapes live, for lowering.
+    fn arg_shapes(&self, args: &[TensorId]) -> SmallVec<[(TensorId, ShapeRef); 3]> {
+        args.iter().map(|a| (*a, self.tensors[a.index()].shape)).collect()
     }
 
     /// Adds the result of a spec operation and its constraints: the result's rows are the
@@ -137,7 +137,7 @@ impl Graph {
         step: StepId,
         op: OpKind,
         spec: &EinsumSpec,
-        args: &[(TensorId, Shape)],
+        args: &[(TensorId, ShapeRef)],
     ) -> Result<(TensorId, SpecEnv), InferError> {
         match self.solver.lower_spec(step, args, op, spec) {
             Ok((env, [batch, input, output])) => {
@@ -160,13 +160,12 @@ impl Graph {
         &mut self,
         step: StepId,
         op: OpKind,
-        args: &[(TensorId, Shape)],
+        args: &[(TensorId, ShapeRef)],
         numpy: Option<&crate::spec::ast::NumpySpec>,
     ) -> Result<TensorId, InferError> {
         let out_ref = ShapeRef::Fresh(self.solver.env.new_rows3());
-        let out_shape = out_ref.shape(&self.solver.env.store);
         let out = self.add_result(out_ref);
-        let s = StepShapes { step, out: (out, &out_shape), args };
+        let s = StepShapes { step, out: (out, out_ref), args };
         match op {
             OpKind::Pointwise => self.solver.lower_pointwise(&s),
             OpKind::Compose => self.solver.lower_compose(&s),
