@@ -67,7 +67,7 @@ impl Solver {
     }
 
     fn closed_result_ineq(&mut self, r: &Row, o: &Row) -> Res {
-        let f: Dims = r.all().cloned().collect();
+        let f = r.flat();
         let (nl, nr) = (o.beg.len(), o.dims.len());
         if nl + nr > f.len() {
             let msg = format!(
@@ -127,9 +127,9 @@ impl Solver {
         self.pair_flanks(&r.beg[..nl], &o.beg, &r.dims[split..], &o.dims);
         let Some(y) = o.var else { return Ok(Outcome::Done) };
         let residue = Row {
-            beg: r.beg[nl..].iter().cloned().collect(),
+            beg: Dims::from_slice(&r.beg[nl..]),
             var: Some(x),
-            dims: r.dims[..split].iter().cloned().collect(),
+            dims: Dims::from_slice(&r.dims[..split]),
         };
         if residue.explicit_len() == 0 {
             self.row_var_le_var(x, y);
@@ -227,7 +227,7 @@ impl Solver {
 /// The join of two closed rows in the broadcast order: right-aligned, the shorter length,
 /// equal dims kept, others the broadcast top.
 fn join_closed(a: &Row, b: &Row) -> Row {
-    let (fa, fb): (Dims, Dims) = (a.all().cloned().collect(), b.all().cloned().collect());
+    let (fa, fb) = (a.flat(), b.flat());
     let n = fa.len().min(fb.len());
     let dims = fa[fa.len() - n..].iter().zip(&fb[fb.len() - n..]).map(|(p, q)| {
         match (p.solved(), q.solved()) {

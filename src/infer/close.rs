@@ -10,11 +10,11 @@ use super::constraint::Constraint;
 use super::error::InferError;
 use super::graph::TensorEntry;
 use super::solver::Solver;
-use super::store::ShapeRef;
+use super::store::{RowId, ShapeRef};
 use super::visit::Item;
 use crate::code::ErrorCode;
 use crate::ids::{DimVar, RowVar, TensorId};
-use crate::shape::{Dim, Row, Solved};
+use crate::shape::{Dim, Dims, Row, Solved};
 
 /// A tensor whose shape takes part in closing.
 struct Closing<'a> {
@@ -225,20 +225,17 @@ impl Solver {
         if self.env.row_bound(v) {
             return Ok(());
         }
-        let caps: Vec<Row> = self
-            .env
-            .row_caps(v)
-            .to_vec()
-            .into_iter()
-            .map(|c| {
-                let r = self.env.store.row(c);
-                self.env.row(&r)
-            })
-            .collect();
-        if let Some(joined) = join_rows(&caps) {
-            self.bind_row_var(v, joined)?;
+        let ids: SmallVec<[RowId; 2]> = self.env.row_caps(v).into();
+        let mut caps: SmallVec<[Row; 2]> = SmallVec::new();
+        for id in ids {
+            let r = self.env.store.row(id);
+            caps.push(self.env.row(&r));
         }
-        Ok(())
+        match caps.len() {
+            0 => Ok(()),
+            1 => self.bind_row_var(v, caps.swap_remove(0)),
+            _ => join_rows(&caps).map_or(Ok(()), |joined| self.bind_row_var(v, joined)),
+        }
     }
 
     /// Stage 4: leaf dims with a cap take it; leaf rows with nothing known close empty. A row
@@ -379,11 +376,11 @@ fn join_rows(rows: &[Row]) -> Option<Row> {
     let mut acc = first.clone();
     for r in rest {
         let same_var = acc.var.is_some() && acc.var == r.var;
-        let (a, b): (Vec<Dim>, Vec<Dim>) = if acc.var.is_none() || r.var.is_none() {
+        let (a, b): (Dims, Dims) = if acc.var.is_none() || r.var.is_none() {
             // A closed row: align everything from the right.
-            (acc.all().cloned().collect(), r.all().cloned().collect())
+            (acc.flat(), r.flat())
         } else {
-            (acc.dims.to_vec(), r.dims.to_vec())
+            (acc.dims.clone(), r.dims.clone())
         };
         let n = a.len().min(b.len());
         let dims =

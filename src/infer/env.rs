@@ -57,7 +57,8 @@ pub struct Env {
     dim_values: Vec<Dim>,
     /// The structure of affine and concatenation dims.
     pub exprs: DimExprs,
-    solved_ids: HashMap<Solved, u32>,
+    /// A fast fixed hash: a program has few distinct sizes, and each is hashed often.
+    solved_ids: HashMap<Solved, u32, foldhash::fast::FixedState>,
     /// Values of bound row variables and declared shapes of leaves.
     pub store: RowStore,
     /// Side table indexed by dim variable.
@@ -401,6 +402,7 @@ impl Env {
     }
 
     /// The stored value of a row variable, or its root when it is unbound.
+    #[inline]
     pub fn row_value(&mut self, v: RowVar) -> Result<RowId, RowVar> {
         let (root, value) = self.rows.inlined_probe_key_value(v);
         match value.0 {

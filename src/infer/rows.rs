@@ -11,7 +11,7 @@ use crate::shape::{Dim, Dims, Row};
 type Res = Result<Outcome, InferError>;
 
 fn flat(r: &Row) -> Dims {
-    r.beg.iter().chain(r.dims.iter()).cloned().collect()
+    r.flat()
 }
 
 impl Solver {
@@ -132,8 +132,7 @@ impl Solver {
         v: RowVar,
         q: &[Dim],
     ) -> Result<(), InferError> {
-        let closed =
-            |d: &[Dim]| Row { beg: Dims::new(), var: None, dims: d.iter().cloned().collect() };
+        let closed = |d: &[Dim]| Row { beg: Dims::new(), var: None, dims: Dims::from_slice(d) };
         // The overlap is as long as the shorter side: `P`'s end meets `Q`'s start.
         let n = p.len().min(q.len());
         for (a, b) in p[p.len() - n..].iter().zip(&q[..n]) {
@@ -159,14 +158,8 @@ impl Solver {
         q: &[Dim],
     ) -> Result<(), InferError> {
         let z = self.fresh_row_like(u);
-        self.bind_row_var(
-            v,
-            Row { beg: p.iter().cloned().collect(), var: Some(z), dims: Dims::new() },
-        )?;
-        self.bind_row_var(
-            u,
-            Row { beg: Dims::new(), var: Some(z), dims: q.iter().cloned().collect() },
-        )
+        self.bind_row_var(v, Row { beg: Dims::from_slice(p), var: Some(z), dims: Dims::new() })?;
+        self.bind_row_var(u, Row { beg: Dims::new(), var: Some(z), dims: Dims::from_slice(q) })
     }
 
     fn bind_or_union(&mut self, x: RowVar, lead: &[Dim], y: RowVar, trail: &[Dim]) -> Res {
@@ -174,11 +167,8 @@ impl Solver {
             self.union_row_vars(x, y);
             return Ok(Outcome::Done);
         }
-        let value = Row {
-            beg: lead.iter().cloned().collect(),
-            var: Some(y),
-            dims: trail.iter().cloned().collect(),
-        };
+        let value =
+            Row { beg: Dims::from_slice(lead), var: Some(y), dims: Dims::from_slice(trail) };
         self.bind_row_var(x, value)?;
         Ok(Outcome::Done)
     }

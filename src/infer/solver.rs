@@ -95,10 +95,14 @@ impl Solver {
     }
 
     /// Passes the variables bound or united by the last step to the deferred set.
+    #[inline]
     fn note_changes(&mut self) {
-        if !self.env.watching {
-            return;
+        if self.env.watching {
+            self.pass_changes();
         }
+    }
+
+    fn pass_changes(&mut self) {
         for v in self.env.changed_dims.drain(..) {
             self.deferred.dim_changed(v);
         }

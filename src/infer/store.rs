@@ -36,8 +36,8 @@ impl RowStore {
     /// Stores a row.
     pub fn push(&mut self, r: &Row) -> RowId {
         let start = to_u32(self.dims.len());
-        self.dims.extend(r.beg.iter().cloned());
-        self.dims.extend(r.dims.iter().cloned());
+        self.dims.extend_from_slice(&r.beg);
+        self.dims.extend_from_slice(&r.dims);
         self.heads.push(Head {
             start,
             beg: to_u32(r.beg.len()),
@@ -67,11 +67,7 @@ impl RowStore {
     /// A stored row, rebuilt.
     pub fn row(&self, id: RowId) -> Row {
         let (beg, var, dims) = self.parts(id);
-        Row {
-            beg: beg.iter().cloned().collect::<Dims>(),
-            var,
-            dims: dims.iter().cloned().collect(),
-        }
+        Row { beg: Dims::from_slice(beg), var, dims: Dims::from_slice(dims) }
     }
 
     /// The position of the `i`-th dim of a stored row in the flat vector, with the row's

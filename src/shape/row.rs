@@ -13,7 +13,7 @@ pub type Dims = SmallVec<[Dim; 2]>;
 /// A row: `beg . <var> . dims` when open, `beg . dims` when closed (`var` is `None`).
 ///
 /// A row variable sits between the flanks; binding it splices its value at the marker.
-#[derive(Clone, PartialEq, Eq, Hash, Debug, Default)]
+#[derive(PartialEq, Eq, Hash, Debug, Default)]
 pub struct Row {
     /// The leading flank.
     pub beg: Dims,
@@ -21,6 +21,13 @@ pub struct Row {
     pub var: Option<RowVar>,
     /// The trailing flank (all axes of a closed row written without a leading flank).
     pub dims: Dims,
+}
+
+impl Clone for Row {
+    fn clone(&self) -> Row {
+        // Dims are `Copy`: copy the flanks as slices rather than element by element.
+        Row { beg: Dims::from_slice(&self.beg), var: self.var, dims: Dims::from_slice(&self.dims) }
+    }
 }
 
 impl Row {
@@ -47,6 +54,13 @@ impl Row {
     /// Whether there is no axis and no row variable.
     pub fn is_empty(&self) -> bool {
         self.explicit_len() == 0 && self.var.is_none()
+    }
+
+    /// All explicit axes, leading flank first, as one list.
+    pub fn flat(&self) -> Dims {
+        let mut all = Dims::from_slice(&self.beg);
+        all.extend_from_slice(&self.dims);
+        all
     }
 
     /// All explicit axes, leading flank first.
