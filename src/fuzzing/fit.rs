@@ -154,8 +154,8 @@ pub fn result_from_operands(spec: &mut EinsumSpec) {
     let mut next = 0usize;
     let lhs = &mut spec.lhs;
     for (kind, r) in [
-        (RowKind::Batch, lhs.batch.as_mut()),
-        (RowKind::Input, lhs.input.as_mut()),
+        (RowKind::Batch, lhs.batch.as_deref_mut()),
+        (RowKind::Input, lhs.input.as_deref_mut()),
         (RowKind::Output, Some(&mut lhs.output)),
     ] {
         let Some(r) = r else { continue };

@@ -93,6 +93,7 @@ fn row(multichar: bool, allow_sizes: bool) -> impl Strategy<Value = Row> {
 fn shape(multichar: bool, allow_sizes: bool) -> impl Strategy<Value = ShapeSpec> {
     let opt_row = || proptest::option::of(row(multichar, allow_sizes));
     (opt_row(), opt_row(), row(multichar, allow_sizes)).prop_map(|(batch, input, output)| {
+        let (batch, input) = (batch.map(Box::new), input.map(Box::new));
         ShapeSpec { batch, input, output, span: Span::default() }
     })
 }

@@ -113,13 +113,16 @@ impl Solver {
 
     /// Runs stages 2 to 7 over the given tensors; afterwards their shapes hold no variables.
     /// Returns the tensors whose shapes are still not fully solved sizes (normally none).
+    /// `solved` says that every shape is already solved (then stages 3–7 are skipped when
+    /// nothing is deferred).
     pub fn finish(
         &mut self,
         entries: &[TensorEntry],
         ids: &[TensorId],
+        solved: bool,
     ) -> Result<Vec<TensorId>, InferError> {
         let tensors = Tensors { entries, ids };
-        let mut done = vec![false; ids.len()];
+        let mut done = vec![solved; ids.len()];
         let result = self.finish_stages(&tensors, &mut done);
         self.stage = 1;
         self.wake_deferred();
@@ -138,6 +141,10 @@ impl Solver {
         self.wake_deferred();
         self.collapse_single_links();
         self.run()?;
+        // Eager use (every step evaluated at once): nothing left for stages 3–7 to close.
+        if !self.has_deferred() && !done.contains(&false) {
+            return Ok(());
+        }
         self.stage = 3;
         self.wake_deferred();
         self.each_open(tensors, done, true, |s, _, vars| s.close_rows_to_caps(&vars.rows))?;

@@ -13,7 +13,7 @@ mod sizes;
 mod steps;
 
 use events::Event;
-use steps::usage;
+use steps::{usage, TextHasher};
 
 use super::constraint::{Constraint, Origin, Part};
 use super::error::InferError;
@@ -79,9 +79,9 @@ pub struct Graph {
     events: Vec<Event>,
     next_name: Option<String>,
     /// Parsed specs by text: a program repeats a few specs many times.
-    specs: HashMap<Arc<str>, Arc<EinsumSpec>>,
+    specs: HashMap<Arc<str>, Arc<EinsumSpec>, TextHasher>,
     /// Parsed declared shapes by text, for the same reason.
-    shape_texts: HashMap<Arc<str>, Arc<ShapeText>>,
+    shape_texts: HashMap<Arc<str>, Arc<ShapeText>, TextHasher>,
     /// Spec steps over fully solved operands are evaluated directly (see `graph/direct.rs`).
     direct: bool,
 }
@@ -104,8 +104,8 @@ impl Graph {
             declared: Vec::new(),
             events: Vec::new(),
             next_name: None,
-            specs: HashMap::new(),
-            shape_texts: HashMap::new(),
+            specs: HashMap::default(),
+            shape_texts: HashMap::default(),
             direct: true,
         }
     }
@@ -356,7 +356,8 @@ impl Graph {
             self.touch(t);
         }
         let pending = std::mem::take(&mut self.pending);
-        let result = self.solver.finish(&self.tensors, &pending);
+        let solved = pending.iter().all(|&t| self.is_solved(t));
+        let result = self.solver.finish(&self.tensors, &pending, solved);
         for t in &pending {
             self.in_pending[t.index()] = false;
         }

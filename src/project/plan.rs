@@ -4,6 +4,7 @@
 use std::fmt;
 
 use serde_json::{json, Value};
+use smallvec::SmallVec;
 
 use crate::infer::OpKind;
 use crate::kernel::{Accum, Combine};
@@ -23,26 +24,18 @@ impl Loop {
     /// A numbered loop name, `{head}{open}{n}{close}` (`o1`, `rho[0]`), built without the
     /// formatter.
     pub(super) fn numbered(head: &str, open: &str, n: usize, close: &str) -> Name {
-        let mut digits = [0u8; 20];
-        let (mut rest, mut len) = (n, 0);
-        loop {
-            digits[len] = b'0' + (rest % 10) as u8;
-            len += 1;
-            rest /= 10;
-            if rest == 0 {
-                break;
-            }
-        }
-        let mut name = smol_str::SmolStrBuilder::new();
-        name.push_str(head);
-        name.push_str(open);
-        for d in digits[..len].iter().rev() {
-            name.push(char::from(*d));
-        }
-        name.push_str(close);
-        name.finish()
+        crate::spec::ast::numbered_name(head, open, n, close)
     }
 }
+
+/// Sizes of a tensor's axes in memory order (inline up to 4 axes).
+pub type Dims = SmallVec<[u64; 4]>;
+
+/// The loops of a part (inline up to 6).
+pub type Loops = SmallVec<[Loop; 6]>;
+
+/// The index of each axis of a tensor, in memory order (inline up to 4 axes).
+pub type Indices = SmallVec<[Index; 4]>;
 
 /// How one tensor axis is indexed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -66,24 +59,25 @@ pub enum Index {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlanPart {
     /// The product space.
-    pub loops: Vec<Loop>,
+    pub loops: Loops,
     /// The index of each result axis (memory order: batch, output, input).
-    pub result: Vec<Index>,
+    pub result: Indices,
     /// The index of each operand axis; `None` when the operand is not read in this part.
-    pub operands: Vec<Option<Vec<Index>>>,
+    pub operands: SmallVec<[Option<Indices>; 3]>,
 }
 
-/// The indexing plan of one operation.
+/// The indexing plan of one operation. Its lists are inline for typical sizes (a plan is
+/// derived per operation, and a handful of small heap allocations cost more than the rest).
 #[derive(Clone, Debug, PartialEq)]
 pub struct IndexPlan {
     /// The operation.
     pub op: OpKind,
     /// Result sizes in memory order.
-    pub result_dims: Vec<u64>,
+    pub result_dims: Dims,
     /// Operand sizes in memory order.
-    pub operand_dims: Vec<Vec<u64>>,
+    pub operand_dims: SmallVec<[Dims; 3]>,
     /// The nests (sibling loops for concatenation components).
-    pub parts: Vec<PlanPart>,
+    pub parts: SmallVec<[PlanPart; 1]>,
     /// How values accumulate into the result.
     pub accum: Accum,
     /// How operand values combine.
@@ -200,8 +194,8 @@ impl IndexPlan {
             .collect();
         json!({
             "op": self.op.name(),
-            "result_dims": self.result_dims,
-            "operand_dims": self.operand_dims,
+            "result_dims": self.result_dims.as_slice(),
+            "operand_dims": self.operand_dims.iter().map(|d| d.as_slice()).collect::<Vec<_>>(),
             "accum": accum_text(self.accum),
             "combine": combine_text(self.combine).trim(),
             "bijective": self.bijective,

@@ -11,7 +11,7 @@
 use lalrpop_util::ParseError;
 
 use super::ast::{Affine, AxisKind, Coeff, Conv, Ellipsis, Name, Padding, RowKind, ShapeSpec};
-use super::ast::{Axis, ConcatPart, Row};
+use super::ast::{Axis, ConcatPart};
 use super::error::SpecError;
 use super::lexer::{int_value, MAX_INT};
 use crate::span::Span;
@@ -189,6 +189,18 @@ impl<'s, 't> Builder<'s, 't> {
         self.axis(AxisKind::Label(label), span)
     }
 
+    /// Adds a label axis per letter of a run of single-char identifiers (a [`Token::Idents`]).
+    ///
+    /// [`Token::Idents`]: super::lexer::Token::Idents
+    pub fn label_axes(&mut self, span: Span) -> Result<(), SpecError> {
+        let text = self.text(span);
+        for (at, i) in (span.start..).zip(0..text.len()) {
+            let label = name(text.get(i..i + 1).unwrap_or_default());
+            self.axis(AxisKind::Label(label), Span { start: at, end: at + 1 })?;
+        }
+        Ok(())
+    }
+
     /// Adds an axis to the row being parsed.
     pub fn axis(&mut self, kind: AxisKind, span: Span) -> Result<(), SpecError> {
         let st = self.state;
@@ -299,7 +311,7 @@ impl<'s, 't> Builder<'s, 't> {
             RowKind::Batch => &mut slot.batch,
             RowKind::Input => &mut slot.input,
         };
-        std::mem::swap(target.insert(Row::default()), &mut slot.output);
+        std::mem::swap(&mut **target.insert(Box::default()), &mut slot.output);
     }
 
     /// Finishes the current slot.

@@ -11,6 +11,41 @@ pub use smol_str::SmolStr as Name;
 
 use crate::span::Span;
 
+/// Whether two names are equal. The one-byte names of single-char specs share their text (see
+/// `spec::assemble::name`), so equal names are often the same pointer; other names are a few
+/// bytes, compared without a `memcmp` call.
+#[inline]
+pub fn same_name(a: &str, b: &str) -> bool {
+    a.len() == b.len()
+        && (a.as_ptr() == b.as_ptr() || a.bytes().zip(b.bytes()).all(|(x, y)| x == y))
+}
+
+/// A numbered name, `{head}{open}{n}{close}` (`t3`, `rho[0]`), built without the formatter.
+pub fn numbered_name(head: &str, open: &str, n: usize, close: &str) -> Name {
+    // The digits are written backwards from the end of their buffer.
+    let (mut digits, mut first, mut rest) = ([0u8; 20], 20usize, n);
+    while let Some(d) = first.checked_sub(1).and_then(|i| digits.get_mut(i)) {
+        *d = b'0' + (rest % 10) as u8;
+        first -= 1;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    let digits = digits.get(first..).unwrap_or_default();
+    let mut buf = [0u8; 64];
+    let mut len = 0;
+    for part in [head.as_bytes(), open.as_bytes(), digits, close.as_bytes()] {
+        match buf.get_mut(len..len + part.len()) {
+            Some(to) => to.copy_from_slice(part),
+            None => return Name::from(format!("{head}{open}{n}{close}")),
+        }
+        len += part.len();
+    }
+    // Only ASCII digits were added to the given texts.
+    Name::new(std::str::from_utf8(buf.get(..len).unwrap_or_default()).unwrap_or_default())
+}
+
 /// The three kinds of row a shape has. Memory order is batch, output, input.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub enum RowKind {
@@ -175,12 +210,15 @@ impl Row {
 }
 
 /// One slot of a spec: `batch|input->output`, kinds omitted from the left.
+///
+/// The batch and input rows are boxed: many specs write neither, and a small slot is cheaper
+/// to build, move and allocate.
 #[derive(Clone, PartialEq, Eq, Hash, Debug, Default)]
 pub struct ShapeSpec {
     /// The batch row, when `|` is written.
-    pub batch: Option<Row>,
+    pub batch: Option<Box<Row>>,
     /// The input row, when `->` is written.
-    pub input: Option<Row>,
+    pub input: Option<Box<Row>>,
     /// The output row (always present; possibly empty).
     pub output: Row,
     /// Span of the whole slot.
@@ -191,8 +229,8 @@ impl ShapeSpec {
     /// The row of `kind`, `None` when that kind was not written (an empty closed row).
     pub fn row(&self, kind: RowKind) -> Option<&Row> {
         match kind {
-            RowKind::Batch => self.batch.as_ref(),
-            RowKind::Input => self.input.as_ref(),
+            RowKind::Batch => self.batch.as_deref(),
+            RowKind::Input => self.input.as_deref(),
             RowKind::Output => Some(&self.output),
         }
     }

@@ -52,7 +52,7 @@ fn describe(expected: &[String]) -> String {
         .iter()
         .map(|t| match t.as_str() {
             "INT" => "an integer".to_string(),
-            "IDENT" => "a label".to_string(),
+            "IDENT" | "IDENTS" => "a label".to_string(),
             quoted => format!("`{}`", quoted.trim_matches('"')),
         })
         .collect();

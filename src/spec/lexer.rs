@@ -10,6 +10,9 @@
 //! first; a spec that fails is parsed again with the comma-injecting lexer (`spec::commas`),
 //! which gives the errors their exact text.
 //!
+//! In single-char mode, [`Lexer`] gives a run of letters as one token ([`Token::Idents`]), which
+//! the parser turns into one label axis per letter, as it does with one token per letter.
+//!
 //! Tokens carry no text: the parser reads identifiers and integers from the spec at their span.
 
 use std::ops::Range;
@@ -66,6 +69,9 @@ pub enum Token {
     Int,
     /// An identifier.
     Ident,
+    /// Two or more letters written next to each other in single-char mode: one label each
+    /// (one token instead of one per letter; only [`Lexer`] produces it).
+    Idents,
 }
 
 impl Token {
@@ -88,6 +94,7 @@ impl Token {
             Token::Lt => "`<`",
             Token::Int => return format!("integer `{}`", int_value(text).unwrap_or(MAX_INT)),
             Token::Ident => return format!("label `{text}`"),
+            Token::Idents => return format!("labels `{text}`"),
         };
         s.to_string()
     }
@@ -141,6 +148,8 @@ enum OneChar {
     Int,
     #[regex("[A-Za-z]")]
     Ident,
+    #[regex("[A-Za-z][A-Za-z]+")]
+    Idents,
 }
 
 /// One lexed token with its byte range, as lalrpop's external-lexer interface wants it.
@@ -198,6 +207,7 @@ impl Iterator for Lexer<'_> {
                     OneChar::Punct(t) => t,
                     OneChar::Int => Token::Int,
                     OneChar::Ident => Token::Ident,
+                    OneChar::Idents => Token::Idents,
                 });
                 checked(tok, lex.slice(), lex.span())
             }

@@ -214,8 +214,8 @@ impl Labeler {
 /// Puts a row into a slot.
 pub fn set_row(slot: &mut ShapeSpec, kind: RowKind, row: Row) {
     match kind {
-        RowKind::Batch => slot.batch = Some(row),
-        RowKind::Input => slot.input = Some(row),
+        RowKind::Batch => slot.batch = Some(Box::new(row)),
+        RowKind::Input => slot.input = Some(Box::new(row)),
         RowKind::Output => slot.output = row,
     }
 }

@@ -335,8 +335,9 @@ pub fn concat(p: &mut Pool, ch: &mut Choices) -> Option<usize> {
 /// Replaces placeholders, fixed indices and arithmetic axes of a shared slot by fresh labels
 /// (a concatenation's other axes must be labels shared by every slot and the result).
 fn strip_non_labels(slot: &mut ShapeSpec, lab: &mut Labeler) {
-    for row in
-        [slot.batch.as_mut(), slot.input.as_mut(), Some(&mut slot.output)].into_iter().flatten()
+    for row in [slot.batch.as_deref_mut(), slot.input.as_deref_mut(), Some(&mut slot.output)]
+        .into_iter()
+        .flatten()
     {
         for a in row.leading.iter_mut().chain(row.trailing.iter_mut()) {
             if !matches!(a.kind, AxisKind::Label(_)) {
@@ -358,8 +359,8 @@ fn with_axis(
 ) -> ShapeSpec {
     let mut s = slot.clone();
     let r = match kind {
-        RowKind::Batch => s.batch.get_or_insert_with(Default::default),
-        RowKind::Input => s.input.get_or_insert_with(Default::default),
+        RowKind::Batch => &mut **s.batch.get_or_insert_with(Default::default),
+        RowKind::Input => &mut **s.input.get_or_insert_with(Default::default),
         RowKind::Output => &mut s.output,
     };
     let lead = r.leading.len();

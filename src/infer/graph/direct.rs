@@ -20,11 +20,12 @@ use crate::ids::{DimVar, TensorId};
 use crate::infer::op::OpKind;
 use crate::infer::store::ShapeRef;
 use crate::shape::{Dim, Solved};
-use crate::spec::ast::{self, AxisKind, EinsumSpec, Name, RowKind, ShapeSpec};
+use crate::spec::ast::{self, same_name, AxisKind, EinsumSpec, Name, RowKind};
 
 /// The sizes a spec's labels and row variables take from the operands.
 #[derive(Default)]
 struct Bindings<'s> {
+    /// Labels in order of first occurrence in the operand slots.
     labels: SmallVec<[(&'s Name, Solved); 8]>,
     rows: SmallVec<[(&'s str, Covered); 2]>,
 }
@@ -36,16 +37,22 @@ struct Covered {
     leading: usize,
 }
 
-/// The solved axes of an operand row, and the length of its leading flank.
-struct SolvedRow {
-    dims: SmallVec<[Solved; 4]>,
-    leading: usize,
+/// The result's rows, one after the other in `dims`: each row's length and leading flank.
+#[derive(Default)]
+struct ResultRows {
+    dims: SmallVec<[Solved; 8]>,
+    rows: [(usize, usize); 3],
 }
 
 impl<'s> Bindings<'s> {
+    /// The position of a label in `labels`.
+    fn find(&self, name: &str) -> Option<usize> {
+        self.labels.iter().position(|(n, _)| same_name(n, name))
+    }
+
     /// Records that `name` has size `s`; whether that agrees with what is known.
     fn label(&mut self, name: &'s Name, s: Solved) -> bool {
-        match self.labels.iter().find(|(n, _)| *n == name) {
+        match self.find(name).and_then(|i| self.labels.get(i)) {
             Some((_, known)) => *known == s,
             None => {
                 self.labels.push((name, s));
@@ -58,7 +65,7 @@ impl<'s> Bindings<'s> {
     /// leading flank; whether that agrees with what is known (axes only: the first occurrence
     /// sets the split, later ones are compared axis by axis).
     fn row(&mut self, name: &'s str, dims: &[Solved], leading: usize) -> bool {
-        match self.rows.iter().find(|(n, _)| *n == name) {
+        match self.rows.iter().find(|(n, _)| same_name(n, name)) {
             Some((_, known)) => known.dims[..] == *dims,
             None => {
                 self.rows.push((name, Covered { dims: dims.iter().copied().collect(), leading }));
@@ -67,13 +74,15 @@ impl<'s> Bindings<'s> {
         }
     }
 
-    fn size_of(&self, name: &Name) -> Option<Solved> {
-        self.labels.iter().find(|(n, _)| *n == name).map(|(_, s)| *s)
-    }
-
-    /// Matches a written operand row against an operand's solved row.
-    fn match_row(&mut self, written: Option<&'s ast::Row>, kind: RowKind, row: &SolvedRow) -> bool {
-        let dims = &row.dims[..];
+    /// Matches a written operand row against an operand's solved row (`dims`, of which
+    /// `leading` lie in its leading flank).
+    fn match_row(
+        &mut self,
+        written: Option<&'s ast::Row>,
+        kind: RowKind,
+        dims: &[Solved],
+        leading: usize,
+    ) -> bool {
         let Some(w) = written else { return dims.is_empty() };
         let (nl, nt) = (w.leading.len(), w.trailing.len());
         let fits = match &w.ellipsis {
@@ -98,58 +107,64 @@ impl<'s> Bindings<'s> {
         }
         match &w.ellipsis {
             Some(e) => {
-                let leading = row.leading.saturating_sub(nl).min(middle.len());
+                let leading = leading.saturating_sub(nl).min(middle.len());
                 self.row(e.var_name(kind), middle, leading)
             }
             None => true,
         }
     }
 
-    /// The result row of a written result row, when everything in it is fixed.
-    fn result_row(&self, written: Option<&ast::Row>, kind: RowKind) -> Option<SolvedRow> {
-        let mut out = SolvedRow { dims: SmallVec::new(), leading: 0 };
-        let Some(w) = written else { return Some(out) };
+    /// Appends the result row of a written result row to `out`, when everything in it is
+    /// fixed, noting in `order` the labels it uses (positions in `labels`, first occurrences).
+    fn result_row(
+        &self,
+        written: Option<&ast::Row>,
+        kind: RowKind,
+        out: &mut ResultRows,
+        order: &mut SmallVec<[usize; 8]>,
+    ) -> Option<()> {
+        let (start, k) = (out.dims.len(), kind_index(kind));
+        let Some(w) = written else {
+            out.rows[k] = (0, 0);
+            return Some(());
+        };
         // As the solver's substitution splices a row variable's value at the marker: its
         // leading axes join the leading flank, its trailing axes the trailing one.
         for a in &w.leading {
-            out.dims.push(self.axis(a)?);
+            out.dims.push(self.axis(a, order)?);
         }
-        out.leading = w.leading.len();
+        let mut leading = w.leading.len();
         if let Some(e) = &w.ellipsis {
             let name = e.var_name(kind);
-            let (_, c) = self.rows.iter().find(|(n, _)| *n == name)?;
+            let (_, c) = self.rows.iter().find(|(n, _)| same_name(n, name))?;
             out.dims.extend_from_slice(&c.dims);
-            out.leading += c.leading;
+            leading += c.leading;
         }
         for a in &w.trailing {
-            out.dims.push(self.axis(a)?);
+            out.dims.push(self.axis(a, order)?);
         }
-        Some(out)
+        out.rows[k] = (out.dims.len() - start, leading);
+        Some(())
     }
 
-    fn axis(&self, a: &ast::Axis) -> Option<Solved> {
-        match &a.kind {
-            AxisKind::Label(n) => self.size_of(n),
-            _ => None,
+    /// The size of a result axis (a label), noting the label in `order`.
+    fn axis(&self, a: &ast::Axis, order: &mut SmallVec<[usize; 8]>) -> Option<Solved> {
+        let AxisKind::Label(n) = &a.kind else { return None };
+        let i = self.find(n)?;
+        if !order.contains(&i) {
+            order.push(i);
         }
+        self.labels.get(i).map(|(_, s)| *s)
     }
 }
 
-/// Labels in the order the solver's elaboration creates their variables: the result slot
-/// first, then the operand slots; within a slot by kind, leading axes, then trailing ones.
-fn labels_in_order(spec: &EinsumSpec) -> SmallVec<[&Name; 8]> {
-    let mut out: SmallVec<[&Name; 8]> = SmallVec::new();
-    let slots = std::iter::once(&spec.lhs).chain(spec.rhs.iter());
-    for (_, row) in slots.flat_map(ShapeSpec::rows) {
-        for a in row.axes() {
-            if let AxisKind::Label(n) = &a.kind {
-                if !out.contains(&n) {
-                    out.push(n);
-                }
-            }
-        }
+/// The position of a kind in [`RowKind::ALL`].
+fn kind_index(kind: RowKind) -> usize {
+    match kind {
+        RowKind::Batch => 0,
+        RowKind::Input => 1,
+        RowKind::Output => 2,
     }
-    out
 }
 
 impl Graph {
@@ -166,41 +181,45 @@ impl Graph {
             return None;
         }
         let mut b = Bindings::default();
+        let mut dims: SmallVec<[Solved; 8]> = SmallVec::new();
         for (slot, &arg) in spec.rhs.iter().zip(args) {
-            let rows = self.solved_rows(arg)?;
-            for (kind, row) in RowKind::ALL.into_iter().zip(&rows) {
-                if !b.match_row(slot.row(kind), kind, row) {
+            for kind in RowKind::ALL {
+                dims.clear();
+                let leading = self.solved_row(arg, kind, &mut |s| dims.push(s))?;
+                if !b.match_row(slot.row(kind), kind, &dims, leading) {
                     return None;
                 }
             }
         }
-        let mut rows = RowKind::ALL.into_iter().map(|kind| b.result_row(spec.lhs.row(kind), kind));
-        let result = [rows.next()??, rows.next()??, rows.next()??];
-        let sizes: SmallVec<[(&Name, Solved); 8]> = labels_in_order(spec)
-            .into_iter()
-            .map(|name| Some((name, b.size_of(name)?)))
-            .collect::<Option<_>>()?;
-        let labels = sizes
-            .into_iter()
-            .map(|(name, size)| {
-                // Bound at once, the variable is never printed: it needs no name.
-                let v = self.solver.env.new_dim(None);
-                self.solver.env.bind_dim(v, Dim::Solved(size));
-                (name.clone(), v)
-            })
-            .collect();
+        let mut result = ResultRows::default();
+        // Labels in the order the solver's elaboration creates their variables: the result
+        // slot first, then the operand slots; within a slot by kind, leading axes, then
+        // trailing ones. Every operand label is bound, and the result uses only those.
+        let mut order: SmallVec<[usize; 8]> = SmallVec::new();
+        for kind in RowKind::ALL {
+            b.result_row(spec.lhs.row(kind), kind, &mut result, &mut order)?;
+        }
+        let rest: SmallVec<[usize; 8]> =
+            (0..b.labels.len()).filter(|i| !order.contains(i)).collect();
+        let mut labels = Vec::with_capacity(b.labels.len());
+        for &(name, size) in order.iter().chain(&rest).filter_map(|&i| b.labels.get(i)) {
+            // Bound at once, the variable is never printed: it needs no name.
+            let v = self.solver.env.new_dim(None);
+            self.solver.env.bind_dim(v, Dim::Solved(size));
+            labels.push((name.clone(), v));
+        }
         let store = &mut self.solver.env.store;
-        let first = result.map(|r| store.push_solved(&r.dims, r.leading))[0];
+        let mut start = 0;
+        let first = result.rows.map(|(len, leading)| {
+            let row = result.dims.get(start..start + len).unwrap_or_default();
+            start += len;
+            store.push_solved(row, leading)
+        })[0];
         Some((ShapeRef::Stored(first), labels))
     }
 
-    /// The solved rows (batch, input, output) of a tensor, or `None` when it has unknowns.
-    fn solved_rows(&mut self, t: TensorId) -> Option<[SolvedRow; 3]> {
-        let mut read = |kind| {
-            let mut dims = SmallVec::new();
-            let leading = self.solved_row(t, kind, &mut |s| dims.push(s))?;
-            Some(SolvedRow { dims, leading })
-        };
-        Some([read(RowKind::Batch)?, read(RowKind::Input)?, read(RowKind::Output)?])
+    /// Whether a tensor's shape is solved (no unbound row variable, every axis a plain size).
+    pub(super) fn is_solved(&mut self, t: TensorId) -> bool {
+        RowKind::ALL.into_iter().all(|kind| self.solved_row(t, kind, &mut |_| {}).is_some())
     }
 }

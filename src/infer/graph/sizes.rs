@@ -28,10 +28,27 @@ impl Graph {
         };
         let env = &mut self.solver.env;
         match self.tensors.get(t.index())?.shape {
-            ShapeRef::Fresh(v) => var_sizes(env, RowVar(v.0 + k), 0, push),
-            ShapeRef::Stored(RowId(i)) => stored_sizes(env, RowId(i + k), 0, push),
+            ShapeRef::Fresh(v) => {
+                let id = env.row_value(RowVar(v.0 + k)).ok()?;
+                row_sizes(env, id, push)
+            }
+            ShapeRef::Stored(RowId(i)) => row_sizes(env, RowId(i + k), push),
         }
     }
+}
+
+/// The sizes of a stored row, as [`stored_sizes`], without its (recursive) call for the common
+/// row without a variable.
+#[inline]
+fn row_sizes(env: &mut Env, id: RowId, push: &mut impl FnMut(Solved)) -> Option<usize> {
+    let (start, beg, len, var) = env.store.layout(id);
+    if var.is_some() {
+        return stored_sizes(env, id, 0, push);
+    }
+    for k in start..start + len {
+        push(solved_size(env, k)?);
+    }
+    Some(beg)
 }
 
 /// The sizes of the value of `v` (see [`stored_sizes`]).

@@ -17,6 +17,10 @@ use crate::spec::ast::EinsumSpec;
 use crate::spec::parse_einsum;
 use std::sync::Arc;
 
+/// The hasher of the graph's caches of parsed spec and shape texts: short texts hashed with a
+/// fast, randomly seeded hash (SipHash cost more than a cache hit saves on short specs).
+pub(super) type TextHasher = foldhash::fast::RandomState;
+
 impl Graph {
     /// [`Graph::add_step`] with a name for the result (also when the step fails, so errors
     /// can name it).
@@ -185,7 +189,7 @@ impl Graph {
     fn add_result(&mut self, shape: ShapeRef) -> TensorId {
         let name = match self.next_name.take() {
             Some(n) => smol_str::SmolStr::from(n),
-            None => smol_str::format_smolstr!("t{}", self.tensors.len()),
+            None => crate::spec::ast::numbered_name("t", "", self.tensors.len(), ""),
         };
         self.add_tensor(TensorEntry { name, shape, leaf: false, param: false })
     }
