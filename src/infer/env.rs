@@ -19,28 +19,45 @@ use crate::ids::{DimVar, RowVar};
 use crate::shape::{AffineDim, Basis, ConvPadding, Dim, DimExprs, Row, Solved};
 use crate::spec::ast::Name;
 
-/// The ena value of a dim variable: the index of its bound value, if bound.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub struct DimVal(pub Option<u32>);
+/// The ena value of a dim variable: the index of its bound value, `u32::MAX` while unbound
+/// (4 bytes, so that a variable's ena entry is 12).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DimVal(u32);
 
-/// The ena value of a row variable: the index of its bound row, if bound.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub struct RowVal(pub Option<u32>);
+/// The ena value of a row variable: the index of its bound row, `u32::MAX` while unbound.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RowVal(u32);
+
+const UNBOUND: u32 = u32::MAX;
+
+impl DimVal {
+    /// The index of the bound value.
+    pub fn get(self) -> Option<u32> {
+        (self.0 != UNBOUND).then_some(self.0)
+    }
+}
+
+impl RowVal {
+    /// The index of the bound row.
+    pub fn get(self) -> Option<u32> {
+        (self.0 != UNBOUND).then_some(self.0)
+    }
+}
 
 impl UnifyValue for DimVal {
     type Error = NoError;
     fn unify_values(a: &Self, b: &Self) -> Result<Self, NoError> {
         // Only unknown variables are united; values are unified structurally by the solver.
-        debug_assert!(a.0.is_none() || b.0.is_none());
-        Ok(DimVal(a.0.or(b.0)))
+        debug_assert!(a.0 == UNBOUND || b.0 == UNBOUND);
+        Ok(DimVal(a.0.min(b.0)))
     }
 }
 
 impl UnifyValue for RowVal {
     type Error = NoError;
     fn unify_values(a: &Self, b: &Self) -> Result<Self, NoError> {
-        debug_assert!(a.0.is_none() || b.0.is_none());
-        Ok(RowVal(a.0.or(b.0)))
+        debug_assert!(a.0 == UNBOUND || b.0 == UNBOUND);
+        Ok(RowVal(a.0.min(b.0)))
     }
 }
 
@@ -84,7 +101,7 @@ pub struct Env {
 impl Env {
     /// A fresh dim variable.
     pub fn new_dim(&mut self, name: Option<&str>) -> DimVar {
-        let v = self.dims.new_key(DimVal(None));
+        let v = self.dims.new_key(DimVal(UNBOUND));
         let name = name.map(|n| self.intern(n));
         self.dim_info.push(DimInfo::named(name));
         v
@@ -119,7 +136,7 @@ impl Env {
 
     /// A fresh row variable.
     pub fn new_row(&mut self) -> RowVar {
-        let v = self.rows.new_key(RowVal(None));
+        let v = self.rows.new_key(RowVal(UNBOUND));
         self.row_info.push(RowInfo::default());
         v
     }
@@ -208,7 +225,7 @@ impl Env {
             d => self.push_dim_value(d),
         };
         let root = self.dims.find(v);
-        self.dims.union_value(root, DimVal(Some(idx)));
+        self.dims.union_value(root, DimVal(idx));
         if self.watching {
             self.changed_dims.push(root);
         }
@@ -229,7 +246,7 @@ impl Env {
             self.store.push(r)
         };
         let root = self.rows.find(v);
-        self.rows.union_value(root, RowVal(Some(idx)));
+        self.rows.union_value(root, RowVal(idx));
         if self.watching {
             self.changed_rows.push(root);
         }
@@ -238,12 +255,12 @@ impl Env {
 
     /// Whether a dim variable is bound.
     pub fn dim_bound(&mut self, v: DimVar) -> bool {
-        self.dims.probe_value(v).0.is_some()
+        self.dims.probe_value(v).get().is_some()
     }
 
     /// Whether a row variable is bound.
     pub fn row_bound(&mut self, v: RowVar) -> bool {
-        self.rows.probe_value(v).0.is_some()
+        self.rows.probe_value(v).get().is_some()
     }
 
     /// Number of dim variables.
@@ -270,7 +287,7 @@ impl Env {
     #[inline]
     fn var_dim(&mut self, v: DimVar) -> Dim {
         let (root, value) = self.dims.inlined_probe_key_value(v);
-        let Some(i) = value.0 else { return Dim::Var(root) };
+        let Some(i) = value.get() else { return Dim::Var(root) };
         match self.dim_values[i as usize] {
             Dim::Solved(s) => Dim::Solved(s),
             Dim::Var(w) => self.var_dim(w),
@@ -405,7 +422,7 @@ impl Env {
     #[inline]
     pub fn row_value(&mut self, v: RowVar) -> Result<RowId, RowVar> {
         let (root, value) = self.rows.inlined_probe_key_value(v);
-        match value.0 {
+        match value.get() {
             Some(i) => Ok(RowId(i)),
             None => Err(root),
         }
