@@ -303,7 +303,7 @@ impl Solver {
             if t.param {
                 return Err(self.forgot_hidden_dim(t, v));
             }
-            let guess = if info.discardable { Dim::size(0) } else { Dim::top() };
+            let guess = if info.discardable() { Dim::size(0) } else { Dim::top() };
             self.push(Constraint::DimEq(Dim::Var(v), guess));
         }
         Ok(())
@@ -353,7 +353,7 @@ impl Solver {
 
     fn closing_value(&mut self, v: DimVar) -> Result<Dim, InferError> {
         let info = &self.env.dim_info[v.index()];
-        let (at_least, discardable) = (info.at_least(), info.discardable);
+        let (at_least, discardable) = (info.at_least(), info.discardable());
         match info.cap().cloned().map(|c| self.env.dim(&c)) {
             Some(Dim::Solved(cap)) if at_least > cap.size => {
                 let msg = format!(

@@ -85,7 +85,8 @@ impl Solver {
         if moved.at_least > info.at_least() {
             info.facts_mut().at_least = moved.at_least;
         }
-        info.discardable &= moved_info.discardable;
+        let discardable = info.discardable() && moved_info.discardable();
+        info.set_discardable(discardable);
         if info.name_id().is_none() {
             info.set_name_id(moved_info.name_id());
         }

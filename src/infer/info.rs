@@ -24,26 +24,47 @@ pub struct DimFacts {
     pub at_least: u64,
 }
 
-/// What is known about a dim variable (kept at its root).
+/// What is known about a dim variable (kept at its root): 16 bytes, with its facts (when it
+/// has some) in a box.
 #[derive(Clone, Debug)]
 pub struct DimInfo {
     facts: Option<Box<DimFacts>>,
+    /// The interned name in the low 31 bits ([`NO_NAME`] for none); the top bit says whether
+    /// the variable is a discardable concatenation component.
     name: u32,
     bound_by: u32,
-    /// A concatenation component that may close to size 0.
-    pub discardable: bool,
 }
+
+// A program has millions of dim variables: keep their side table entry at 16 bytes.
+const _: () = assert!(std::mem::size_of::<DimInfo>() == 16);
+
+/// The name bits of a variable without a name.
+const NO_NAME: u32 = u32::MAX >> 1;
+/// The bit of [`DimInfo::name`] that marks a discardable variable.
+const DISCARDABLE: u32 = !NO_NAME;
 
 impl Default for DimInfo {
     fn default() -> DimInfo {
-        DimInfo { facts: None, name: NONE, bound_by: NONE, discardable: false }
+        DimInfo { facts: None, name: NO_NAME, bound_by: NONE }
     }
 }
 
 impl DimInfo {
     /// A fresh variable's info with an interned name.
     pub fn named(name: Option<u32>) -> DimInfo {
-        DimInfo { name: name.unwrap_or(NONE), ..DimInfo::default() }
+        let mut info = DimInfo::default();
+        info.set_name_id(name);
+        info
+    }
+
+    /// A concatenation component that may close to size 0.
+    pub fn discardable(&self) -> bool {
+        self.name & DISCARDABLE != 0
+    }
+
+    /// Marks (or unmarks) the variable as a discardable concatenation component.
+    pub fn set_discardable(&mut self, on: bool) {
+        self.name = if on { self.name | DISCARDABLE } else { self.name & NO_NAME };
     }
 
     /// Variables known to refine this one.
@@ -78,12 +99,14 @@ impl DimInfo {
 
     /// The interned name.
     pub fn name_id(&self) -> Option<u32> {
-        (self.name != NONE).then_some(self.name)
+        let id = self.name & NO_NAME;
+        (id != NO_NAME).then_some(id)
     }
 
-    /// Sets the interned name.
+    /// Sets the interned name (ids past 2^31 - 1, never reached, read as no name).
     pub fn set_name_id(&mut self, name: Option<u32>) {
-        self.name = name.unwrap_or(NONE);
+        let id = name.map_or(NO_NAME, |n| n.min(NO_NAME));
+        self.name = (self.name & DISCARDABLE) | id;
     }
 
     /// The constraint that bound it.

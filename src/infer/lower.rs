@@ -102,7 +102,7 @@ impl Solver {
         if kind == OpKind::Concat {
             for name in discardable_labels(&spec.lhs, &spec.rhs) {
                 if let Some(v) = env.label(&name) {
-                    self.env.dim_info[v.index()].discardable = true;
+                    self.env.dim_info[v.index()].set_discardable(true);
                 }
             }
         }
