@@ -148,8 +148,8 @@ fn show(g: &Graph, s: Solved) -> String {
     if s.is_top() {
         "1!".into()
     } else if s.basis.is_named() {
-        format!("{}={}", g.basis_name(s.basis), s.size)
+        format!("{}={}", g.basis_name(s.basis), { s.size })
     } else {
-        s.size.to_string()
+        { s.size }.to_string()
     }
 }

@@ -356,11 +356,10 @@ impl Solver {
         let (at_least, discardable) = (info.at_least(), info.discardable());
         match info.cap().cloned().map(|c| self.env.dim(&c)) {
             Some(Dim::Solved(cap)) if at_least > cap.size => {
-                let msg = format!(
-                    "index {} is used where the dimension has size {}",
-                    at_least - 1,
-                    cap.size
-                );
+                let msg =
+                    format!("index {} is used where the dimension has size {}", at_least - 1, {
+                        cap.size
+                    });
                 Err(self.error(ErrorCode::Bounds, msg))
             }
             // A lone fixed index 0 needs size 1: the broadcast top, with or without a cap

@@ -58,7 +58,7 @@ impl Solver {
         match (ua.is_empty(), ub.is_empty()) {
             (true, true) if sa.size == sb.size => Ok(Outcome::Done),
             (true, true) => {
-                let msg = format!("concatenation sizes differ: {} vs {}", sa.size, sb.size);
+                let msg = format!("concatenation sizes differ: {} vs {}", { sa.size }, { sb.size });
                 Err(self.error(ErrorCode::Mismatch, msg))
             }
             (true, false) => self.residual(sa, sb, ub),
@@ -72,7 +72,8 @@ impl Solver {
         let Some(rest) = total.size.checked_sub(known.size) else {
             let msg = format!(
                 "concatenated components ({}) exceed the concatenated size {}",
-                known.size, total.size
+                { known.size },
+                { total.size }
             );
             return Err(self.error(ErrorCode::Mismatch, msg));
         };

@@ -70,9 +70,9 @@ impl Solver {
         if s.is_top() {
             "1! (broadcast)".into()
         } else if s.basis.is_named() {
-            format!("{}={}", self.bases.name(s.basis), s.size)
+            format!("{}={}", self.bases.name(s.basis), { s.size })
         } else {
-            s.size.to_string()
+            { s.size }.to_string()
         }
     }
 
@@ -203,8 +203,9 @@ impl Solver {
             }
             Dim::Solved(s) if s.size >= n => Ok(Outcome::Done),
             Dim::Solved(s) => {
-                let msg =
-                    format!("index {} is out of range for a dimension of size {}", n - 1, s.size);
+                let msg = format!("index {} is out of range for a dimension of size {}", n - 1, {
+                    s.size
+                });
                 Err(self.error(ErrorCode::Bounds, msg))
             }
             Dim::Affine(id) => {
@@ -248,7 +249,7 @@ impl Solver {
             _ => {
                 if n.size % a.stride != 0 {
                     let msg =
-                        format!("size {} is not divisible by the stride {}", n.size, a.stride);
+                        format!("size {} is not divisible by the stride {}", { n.size }, a.stride);
                     return Err(self.error(ErrorCode::Mismatch, msg));
                 }
                 let over = Solved { size: n.size / a.stride, basis: n.basis };
@@ -267,7 +268,8 @@ impl Solver {
                 if n.size < span || (n.size - span) % a.stride != 0 {
                     let msg = format!(
                         "a valid convolution with stride {} and window {span} cannot cover size {}",
-                        a.stride, n.size
+                        a.stride,
+                        { n.size }
                     );
                     return Err(self.error(ErrorCode::Mismatch, msg));
                 }
@@ -278,7 +280,7 @@ impl Solver {
                 let covered = a.stride.saturating_mul(o.size.saturating_sub(1)) + 1;
                 let rest = n.size.checked_sub(covered).filter(|r| r % dil == 0);
                 let Some(rest) = rest else {
-                    let msg = format!("cannot infer the kernel size for input size {}", n.size);
+                    let msg = format!("cannot infer the kernel size for input size {}", { n.size });
                     return Err(self.error(ErrorCode::Mismatch, msg));
                 };
                 let kernel = Solved::new(rest / dil + 1);

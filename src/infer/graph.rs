@@ -429,9 +429,9 @@ impl Graph {
                     if s.is_top() {
                         "1!".to_string()
                     } else if s.basis.is_named() {
-                        format!("{}={}", self.solver.bases.name(s.basis), s.size)
+                        format!("{}={}", self.solver.bases.name(s.basis), { s.size })
                     } else {
-                        s.size.to_string()
+                        { s.size }.to_string()
                     }
                 })
                 .collect::<Vec<_>>()
