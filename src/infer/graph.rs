@@ -13,7 +13,7 @@ mod sizes;
 mod steps;
 
 use events::Event;
-use steps::{usage, TextHasher};
+use steps::{usage, SpecCache, TextHasher};
 
 use super::constraint::{Constraint, Origin, Part};
 use super::error::InferError;
@@ -79,7 +79,7 @@ pub struct Graph {
     events: Vec<Event>,
     next_name: Option<String>,
     /// Parsed specs by text: a program repeats a few specs many times.
-    specs: HashMap<Arc<str>, Arc<EinsumSpec>, TextHasher>,
+    specs: SpecCache,
     /// Parsed declared shapes by text, for the same reason.
     shape_texts: HashMap<Arc<str>, Arc<ShapeText>, TextHasher>,
     /// Spec steps over fully solved operands are evaluated directly (see `graph/direct.rs`).
@@ -104,7 +104,7 @@ impl Graph {
             declared: Vec::new(),
             events: Vec::new(),
             next_name: None,
-            specs: HashMap::default(),
+            specs: SpecCache::default(),
             shape_texts: HashMap::default(),
             direct: true,
         }
