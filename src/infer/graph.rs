@@ -352,15 +352,19 @@ impl Graph {
     }
 
     fn solve_once(&mut self) -> Result<(), InferError> {
-        for t in std::mem::take(&mut self.declared) {
+        // Both lists are emptied in place: their buffers serve the next round.
+        let mut declared = std::mem::take(&mut self.declared);
+        for t in declared.drain(..) {
             self.touch(t);
         }
-        let pending = std::mem::take(&mut self.pending);
+        self.declared = declared;
+        let mut pending = std::mem::take(&mut self.pending);
         let solved = pending.iter().all(|&t| self.is_solved(t));
         let result = self.solver.finish(&self.tensors, &pending, solved);
-        for t in &pending {
+        for t in pending.drain(..) {
             self.in_pending[t.index()] = false;
         }
+        self.pending = pending;
         // Every touched shape is now variable-free; a concatenation or convolution whose parts
         // have conflicting bases is the one thing that can still be left unsimplified.
         for t in result? {
