@@ -194,8 +194,10 @@ impl<'s, 't> Builder<'s, 't> {
     /// [`Token::Idents`]: super::lexer::Token::Idents
     pub fn label_axes(&mut self, span: Span) -> Result<(), SpecError> {
         for (at, &b) in (span.start..).zip(self.text(span).as_bytes()) {
-            let label = one_byte_name(b).unwrap_or_default();
-            self.axis(AxisKind::Label(label), Span { start: at, end: at + 1 })?;
+            let one = Span { start: at, end: at + 1 };
+            // The lexer gives ASCII letters only, which all have a static name.
+            let label = one_byte_name(b).unwrap_or_else(|| self.name(one));
+            self.axis(AxisKind::Label(label), one)?;
         }
         Ok(())
     }
