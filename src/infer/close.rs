@@ -122,7 +122,7 @@ impl Solver {
         solved: bool,
     ) -> Result<Vec<TensorId>, InferError> {
         let tensors = Tensors { entries, ids };
-        let mut done = vec![solved; ids.len()];
+        let mut done: SmallVec<[bool; 16]> = smallvec::smallvec![solved; ids.len()];
         let result = self.finish_stages(&tensors, &mut done);
         self.stage = 1;
         self.wake_deferred();

@@ -13,7 +13,7 @@ mod sizes;
 mod steps;
 
 use events::Event;
-use steps::{usage, TextHasher};
+use steps::{usage, SpecCache, TextHasher};
 
 use super::constraint::{Constraint, Origin, Part};
 use super::error::InferError;
@@ -79,7 +79,7 @@ pub struct Graph {
     events: Vec<Event>,
     next_name: Option<String>,
     /// Parsed specs by text: a program repeats a few specs many times.
-    specs: HashMap<Arc<str>, Arc<EinsumSpec>, TextHasher>,
+    specs: SpecCache,
     /// Parsed declared shapes by text, for the same reason.
     shape_texts: HashMap<Arc<str>, Arc<ShapeText>, TextHasher>,
     /// Spec steps over fully solved operands are evaluated directly (see `graph/direct.rs`).
@@ -104,7 +104,7 @@ impl Graph {
             declared: Vec::new(),
             events: Vec::new(),
             next_name: None,
-            specs: HashMap::default(),
+            specs: SpecCache::default(),
             shape_texts: HashMap::default(),
             direct: true,
         }
@@ -352,15 +352,19 @@ impl Graph {
     }
 
     fn solve_once(&mut self) -> Result<(), InferError> {
-        for t in std::mem::take(&mut self.declared) {
+        // Both lists are emptied in place: their buffers serve the next round.
+        let mut declared = std::mem::take(&mut self.declared);
+        for t in declared.drain(..) {
             self.touch(t);
         }
-        let pending = std::mem::take(&mut self.pending);
+        self.declared = declared;
+        let mut pending = std::mem::take(&mut self.pending);
         let solved = pending.iter().all(|&t| self.is_solved(t));
         let result = self.solver.finish(&self.tensors, &pending, solved);
-        for t in &pending {
+        for t in pending.drain(..) {
             self.in_pending[t.index()] = false;
         }
+        self.pending = pending;
         // Every touched shape is now variable-free; a concatenation or convolution whose parts
         // have conflicting bases is the one thing that can still be left unsimplified.
         for t in result? {

@@ -1,9 +1,9 @@
 //! Deriving the [`IndexPlan`] of a solved step.
 
-use smallvec::{smallvec, SmallVec};
+use smallvec::SmallVec;
 
 use super::error::ProjectError;
-use super::plan::{Dims, Index, IndexPlan, PlanPart};
+use super::plan::{Index, IndexPlan, PlanPart};
 use super::positional::positional_part;
 use super::sizes::Sizes;
 use super::spec::{spec_parts, LabelSizes, SpecSizes};
@@ -60,14 +60,14 @@ pub fn derive_plan(
             let labels = LabelSizes { labels: &s.labels, sizes: &label_sizes };
             spec_parts(spec, SpecSizes { out, args, labels })?
         }
-        None => smallvec![positional_part(op, out, args, slice_index)?],
+        None => vec![positional_part(op, out, args, slice_index)?],
     };
-    let result_dims = Dims::from_slice(out.memory());
+    let result_dims = out.memory().to_vec();
     let bijective = parts.len() == 1 && is_bijective(&parts[0], &result_dims);
     Ok(IndexPlan {
         op,
         result_dims,
-        operand_dims: args.iter().map(|a| Dims::from_slice(a.memory())).collect(),
+        operand_dims: args.iter().map(|a| a.memory().to_vec()).collect(),
         parts,
         accum: compute.accum,
         combine: compute.combine,

@@ -13,5 +13,5 @@ mod spec;
 pub use concrete::{Concrete, ConcreteRow};
 pub use derive::{derive_plan, Compute};
 pub use error::ProjectError;
-pub use plan::{Dims, Index, IndexPlan, Indices, Loop, Loops, PlanPart};
+pub use plan::{Index, IndexPlan, Loop, PlanPart};
 pub use run::{run_graph, run_plan};

@@ -4,7 +4,6 @@
 use std::fmt;
 
 use serde_json::{json, Value};
-use smallvec::SmallVec;
 
 use crate::infer::OpKind;
 use crate::kernel::{Accum, Combine};
@@ -28,15 +27,6 @@ impl Loop {
     }
 }
 
-/// Sizes of a tensor's axes in memory order (inline up to 4 axes).
-pub type Dims = SmallVec<[u64; 4]>;
-
-/// The loops of a part (inline up to 6).
-pub type Loops = SmallVec<[Loop; 6]>;
-
-/// The index of each axis of a tensor, in memory order (inline up to 4 axes).
-pub type Indices = SmallVec<[Index; 4]>;
-
 /// How one tensor axis is indexed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Index {
@@ -59,25 +49,24 @@ pub enum Index {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlanPart {
     /// The product space.
-    pub loops: Loops,
+    pub loops: Vec<Loop>,
     /// The index of each result axis (memory order: batch, output, input).
-    pub result: Indices,
+    pub result: Vec<Index>,
     /// The index of each operand axis; `None` when the operand is not read in this part.
-    pub operands: SmallVec<[Option<Indices>; 3]>,
+    pub operands: Vec<Option<Vec<Index>>>,
 }
 
-/// The indexing plan of one operation. Its lists are inline for typical sizes (a plan is
-/// derived per operation, and a handful of small heap allocations cost more than the rest).
+/// The indexing plan of one operation.
 #[derive(Clone, Debug, PartialEq)]
 pub struct IndexPlan {
     /// The operation.
     pub op: OpKind,
     /// Result sizes in memory order.
-    pub result_dims: Dims,
+    pub result_dims: Vec<u64>,
     /// Operand sizes in memory order.
-    pub operand_dims: SmallVec<[Dims; 3]>,
+    pub operand_dims: Vec<Vec<u64>>,
     /// The nests (sibling loops for concatenation components).
-    pub parts: SmallVec<[PlanPart; 1]>,
+    pub parts: Vec<PlanPart>,
     /// How values accumulate into the result.
     pub accum: Accum,
     /// How operand values combine.
@@ -194,8 +183,8 @@ impl IndexPlan {
             .collect();
         json!({
             "op": self.op.name(),
-            "result_dims": self.result_dims.as_slice(),
-            "operand_dims": self.operand_dims.iter().map(|d| d.as_slice()).collect::<Vec<_>>(),
+            "result_dims": self.result_dims,
+            "operand_dims": self.operand_dims,
             "accum": accum_text(self.accum),
             "combine": combine_text(self.combine).trim(),
             "bijective": self.bijective,

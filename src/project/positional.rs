@@ -3,10 +3,10 @@
 //! (leading flank from the left edge, trailing flank from the right edge), or index 0 where
 //! a size-1 axis broadcasts. Compose adds one loop per contracted axis.
 
-use smallvec::{smallvec, SmallVec};
+use smallvec::SmallVec;
 
 use super::error::ProjectError;
-use super::plan::{Index, Indices, Loop, Loops, PlanPart};
+use super::plan::{Index, Loop, PlanPart};
 use super::sizes::{RowSizes, Sizes};
 use crate::infer::OpKind;
 use crate::spec::ast::RowKind;
@@ -18,7 +18,7 @@ type RowLoops = SmallVec<[(usize, u64); 4]>;
 type RowIndices = SmallVec<[Index; 4]>;
 
 struct Builder {
-    loops: Loops,
+    loops: Vec<Loop>,
 }
 
 impl Builder {
@@ -60,9 +60,9 @@ fn iters(r: &RowLoops) -> RowIndices {
 }
 
 /// Memory order of per-kind index lists (given in [`RowKind::ALL`] order).
-fn memory_order(rows: [RowIndices; 3]) -> Indices {
+fn memory_order(rows: [RowIndices; 3]) -> Vec<Index> {
     let [b, i, o] = rows;
-    let mut out = Indices::with_capacity(b.len() + i.len() + o.len());
+    let mut out = Vec::with_capacity(b.len() + i.len() + o.len());
     out.extend(b);
     out.extend(o);
     out.extend(i);
@@ -81,7 +81,7 @@ pub fn positional_part(
     args: &[Sizes],
     slice_index: u64,
 ) -> Result<PlanPart, ProjectError> {
-    let mut b = Builder { loops: Loops::with_capacity(out.memory().len()) };
+    let mut b = Builder { loops: Vec::with_capacity(out.memory().len()) };
     let cb = b.row_loops("b", out.row(RowKind::Batch));
     let co = b.row_loops("o", out.row(RowKind::Output));
     let ci = b.row_loops("i", out.row(RowKind::Input));
@@ -94,10 +94,10 @@ pub fn positional_part(
                 let [ab, ai, ao] = rows(a);
                 Ok(Some(memory_order([align(&cb, ab)?, align(&ci, ai)?, align(&co, ao)?])))
             })
-            .collect::<Result<_, ProjectError>>()?,
+            .collect::<Result<Vec<_>, ProjectError>>()?,
         OpKind::Transpose => {
             let [ab, ai, ao] = rows(args.first().ok_or_else(missing)?);
-            smallvec![Some(memory_order([align(&cb, ab)?, align(&co, ai)?, align(&ci, ao)?]))]
+            vec![Some(memory_order([align(&cb, ab)?, align(&co, ai)?, align(&ci, ao)?]))]
         }
         OpKind::Compose => {
             let (Some(a), Some(x)) = (args.first(), args.get(1)) else { return Err(missing()) };
@@ -106,13 +106,13 @@ pub fn positional_part(
             let a_idx = memory_order([align(&cb, ab)?, iters(&contracted), align(&co, ao)?]);
             let [xb, xi, xo] = rows(x);
             let x_idx = memory_order([align(&cb, xb)?, align(&ci, xi)?, align(&contracted, xo)?]);
-            smallvec![Some(a_idx), Some(x_idx)]
+            vec![Some(a_idx), Some(x_idx)]
         }
         OpKind::BatchSlice => {
             let mut batch = RowIndices::new();
             batch.push(Index::Fixed(slice_index));
             batch.extend(iters(&cb));
-            smallvec![Some(memory_order([batch, iters(&ci), iters(&co)]))]
+            vec![Some(memory_order([batch, iters(&ci), iters(&co)]))]
         }
         other => return Err(ProjectError::Misaligned(format!("{other} is not positional"))),
     };

@@ -7,7 +7,7 @@
 use smallvec::SmallVec;
 
 use super::error::ProjectError;
-use super::plan::{Index, Indices, Loop, Loops, PlanPart};
+use super::plan::{Index, Loop, PlanPart};
 use super::sizes::Sizes;
 use crate::ids::DimVar;
 use crate::spec::ast::{self, AxisKind, ConcatPart, EinsumSpec, Name, Padding, RowKind, ShapeSpec};
@@ -55,7 +55,7 @@ struct ConcatAxis<'s> {
 }
 
 struct Builder<'s, 'a> {
-    loops: Loops,
+    loops: Vec<Loop>,
     keys: SmallVec<[(Key<'s>, usize); 8]>,
     label_size: LabelSizes<'a>,
     /// Chosen component per concatenation axis, in spec order.
@@ -151,8 +151,8 @@ impl<'s> Builder<'s, '_> {
     }
 
     /// The indices of one tensor under one slot, in memory order.
-    fn slot(&mut self, slot: &'s ShapeSpec, shape: &Sizes) -> Indices {
-        let mut out = Indices::new();
+    fn slot(&mut self, slot: &'s ShapeSpec, shape: &Sizes) -> Vec<Index> {
+        let mut out = Vec::with_capacity(shape.memory().len());
         for kind in RowKind::MEMORY_ORDER {
             let sizes = shape.row(kind).all();
             let Some(row) = slot.row(kind) else { continue };
@@ -268,14 +268,14 @@ fn part(
         return None;
     }
     let mut b = Builder {
-        loops: Loops::new(),
+        loops: Vec::new(),
         keys: SmallVec::new(),
         label_size: sizes.labels,
         choice,
         concat_seen: 0,
     };
     let result = b.slot(&spec.lhs, sizes.out);
-    let mut operands = SmallVec::new();
+    let mut operands = Vec::with_capacity(sizes.args.len());
     for (slot, shape) in spec.rhs.iter().zip(sizes.args) {
         if active(slot) {
             operands.push(Some(b.slot(slot, shape)));
@@ -289,15 +289,12 @@ fn part(
 }
 
 /// The plan parts of a spec operation.
-pub fn spec_parts(
-    spec: &EinsumSpec,
-    sizes: SpecSizes,
-) -> Result<SmallVec<[PlanPart; 1]>, ProjectError> {
+pub fn spec_parts(spec: &EinsumSpec, sizes: SpecSizes) -> Result<Vec<PlanPart>, ProjectError> {
     let axes = concat_axes(spec);
     if axes.is_empty() {
         return Ok(part(spec, sizes, &[], &[]).into_iter().collect());
     }
-    let mut parts = SmallVec::new();
+    let mut parts = Vec::new();
     for choice in choices(&axes)? {
         let inactive = inactive_labels(&axes, &choice);
         parts.extend(part(spec, sizes, &choice, &inactive));

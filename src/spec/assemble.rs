@@ -193,15 +193,17 @@ impl<'s, 't> Builder<'s, 't> {
     ///
     /// [`Token::Idents`]: super::lexer::Token::Idents
     pub fn label_axes(&mut self, span: Span) -> Result<(), SpecError> {
-        let text = self.text(span);
-        for (at, i) in (span.start..).zip(0..text.len()) {
-            let label = name(text.get(i..i + 1).unwrap_or_default());
-            self.axis(AxisKind::Label(label), Span { start: at, end: at + 1 })?;
+        for (at, &b) in (span.start..).zip(self.text(span).as_bytes()) {
+            let one = Span { start: at, end: at + 1 };
+            // The lexer gives ASCII letters only, which all have a static name.
+            let label = one_byte_name(b).unwrap_or_else(|| self.name(one));
+            self.axis(AxisKind::Label(label), one)?;
         }
         Ok(())
     }
 
     /// Adds an axis to the row being parsed.
+    #[inline]
     pub fn axis(&mut self, kind: AxisKind, span: Span) -> Result<(), SpecError> {
         let st = self.state;
         if st.prev_axis && !self.single_char {
@@ -343,13 +345,17 @@ const ONE_BYTE_NAMES: &str =
 /// string instead of being copied in.
 #[inline]
 pub fn name(text: &str) -> Name {
-    if let [b] = text.as_bytes() {
-        let at = usize::from(b.wrapping_sub(b'0'));
-        if let Some(one) = ONE_BYTE_NAMES.get(at..at + 1) {
-            return Name::new_static(one);
-        }
+    match text.as_bytes() {
+        [b] => one_byte_name(*b).unwrap_or_else(|| Name::new(text)),
+        _ => Name::new(text),
     }
-    Name::new(text)
+}
+
+/// The [`Name`] of a one-byte name from `0` to `z`, pointing into a static string.
+#[inline]
+fn one_byte_name(b: u8) -> Option<Name> {
+    let at = usize::from(b.wrapping_sub(b'0'));
+    ONE_BYTE_NAMES.get(at..at + 1).map(Name::new_static)
 }
 
 /// Wraps a builder error for the parser (boxed: the parser moves its results around, and a

@@ -33,14 +33,17 @@ pub fn numbered_name(head: &str, open: &str, n: usize, close: &str) -> Name {
         }
     }
     let digits = digits.get(first..).unwrap_or_default();
-    let mut buf = [0u8; 64];
+    // Names that fit are built in place (byte by byte: the parts are a few bytes each).
+    let mut buf = [0u8; 23];
     let mut len = 0;
     for part in [head.as_bytes(), open.as_bytes(), digits, close.as_bytes()] {
-        match buf.get_mut(len..len + part.len()) {
-            Some(to) => to.copy_from_slice(part),
-            None => return Name::from(format!("{head}{open}{n}{close}")),
+        for &b in part {
+            match buf.get_mut(len) {
+                Some(to) => *to = b,
+                None => return Name::from(format!("{head}{open}{n}{close}")),
+            }
+            len += 1;
         }
-        len += part.len();
     }
     // Only ASCII digits were added to the given texts.
     Name::new(std::str::from_utf8(buf.get(..len).unwrap_or_default()).unwrap_or_default())

@@ -25,8 +25,8 @@ use crate::spec::ast::{self, same_name, AxisKind, EinsumSpec, Name, RowKind};
 /// The sizes a spec's labels and row variables take from the operands.
 #[derive(Default)]
 struct Bindings<'s> {
-    /// Labels in order of first occurrence in the operand slots.
-    labels: SmallVec<[(&'s Name, Solved); 8]>,
+    /// Labels in order of first occurrence in the operand slots (with their text, read once).
+    labels: SmallVec<[(&'s Name, &'s str, Solved); 8]>,
     rows: SmallVec<[(&'s str, Covered); 2]>,
 }
 
@@ -47,15 +47,15 @@ struct ResultRows {
 impl<'s> Bindings<'s> {
     /// The position of a label in `labels`.
     fn find(&self, name: &str) -> Option<usize> {
-        self.labels.iter().position(|(n, _)| same_name(n, name))
+        self.labels.iter().position(|(_, n, _)| same_name(n, name))
     }
 
     /// Records that `name` has size `s`; whether that agrees with what is known.
     fn label(&mut self, name: &'s Name, s: Solved) -> bool {
         match self.find(name).and_then(|i| self.labels.get(i)) {
-            Some((_, known)) => *known == s,
+            Some((_, _, known)) => *known == s,
             None => {
-                self.labels.push((name, s));
+                self.labels.push((name, name.as_str(), s));
                 true
             }
         }
@@ -154,7 +154,7 @@ impl<'s> Bindings<'s> {
         if !order.contains(&i) {
             order.push(i);
         }
-        self.labels.get(i).map(|(_, s)| *s)
+        self.labels.get(i).map(|(_, _, s)| *s)
     }
 }
 
@@ -202,7 +202,7 @@ impl Graph {
         let rest: SmallVec<[usize; 8]> =
             (0..b.labels.len()).filter(|i| !order.contains(i)).collect();
         let mut labels = Vec::with_capacity(b.labels.len());
-        for &(name, size) in order.iter().chain(&rest).filter_map(|&i| b.labels.get(i)) {
+        for &(name, _, size) in order.iter().chain(&rest).filter_map(|&i| b.labels.get(i)) {
             // Bound at once, the variable is never printed: it needs no name.
             let v = self.solver.env.new_dim(None);
             self.solver.env.bind_dim(v, Dim::Solved(size));

@@ -15,11 +15,42 @@ use crate::infer::store::ShapeRef;
 use crate::shape::Shape;
 use crate::spec::ast::EinsumSpec;
 use crate::spec::parse_einsum;
+use std::collections::HashMap;
 use std::sync::Arc;
 
 /// The hasher of the graph's caches of parsed spec and shape texts: short texts hashed with a
 /// fast, randomly seeded hash (SipHash cost more than a cache hit saves on short specs).
 pub(super) type TextHasher = foldhash::fast::RandomState;
+
+/// A spec text with its parse.
+type Parsed = (Arc<str>, Arc<EinsumSpec>);
+
+/// Parsed specs by text: a program repeats a few specs many times. The first spec is kept
+/// aside: a graph of one spec (eager use) needs neither hashing nor a table.
+#[derive(Default)]
+pub(super) struct SpecCache {
+    first: Option<Parsed>,
+    others: HashMap<Arc<str>, Arc<EinsumSpec>, TextHasher>,
+}
+
+impl SpecCache {
+    fn get(&self, text: &str) -> Option<Parsed> {
+        match &self.first {
+            Some((k, v)) if **k == *text => Some((k.clone(), v.clone())),
+            _ if self.others.is_empty() => None,
+            _ => self.others.get_key_value(text).map(|(k, v)| (k.clone(), v.clone())),
+        }
+    }
+
+    fn insert(&mut self, key: Arc<str>, value: Arc<EinsumSpec>) {
+        match self.first {
+            None => self.first = Some((key, value)),
+            Some(_) => {
+                self.others.insert(key, value);
+            }
+        }
+    }
+}
 
 impl Graph {
     /// [`Graph::add_step`] with a name for the result (also when the step fails, so errors
@@ -200,8 +231,8 @@ impl Graph {
         text: &str,
         step: StepId,
     ) -> Result<(Arc<str>, Arc<EinsumSpec>), InferError> {
-        if let Some((k, v)) = self.specs.get_key_value(text) {
-            return Ok((k.clone(), v.clone()));
+        if let Some(found) = self.specs.get(text) {
+            return Ok(found);
         }
         let parsed = parse_einsum(text).map_err(|error| InferError::Spec {
             step,
