@@ -390,20 +390,9 @@ impl Env {
         }
     }
 
-    /// The row variable left at the marker of a row once the bindings are substituted.
-    pub fn tail_var(&mut self, r: &Row) -> Option<RowVar> {
-        let mut v = r.var?;
-        loop {
-            match self.row_value(v) {
-                Err(root) => return Some(root),
-                Ok(id) => v = self.store.layout(id).3?,
-            }
-        }
-    }
-
     /// The row variable left at the marker of a constraint's row once the bindings are
     /// substituted.
-    pub fn arg_tail_var(&mut self, r: &RowArg) -> Option<RowVar> {
+    pub fn tail_var(&mut self, r: &RowArg) -> Option<RowVar> {
         let mut v = match r {
             RowArg::Empty => return None,
             RowArg::Var(v) => *v,

@@ -39,7 +39,7 @@ impl Solver {
         for (i, (_, a)) in s.args.iter().enumerate() {
             for k in RowKind::ALL {
                 let opnd = a.row(k);
-                if let Some(v) = self.env.arg_tail_var(&opnd) {
+                if let Some(v) = self.env.tail_var(&opnd) {
                     self.env.row_info[v.index()].used_in_pointwise = true;
                 }
                 self.ineq(s, (i as u8, k), s.out.1.row(k), opnd);
@@ -133,7 +133,7 @@ impl Solver {
     }
 
     fn mark_used_in_spec(&mut self, row: &RowArg) {
-        if let Some(v) = self.env.arg_tail_var(row) {
+        if let Some(v) = self.env.tail_var(row) {
             self.env.row_info[v.index()].used_in_spec = true;
         }
     }

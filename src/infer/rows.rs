@@ -10,10 +10,6 @@ use crate::shape::{Dim, Dims, Row};
 
 type Res = Result<Outcome, InferError>;
 
-fn flat(r: &Row) -> Dims {
-    r.flat()
-}
-
 impl Solver {
     /// Flat equality `a = b`.
     pub fn unify_row(&mut self, a: &RowArg, b: &RowArg) -> Res {
@@ -29,7 +25,7 @@ impl Solver {
     }
 
     fn closed_eq(&mut self, a: &Row, b: &Row) -> Res {
-        let (fa, fb) = (flat(a), flat(b));
+        let (fa, fb) = (a.flat(), b.flat());
         if fa.len() != fb.len() {
             let msg =
                 format!("rows have {} and {} axes, which cannot be equal", fa.len(), fb.len());
@@ -64,7 +60,7 @@ impl Solver {
     /// `l.<x>.r = closed`: the flanks take the closed row's edges, `x` the middle (keeping the
     /// closed row's split between leading and trailing axes).
     fn open_closed_eq(&mut self, open: &Row, x: RowVar, closed: &Row) -> Res {
-        let f = flat(closed);
+        let f = closed.flat();
         let (nl, nr) = (open.beg.len(), open.dims.len());
         if nl + nr > f.len() {
             let msg = format!(

@@ -116,10 +116,7 @@ impl ShapeRef {
 
     /// The three rows (batch, input, output) as constraint arguments, read without rebuilding.
     pub fn rows(self) -> [RowArg; 3] {
-        match self {
-            ShapeRef::Fresh(v) => [0, 1, 2].map(|k| RowArg::Var(RowVar(v.0 + k))),
-            ShapeRef::Stored(RowId(i)) => [0, 1, 2].map(|k| RowArg::Stored(RowId(i + k))),
-        }
+        RowKind::ALL.map(|k| self.row(k))
     }
 
     /// The row of a kind as a constraint argument, read without rebuilding.

@@ -100,56 +100,54 @@ impl Token {
     }
 }
 
-/// The tokens of multichar mode (an identifier is one token).
-#[derive(Logos, Clone, Copy, Debug, PartialEq)]
-#[logos(skip r"[ \t\r\n\f]+")]
-pub(super) enum Raw {
-    #[token(",", |_| Token::Comma)]
-    #[token("|", |_| Token::Pipe)]
-    #[token("->", |_| Token::Arrow)]
-    #[token("=>", |_| Token::FatArrow)]
-    #[token(";", |_| Token::Semi)]
-    #[token("+", |_| Token::Plus)]
-    #[token("*", |_| Token::Star)]
-    #[token("^", |_| Token::Caret)]
-    #[token("&", |_| Token::Amp)]
-    #[token("_", |_| Token::Underscore)]
-    #[token("...", |_| Token::Ellipsis)]
-    #[token("..", |_| Token::DotDot)]
-    #[token("=", |_| Token::Eq)]
-    #[token("<", |_| Token::Lt)]
-    Punct(Token),
-    #[regex("[0-9]+")]
-    Int,
-    #[regex("[A-Za-z][A-Za-z0-9_]*")]
-    Ident,
+/// Declares a logos token set: the punctuation and integers every mode shares, then the
+/// mode's own identifier tokens. (logos derives one lexer per enum, so each mode needs an enum
+/// of its own; the macro keeps their shared tokens in one list.)
+macro_rules! token_set {
+    ($(#[$doc:meta])* $vis:vis enum $name:ident { $($idents:tt)* }) => {
+        $(#[$doc])*
+        #[derive(Logos, Clone, Copy, Debug, PartialEq)]
+        #[logos(skip r"[ \t\r\n\f]+")]
+        $vis enum $name {
+            #[token(",", |_| Token::Comma)]
+            #[token("|", |_| Token::Pipe)]
+            #[token("->", |_| Token::Arrow)]
+            #[token("=>", |_| Token::FatArrow)]
+            #[token(";", |_| Token::Semi)]
+            #[token("+", |_| Token::Plus)]
+            #[token("*", |_| Token::Star)]
+            #[token("^", |_| Token::Caret)]
+            #[token("&", |_| Token::Amp)]
+            #[token("_", |_| Token::Underscore)]
+            #[token("...", |_| Token::Ellipsis)]
+            #[token("..", |_| Token::DotDot)]
+            #[token("=", |_| Token::Eq)]
+            #[token("<", |_| Token::Lt)]
+            Punct(Token),
+            #[regex("[0-9]+")]
+            Int,
+            $($idents)*
+        }
+    };
 }
 
-/// The tokens of single-char mode: every letter is an identifier of its own.
-#[derive(Logos, Clone, Copy, Debug, PartialEq)]
-#[logos(skip r"[ \t\r\n\f]+")]
-enum OneChar {
-    #[token(",", |_| Token::Comma)]
-    #[token("|", |_| Token::Pipe)]
-    #[token("->", |_| Token::Arrow)]
-    #[token("=>", |_| Token::FatArrow)]
-    #[token(";", |_| Token::Semi)]
-    #[token("+", |_| Token::Plus)]
-    #[token("*", |_| Token::Star)]
-    #[token("^", |_| Token::Caret)]
-    #[token("&", |_| Token::Amp)]
-    #[token("_", |_| Token::Underscore)]
-    #[token("...", |_| Token::Ellipsis)]
-    #[token("..", |_| Token::DotDot)]
-    #[token("=", |_| Token::Eq)]
-    #[token("<", |_| Token::Lt)]
-    Punct(Token),
-    #[regex("[0-9]+")]
-    Int,
-    #[regex("[A-Za-z]")]
-    Ident,
-    #[regex("[A-Za-z][A-Za-z]+")]
-    Idents,
+token_set! {
+    /// The tokens of multichar mode (an identifier is one token).
+    pub(super) enum Raw {
+        #[regex("[A-Za-z][A-Za-z0-9_]*")]
+        Ident,
+    }
+}
+
+token_set! {
+    /// The tokens of single-char mode: every letter is an identifier of its own (a run of
+    /// letters is one token, split into one label per letter).
+    enum OneChar {
+        #[regex("[A-Za-z]")]
+        Ident,
+        #[regex("[A-Za-z][A-Za-z]+")]
+        Idents,
+    }
 }
 
 /// One lexed token with its byte range, as lalrpop's external-lexer interface wants it.
