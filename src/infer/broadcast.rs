@@ -20,6 +20,15 @@ const MAX_TEMPLATE_DEPTH: u32 = 128;
 impl Solver {
     /// `res ⊑ opnd` for rows.
     pub fn row_ineq(&mut self, res: &RowArg, opnd: &RowArg) -> Res {
+        // Two bare row variables (most derived constraints): a link, without building rows.
+        if let Some(y) = self.env.bare_var(opnd) {
+            if let Some(x) = self.env.bare_var(res) {
+                if x != y {
+                    self.row_var_le_var(x, y);
+                }
+                return Ok(Outcome::Done);
+            }
+        }
         // An empty operand broadcasts into anything: the result need not be read.
         let o = self.env.row_arg(opnd);
         if o.is_empty() {
@@ -96,6 +105,9 @@ impl Solver {
             return Ok(Outcome::Defer);
         }
         if dl > 0 || dr > 0 {
+            // The operand dims the template's new axes face.
+            let lead = &o.beg[o.beg.len() - dl..];
+            let trail = &o.dims[..dr];
             let fewest = (o.explicit_len()).saturating_sub(r.explicit_len());
             let least = |s: &mut Solver| {
                 let dims = (0..fewest).map(|_| Dim::Var(s.env.new_dim(None))).collect();
@@ -111,13 +123,14 @@ impl Solver {
                         s.push(Constraint::RowIneq { res: (&r).into(), opnd: (&o).into() });
                         Ok(())
                     };
-                    let template = |s: &mut Solver| s.template(x, dl, dr).and_then(|()| again(s));
+                    let template =
+                        |s: &mut Solver| s.template(x, lead, trail).and_then(|()| again(s));
                     return self
                         .choose(|s| least(s).and_then(|()| again(s)), template)
                         .map(|()| Outcome::Done);
                 }
                 (true, false) => least(self)?,
-                (false, _) => self.template(x, dl, dr)?,
+                (false, _) => self.template(x, lead, trail)?,
             }
             self.push(Constraint::RowIneq { res: r.into(), opnd: o.into() });
             return Ok(Outcome::Done);
@@ -144,8 +157,11 @@ impl Solver {
         }
     }
 
-    /// The result is shorter than the operand: `x := fresh^dl . <τ> . fresh^dr`.
-    fn template(&mut self, x: RowVar, dl: usize, dr: usize) -> Result<(), InferError> {
+    /// The result is shorter than the operand: `x := fresh^dl . <τ> . fresh^dr`, where `lead`
+    /// and `trail` are the operand dims the new axes will face. A new axis facing a solved
+    /// size other than the broadcast top takes that size at once: the re-stated inequality
+    /// would bind its fresh variable to it anyway (`d ⊑ s` is `d = s`).
+    fn template(&mut self, x: RowVar, lead: &[Dim], trail: &[Dim]) -> Result<(), InferError> {
         let depth = self.env.row_info[x.index()].depth + 1;
         if u32::from(depth) > MAX_TEMPLATE_DEPTH {
             let msg = "infinitely many axes: the rows' ranks form a cycle that grows forever";
@@ -154,9 +170,13 @@ impl Solver {
         let tau = self.env.new_row();
         let info = &mut self.env.row_info[tau.index()];
         info.depth = depth;
-        info.safe_to_guess = dr > 0;
-        let beg: Dims = (0..dl).map(|_| Dim::Var(self.env.new_dim(None))).collect();
-        let dims: Dims = (0..dr).map(|_| Dim::Var(self.env.new_dim(None))).collect();
+        info.safe_to_guess = !trail.is_empty();
+        let mut axis = |d: &Dim| match d {
+            Dim::Solved(s) if !d.is_top() => Dim::Solved(*s),
+            _ => Dim::Var(self.env.new_dim(None)),
+        };
+        let beg: Dims = lead.iter().map(&mut axis).collect();
+        let dims: Dims = trail.iter().map(&mut axis).collect();
         self.bind_row_var(x, Row { beg, var: Some(tau), dims })
     }
 
