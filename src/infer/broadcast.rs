@@ -181,16 +181,16 @@ impl Solver {
     }
 
     fn row_var_le_var(&mut self, x: RowVar, y: RowVar) {
-        if self.env.row_lower(x).contains(&y) {
+        if self.env.row_lower(x).any(|v| v == y) {
             self.push(Constraint::RowEq(x.into(), y.into()));
             return;
         }
-        if !self.env.row_upper(x).contains(&y) {
-            self.env.row_links_mut(x).upper.push(y);
-            self.env.row_links_mut(y).lower.push(x);
+        if !self.env.row_upper(x).any(|v| v == y) {
+            self.env.row_links_mut(x).push_upper(y);
+            self.env.row_links_mut(y).push_lower(x);
             self.env.linked_rows.push(x);
         }
-        let caps: SmallVec<[RowId; 2]> = self.env.row_caps(x).into();
+        let caps: SmallVec<[RowId; 2]> = self.env.row_caps(x).collect();
         for cap in caps {
             self.push(Constraint::RowIneq { res: RowArg::Stored(cap), opnd: y.into() });
         }
@@ -200,7 +200,7 @@ impl Solver {
     /// stay, different ones become the broadcast top); a joined cap that is empty or a single
     /// size-1 axis decides `y` at once.
     fn add_row_cap(&mut self, y: RowVar, cap: Row) -> Res {
-        let mut uppers: SmallVec<[RowVar; 2]> = self.env.row_upper(y).into();
+        let mut uppers: SmallVec<[RowVar; 2]> = self.env.row_upper(y).collect();
         // An upper neighbour united with `y` since it was linked is `y` itself: passing the
         // cap to it would only add the same cap again, forever.
         for o in &mut uppers {
@@ -214,9 +214,9 @@ impl Solver {
                 self.push(Constraint::RowIneq { res: RowArg::Stored(id), opnd: o.into() });
             }
         }
-        let Some(&first_id) = self.env.row_caps(y).first() else {
+        let Some(first_id) = self.env.row_caps(y).next() else {
             let id = self.env.store.push(&cap);
-            self.env.row_links_mut(y).caps.push(id);
+            self.env.row_links_mut(y).push_cap(id);
             return Ok(Outcome::Done);
         };
         let first = self.env.store.row(first_id);
@@ -228,7 +228,7 @@ impl Solver {
         let solved = |r: &Row| r.var.is_none() && r.all().all(|d| d.solved().is_some());
         if !solved(&first) || !solved(&cap) {
             let id = self.env.store.push(&cap);
-            self.env.row_links_mut(y).caps.push(id);
+            self.env.row_links_mut(y).push_cap(id);
             return Ok(Outcome::Done);
         }
         let joined = join_closed(&first, &cap);
@@ -236,7 +236,7 @@ impl Solver {
             || (joined.explicit_len() == 1
                 && joined.all().all(|d| d.solved().is_some_and(|s| s.size == 1)));
         let id = self.env.store.push(&joined);
-        self.env.row_links_mut(y).caps[0] = id;
+        self.env.row_links_mut(y).set_first_cap(id);
         if decisive {
             self.bind_row_var(y, joined)?;
         }

@@ -65,7 +65,7 @@ impl Solver {
         if self.env.row_bound(v) {
             return Ok(());
         }
-        let Some(&cap) = self.env.row_caps(v).first() else { return Ok(()) };
+        let Some(cap) = self.env.row_caps(v).next() else { return Ok(()) };
         let cap = self.env.store.row(cap);
         let cap = self.env.row(&cap);
         let top = |r: &crate::shape::Dims| r.iter().map(|_| Dim::top()).collect();

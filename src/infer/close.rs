@@ -7,6 +7,7 @@ use std::collections::HashSet;
 use smallvec::SmallVec;
 
 use super::constraint::Constraint;
+use super::env::sole;
 use super::error::InferError;
 use super::graph::TensorEntry;
 use super::solver::Solver;
@@ -210,11 +211,10 @@ impl Solver {
             if self.env.row_bound(x) {
                 continue;
             }
-            if let ([y], true) = (self.env.row_upper(x), self.env.row_caps(x).is_empty()) {
-                let y = *y;
-                if self.env.row_lower(y) == [x] && self.env.row_caps(y).is_empty() {
-                    self.push(Constraint::RowEq(x.into(), y.into()));
-                }
+            let no_caps = |s: &Self, v: RowVar| s.env.row_caps(v).next().is_none();
+            let Some(y) = sole(self.env.row_upper(x)) else { continue };
+            if no_caps(self, x) && sole(self.env.row_lower(y)) == Some(x) && no_caps(self, y) {
+                self.push(Constraint::RowEq(x.into(), y.into()));
             }
         }
     }
@@ -232,7 +232,7 @@ impl Solver {
         if self.env.row_bound(v) {
             return Ok(());
         }
-        let ids: SmallVec<[RowId; 2]> = self.env.row_caps(v).into();
+        let ids: SmallVec<[RowId; 2]> = self.env.row_caps(v).collect();
         let mut caps: SmallVec<[Row; 2]> = SmallVec::new();
         for id in ids {
             let r = self.env.store.row(id);
@@ -268,7 +268,10 @@ impl Solver {
             }
         }
         for v in vars.rows {
-            if self.env.row_bound(v) || !self.env.row_caps(v).is_empty() || waiting.contains(&v) {
+            if self.env.row_bound(v)
+                || self.env.row_caps(v).next().is_some()
+                || waiting.contains(&v)
+            {
                 continue;
             }
             let info = &self.env.row_info[v.index()];

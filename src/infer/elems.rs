@@ -87,7 +87,7 @@ impl Solver {
 
     /// Open rows at closing: one takes the quotient as one axis, the others close empty.
     fn close_rows(&mut self, open: &[(usize, RowVar)], unknown: &[DimVar], q: u64) -> Res {
-        if open.iter().any(|&(_, v)| !self.env.row_caps(v).is_empty()) {
+        if open.iter().any(|&(_, v)| self.env.row_caps(v).next().is_some()) {
             return Ok(Outcome::Defer);
         }
         let target = open.iter().find(|(k, _)| *k == OUTPUT).or(open.first()).map(|o| o.1);

@@ -13,7 +13,7 @@ use ena::unify::{InPlaceUnificationTable, NoError, UnifyValue};
 use smallvec::SmallVec;
 
 use super::constraint::RowArg;
-pub use super::info::{DimFacts, DimInfo, LinkSlab, RowInfo, RowLinks};
+pub use super::info::{sole, DimFacts, DimInfo, LinkSlab, RowInfo, RowLinks};
 use super::store::{RowId, RowStore};
 use crate::ids::{DimVar, RowVar};
 use crate::shape::{AffineDim, Basis, ConvPadding, Dim, DimExprs, Row, Solved};
@@ -150,19 +150,24 @@ impl Env {
         first
     }
 
+    /// The links of row variable `v` (a root), if it has any.
+    fn links_of(&self, v: RowVar) -> Option<&RowLinks> {
+        self.links.get(self.row_info[v.index()].links)
+    }
+
     /// Variables known to refine row variable `v` (a root).
-    pub fn row_lower(&self, v: RowVar) -> &[RowVar] {
-        self.links.get(self.row_info[v.index()].links).map_or(&[], |l| &l.lower)
+    pub fn row_lower(&self, v: RowVar) -> impl Iterator<Item = RowVar> + '_ {
+        self.links_of(v).into_iter().flat_map(RowLinks::lower)
     }
 
     /// Variables row variable `v` (a root) refines.
-    pub fn row_upper(&self, v: RowVar) -> &[RowVar] {
-        self.links.get(self.row_info[v.index()].links).map_or(&[], |l| &l.upper)
+    pub fn row_upper(&self, v: RowVar) -> impl Iterator<Item = RowVar> + '_ {
+        self.links_of(v).into_iter().flat_map(RowLinks::upper)
     }
 
     /// Lower bounds of row variable `v` (a root), in the row store; the first is the joined cap.
-    pub fn row_caps(&self, v: RowVar) -> &[RowId] {
-        self.links.get(self.row_info[v.index()].links).map_or(&[], |l| &l.caps)
+    pub fn row_caps(&self, v: RowVar) -> impl Iterator<Item = RowId> + '_ {
+        self.links_of(v).into_iter().flat_map(RowLinks::caps)
     }
 
     /// The links of row variable `v` (a root), created on first write.

@@ -120,16 +120,67 @@ impl DimInfo {
     }
 }
 
-/// Bounds and links of a row variable.
+/// Bounds and links of a row variable, in one small vector (32 bytes, where three vectors took
+/// 72: a large graph holds millions of these): the variables known to refine it, then the
+/// variables it refines, then its lower bounds (rows that must broadcast into it, in the row
+/// store; the first is the joined cap). Entries are raw indices, typed by the accessors.
 #[derive(Clone, Debug, Default)]
 pub struct RowLinks {
-    /// Variables known to refine this one.
-    pub lower: SmallVec<[RowVar; 2]>,
-    /// Variables this one refines.
-    pub upper: SmallVec<[RowVar; 2]>,
-    /// Lower bounds (rows that must broadcast into this one), in the row store; the first is
-    /// the joined cap.
-    pub caps: SmallVec<[RowId; 2]>,
+    items: SmallVec<[u32; 4]>,
+    lower: u32,
+    upper: u32,
+}
+
+// Checked at compile time: the slab of links is one of the solver's largest tables.
+const _: () = assert!(std::mem::size_of::<RowLinks>() == 32);
+
+impl RowLinks {
+    /// Variables known to refine this one (`r ⊑ self`).
+    pub fn lower(&self) -> impl Iterator<Item = RowVar> + '_ {
+        self.items[..self.lower as usize].iter().map(|&v| RowVar(v))
+    }
+
+    /// Variables this one refines (`self ⊑ o`).
+    pub fn upper(&self) -> impl Iterator<Item = RowVar> + '_ {
+        let from = self.lower as usize;
+        self.items[from..from + self.upper as usize].iter().map(|&v| RowVar(v))
+    }
+
+    /// Lower bounds in the row store; the first is the joined cap.
+    pub fn caps(&self) -> impl Iterator<Item = RowId> + '_ {
+        self.items[(self.lower + self.upper) as usize..].iter().map(|&id| RowId(id))
+    }
+
+    /// Adds a variable known to refine this one.
+    pub fn push_lower(&mut self, v: RowVar) {
+        self.items.insert(self.lower as usize, v.0);
+        self.lower += 1;
+    }
+
+    /// Adds a variable this one refines.
+    pub fn push_upper(&mut self, v: RowVar) {
+        self.items.insert((self.lower + self.upper) as usize, v.0);
+        self.upper += 1;
+    }
+
+    /// Adds a lower bound.
+    pub fn push_cap(&mut self, id: RowId) {
+        self.items.push(id.0);
+    }
+
+    /// Replaces the joined cap (the first lower bound), or adds it when there is none.
+    pub fn set_first_cap(&mut self, id: RowId) {
+        match self.items.get_mut((self.lower + self.upper) as usize) {
+            Some(first) => *first = id.0,
+            None => self.items.push(id.0),
+        }
+    }
+}
+
+/// The only item of an iterator, if it has exactly one.
+pub fn sole<T>(mut it: impl Iterator<Item = T>) -> Option<T> {
+    let first = it.next()?;
+    it.next().is_none().then_some(first)
 }
 
 /// What is known about a row variable (kept at its root): 8 bytes, with its links (when it

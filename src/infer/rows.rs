@@ -211,13 +211,13 @@ impl Solver {
     }
 
     fn reemit_row_facts(&mut self, info: super::env::RowLinks, value: RowArg) {
-        for r in info.lower {
+        for r in info.lower() {
             self.push(Constraint::RowIneq { res: r.into(), opnd: value.clone() });
         }
-        for o in info.upper {
+        for o in info.upper() {
             self.push(Constraint::RowIneq { res: value.clone(), opnd: o.into() });
         }
-        for cap in info.caps {
+        for cap in info.caps() {
             self.push(Constraint::RowIneq { res: RowArg::Stored(cap), opnd: value.clone() });
         }
     }
