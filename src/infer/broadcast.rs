@@ -14,6 +14,9 @@ use crate::shape::{Dim, Dims, Row, Solved};
 
 type Res = Result<Outcome, InferError>;
 
+/// A constraint's rows as given (unsubstituted): result, operand.
+type Args<'a> = (&'a RowArg, &'a RowArg);
+
 /// How deep templates may nest before a rank cycle is reported (ranks are far smaller).
 const MAX_TEMPLATE_DEPTH: u32 = 128;
 
@@ -39,9 +42,9 @@ impl Solver {
             return Ok(Outcome::Done);
         }
         match (r.var, o.var) {
-            (Some(x), Some(y)) if x == y => self.same_var_ineq(r, o),
+            (Some(x), Some(y)) if x == y => self.same_var_ineq(r, o, (res, opnd)),
             (None, _) => self.closed_result_ineq(&r, &o),
-            (Some(x), _) => self.open_result_ineq(r, x, o),
+            (Some(x), _) => self.open_result_ineq(r, x, o, (res, opnd)),
         }
     }
 
@@ -56,20 +59,25 @@ impl Solver {
         self.row_ineq(res, &Row::closed(o.all().cloned()).into())
     }
 
-    fn same_var_ineq(&mut self, r: Row, o: Row) -> Res {
+    /// Queues the inequality again, as given: it is substituted anew when processed.
+    fn restate(&mut self, (res, opnd): Args) {
+        self.push(Constraint::RowIneq { res: res.clone(), opnd: opnd.clone() });
+    }
+
+    fn same_var_ineq(&mut self, r: Row, o: Row, args: Args) -> Res {
         if r.explicit_len() != o.explicit_len() {
             let msg = "a row variable would contain itself plus more axes (infinitely many axes)";
             return Err(self.error(ErrorCode::Cycle, msg.into()));
         }
         if r.beg.len() == o.beg.len() {
             for (p, q) in r.all().zip(o.all()) {
-                self.push(Constraint::DimIneq { res: *p, opnd: *q });
+                self.push_dim_ineq(*p, *q);
             }
             return Ok(Outcome::Done);
         }
         if let (true, Some(x)) = (self.stage >= 6, r.var) {
             self.bind_row_var(x, Row::empty())?;
-            self.push(Constraint::RowIneq { res: r.into(), opnd: o.into() });
+            self.restate(args);
             return Ok(Outcome::Done);
         }
         Ok(Outcome::Defer)
@@ -94,7 +102,7 @@ impl Solver {
         Ok(Outcome::Done)
     }
 
-    fn open_result_ineq(&mut self, r: Row, x: RowVar, o: Row) -> Res {
+    fn open_result_ineq(&mut self, r: Row, x: RowVar, o: Row, args: Args) -> Res {
         let dl = o.beg.len().saturating_sub(r.beg.len());
         let dr = o.dims.len().saturating_sub(r.dims.len());
         // A flank that must grow while the other flank has axes: the operand's material may
@@ -120,7 +128,7 @@ impl Solver {
                 (true, true) => {
                     // Each choice re-states the inequality, so that a careful trial checks it.
                     let again = |s: &mut Solver| {
-                        s.push(Constraint::RowIneq { res: (&r).into(), opnd: (&o).into() });
+                        s.restate(args);
                         Ok(())
                     };
                     let template =
@@ -132,7 +140,7 @@ impl Solver {
                 (true, false) => least(self)?,
                 (false, _) => self.template(x, lead, trail)?,
             }
-            self.push(Constraint::RowIneq { res: r.into(), opnd: o.into() });
+            self.restate(args);
             return Ok(Outcome::Done);
         }
         let (nl, nr) = (o.beg.len(), o.dims.len());
@@ -153,7 +161,7 @@ impl Solver {
 
     fn pair_flanks(&mut self, rl: &[Dim], ol: &[Dim], rr: &[Dim], or: &[Dim]) {
         for (p, q) in rl.iter().zip(ol).chain(rr.iter().zip(or)) {
-            self.push(Constraint::DimIneq { res: *p, opnd: *q });
+            self.push_dim_ineq(*p, *q);
         }
     }
 

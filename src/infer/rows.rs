@@ -32,7 +32,7 @@ impl Solver {
             return Err(self.error(ErrorCode::Rank, msg));
         }
         for (x, y) in fa.into_iter().zip(fb) {
-            self.push(Constraint::DimEq(x, y));
+            self.push_dim_eq(x, y);
         }
         Ok(Outcome::Done)
     }
@@ -44,7 +44,7 @@ impl Solver {
         }
         if a.beg.len() == b.beg.len() {
             for (p, q) in a.all().zip(b.all()) {
-                self.push(Constraint::DimEq(*p, *q));
+                self.push_dim_eq(*p, *q);
             }
             return Ok(Outcome::Done);
         }
@@ -71,11 +71,11 @@ impl Solver {
             return Err(self.error(ErrorCode::Rank, msg));
         }
         for (i, d) in open.beg.iter().enumerate() {
-            self.push(Constraint::DimEq(*d, f[i]));
+            self.push_dim_eq(*d, f[i]);
         }
         let tail = f.len() - nr;
         for (j, d) in open.dims.iter().enumerate() {
-            self.push(Constraint::DimEq(*d, f[tail + j]));
+            self.push_dim_eq(*d, f[tail + j]);
         }
         let split = closed.beg.len();
         let mut value = Row::empty();
@@ -94,11 +94,11 @@ impl Solver {
         let lt = a.beg.len().min(b.beg.len());
         let rt = a.dims.len().min(b.dims.len());
         for i in 0..lt {
-            self.push(Constraint::DimEq(a.beg[i], b.beg[i]));
+            self.push_dim_eq(a.beg[i], b.beg[i]);
         }
         for j in 0..rt {
             let (p, q) = (&a.dims[a.dims.len() - rt + j], &b.dims[b.dims.len() - rt + j]);
-            self.push(Constraint::DimEq(*p, *q));
+            self.push_dim_eq(*p, *q);
         }
         let (l1, r1) = (&a.beg[lt..], &a.dims[..a.dims.len() - rt]);
         let (l2, r2) = (&b.beg[lt..], &b.dims[..b.dims.len() - rt]);
@@ -132,7 +132,7 @@ impl Solver {
         // The overlap is as long as the shorter side: `P`'s end meets `Q`'s start.
         let n = p.len().min(q.len());
         for (a, b) in p[p.len() - n..].iter().zip(&q[..n]) {
-            self.push(Constraint::DimEq(*a, *b));
+            self.push_dim_eq(*a, *b);
         }
         let (v_row, u_row) = (closed(&p[..p.len() - n]), closed(&q[n..]));
         // At least one side is empty; it is bound first.

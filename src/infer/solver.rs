@@ -74,6 +74,20 @@ impl Solver {
         self.queue.push_back(Queued { c, origin });
     }
 
+    /// Queues `a = b` between two axes, unless they are the same (nothing to decide).
+    pub fn push_dim_eq(&mut self, a: Dim, b: Dim) {
+        if a != b {
+            self.push(Constraint::DimEq(a, b));
+        }
+    }
+
+    /// Queues `res ⊑ opnd` between two axes, unless they are the same (nothing to decide).
+    pub fn push_dim_ineq(&mut self, res: Dim, opnd: Dim) {
+        if res != opnd {
+            self.push(Constraint::DimIneq { res, opnd });
+        }
+    }
+
     /// Processes queued constraints, and deferred ones whose variables changed, until nothing
     /// more can be decided.
     pub fn run(&mut self) -> Result<(), InferError> {
