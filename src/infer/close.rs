@@ -186,8 +186,7 @@ impl Solver {
         for v in &mut dims {
             *v = self.env.dim_root(*v);
         }
-        dims.sort_unstable();
-        dims.dedup();
+        ascending_distinct(&mut dims, DimVar::index, DimVar::from_index, self.env.dim_info.len());
         for x in dims {
             if self.env.dim_bound(x) {
                 continue;
@@ -205,8 +204,7 @@ impl Solver {
         for v in &mut rows {
             *v = self.env.row_root(*v);
         }
-        rows.sort_unstable();
-        rows.dedup();
+        ascending_distinct(&mut rows, RowVar::index, RowVar::from_index, self.env.row_info.len());
         for x in rows {
             if self.env.row_bound(x) {
                 continue;
@@ -372,6 +370,37 @@ impl Solver {
             None if at_least > 0 => Ok(Dim::Solved(Solved::new(at_least))),
             None if discardable => Ok(Dim::size(0)),
             None => Ok(Dim::top()),
+        }
+    }
+}
+
+/// Sorts variables ascending and drops repeats. Many of them (a large graph links millions)
+/// are marked in a bitmap and read back in order, which costs a bit per variable index instead
+/// of a comparison sort; few are sorted.
+fn ascending_distinct<T: Copy + Ord>(
+    vars: &mut Vec<T>,
+    index: impl Fn(T) -> usize,
+    from_index: impl Fn(usize) -> T,
+    top: usize,
+) {
+    if vars.len() < 256 || vars.len().saturating_mul(1024) < top {
+        vars.sort_unstable();
+        vars.dedup();
+        return;
+    }
+    let mut marks = vec![0u64; top.div_ceil(64)];
+    for &v in vars.iter() {
+        let i = index(v);
+        if let Some(word) = marks.get_mut(i / 64) {
+            *word |= 1 << (i % 64);
+        }
+    }
+    vars.clear();
+    for (w, &word) in marks.iter().enumerate() {
+        let mut bits = word;
+        while bits != 0 {
+            vars.push(from_index(w * 64 + bits.trailing_zeros() as usize));
+            bits &= bits - 1;
         }
     }
 }
