@@ -23,21 +23,19 @@ const MAX_TEMPLATE_DEPTH: u32 = 128;
 impl Solver {
     /// `res ⊑ opnd` for rows.
     pub fn row_ineq(&mut self, res: &RowArg, opnd: &RowArg) -> Res {
-        // Two bare row variables (most derived constraints): a link, without building rows.
-        if let Some(y) = self.env.bare_var(opnd) {
-            if let Some(x) = self.env.bare_var(res) {
-                if x != y {
-                    self.row_var_le_var(x, y);
-                }
-                return Ok(Outcome::Done);
-            }
-        }
         // An empty operand broadcasts into anything: the result need not be read.
         let o = self.env.row_arg(opnd);
         if o.is_empty() {
             return Ok(Outcome::Done);
         }
         let r = self.env.row_arg(res);
+        // Two bare row variables (most derived constraints): a link.
+        if let (0, Some(x), 0, Some(y)) = (r.explicit_len(), r.var, o.explicit_len(), o.var) {
+            if x != y {
+                self.row_var_le_var(x, y);
+            }
+            return Ok(Outcome::Done);
+        }
         if r == o {
             return Ok(Outcome::Done);
         }

@@ -412,28 +412,6 @@ impl Env {
         }
     }
 
-    /// The unbound row variable a constraint's row is, once substituted, when it is nothing
-    /// else (no axes): `<root>`. Cheaper than [`Env::row_arg`], which builds the row.
-    pub fn bare_var(&mut self, r: &RowArg) -> Option<RowVar> {
-        let mut v = match r {
-            RowArg::Var(v) => *v,
-            RowArg::Stored(id) => match self.store.layout(*id) {
-                (_, _, 0, Some(v)) => v,
-                _ => return None,
-            },
-            RowArg::Empty | RowArg::Row(_) => return None,
-        };
-        loop {
-            match self.row_value(v) {
-                Err(root) => return Some(root),
-                Ok(id) => match self.store.layout(id) {
-                    (_, _, 0, Some(w)) => v = w,
-                    _ => return None,
-                },
-            }
-        }
-    }
-
     /// The stored value of a row variable, or its root when it is unbound.
     #[inline]
     pub fn row_value(&mut self, v: RowVar) -> Result<RowId, RowVar> {
