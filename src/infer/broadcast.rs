@@ -10,7 +10,7 @@ use super::solver::{Outcome, Solver};
 use super::store::RowId;
 use crate::code::ErrorCode;
 use crate::ids::RowVar;
-use crate::shape::{Dim, Dims, Row, Solved};
+use crate::shape::{pushed, Dim, Dims, Row, Solved};
 
 type Res = Result<Outcome, InferError>;
 
@@ -181,8 +181,13 @@ impl Solver {
             Dim::Solved(s) if !d.is_top() => Dim::Solved(*s),
             _ => Dim::Var(self.env.new_dim(None)),
         };
-        let beg: Dims = lead.iter().map(&mut axis).collect();
-        let dims: Dims = trail.iter().map(&mut axis).collect();
+        let (mut beg, mut dims) = (Dims::new(), Dims::new());
+        for d in lead {
+            beg.push(axis(d));
+        }
+        for d in trail {
+            dims.push(axis(d));
+        }
         self.bind_row_var(x, Row { beg, var: Some(tau), dims })
     }
 
@@ -196,9 +201,11 @@ impl Solver {
             self.env.row_links_mut(y).push_lower(x);
             self.env.linked_rows.push(x);
         }
-        let caps: SmallVec<[RowId; 2]> = self.env.row_caps(x).collect();
-        for cap in caps {
-            self.push(Constraint::RowIneq { res: RowArg::Stored(cap), opnd: y.into() });
+        if self.env.row_caps(x).next().is_some() {
+            let caps: SmallVec<[RowId; 2]> = pushed(self.env.row_caps(x));
+            for cap in caps {
+                self.push(Constraint::RowIneq { res: RowArg::Stored(cap), opnd: y.into() });
+            }
         }
     }
 
@@ -206,7 +213,7 @@ impl Solver {
     /// stay, different ones become the broadcast top); a joined cap that is empty or a single
     /// size-1 axis decides `y` at once.
     fn add_row_cap(&mut self, y: RowVar, cap: Row) -> Res {
-        let mut uppers: SmallVec<[RowVar; 2]> = self.env.row_upper(y).collect();
+        let mut uppers: SmallVec<[RowVar; 2]> = pushed(self.env.row_upper(y));
         // An upper neighbour united with `y` since it was linked is `y` itself: passing the
         // cap to it would only add the same cap again, forever.
         for o in &mut uppers {

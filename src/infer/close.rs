@@ -15,7 +15,7 @@ use super::store::{RowId, ShapeRef};
 use super::visit::Item;
 use crate::code::ErrorCode;
 use crate::ids::{DimVar, RowVar, TensorId};
-use crate::shape::{Dim, Dims, Row, Solved};
+use crate::shape::{pushed, Dim, Dims, Row, Solved};
 
 /// A tensor whose shape takes part in closing.
 struct Closing<'a> {
@@ -230,7 +230,7 @@ impl Solver {
         if self.env.row_bound(v) {
             return Ok(());
         }
-        let ids: SmallVec<[RowId; 2]> = self.env.row_caps(v).collect();
+        let ids: SmallVec<[RowId; 2]> = pushed(self.env.row_caps(v));
         let mut caps: SmallVec<[Row; 2]> = SmallVec::new();
         for id in ids {
             let r = self.env.store.row(id);

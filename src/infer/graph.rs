@@ -22,7 +22,9 @@ use super::solver::Solver;
 use super::store::ShapeRef;
 use crate::code::{Coded, ErrorCode};
 use crate::ids::TensorId;
-use crate::shape::{parse_shape_string, Basis, Dim, Dims, Row, Shape, ShapeText, Solved, TextAxis};
+use crate::shape::{
+    parse_shape_string, pushed, Basis, Dim, Dims, Row, Shape, ShapeText, Solved, TextAxis,
+};
 use crate::spec::ast::{EinsumSpec, Name, RowKind};
 
 /// A tensor of the graph. Its shape is read through [`Graph::shape`].
@@ -150,8 +152,8 @@ impl Graph {
         let mut shape = Shape::default();
         for kind in RowKind::ALL {
             let row = t.row(kind);
-            let beg: Dims = row.beg.iter().map(|a| self.text_dim(a)).collect();
-            let dims: Dims = row.dims.iter().map(|a| self.text_dim(a)).collect();
+            let beg: Dims = pushed(row.beg.iter().map(|a| self.text_dim(a)));
+            let dims: Dims = pushed(row.dims.iter().map(|a| self.text_dim(a)));
             let var = row.var.as_ref().map(|n| match vars.iter().find(|(m, _)| *m == n.as_str()) {
                 Some((_, v)) => *v,
                 None => {

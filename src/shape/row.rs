@@ -10,6 +10,17 @@ use crate::spec::ast::RowKind;
 /// An axis list.
 pub type Dims = SmallVec<[Dim; 2]>;
 
+/// Collects a few items into a small vector by pushing them one by one. `SmallVec`'s
+/// `FromIterator` first reserves by the size hint, which for the two or three items of a row
+/// (or none) costs more than the pushes themselves.
+pub fn pushed<A: smallvec::Array>(items: impl IntoIterator<Item = A::Item>) -> SmallVec<A> {
+    let mut out = SmallVec::new();
+    for item in items {
+        out.push(item);
+    }
+    out
+}
+
 /// A row: `beg . <var> . dims` when open, `beg . dims` when closed (`var` is `None`).
 ///
 /// A row variable sits between the flanks; binding it splices its value at the marker.

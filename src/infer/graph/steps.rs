@@ -151,7 +151,7 @@ impl Graph {
         self.steps.push(Step {
             op,
             out,
-            args: args.iter().copied().collect(),
+            args: SmallVec::from_slice(args),
             spec,
             spec_text,
             labels,
@@ -162,7 +162,7 @@ impl Graph {
 
     /// The operands with where their unsubstituted shapes live, for lowering.
     fn arg_shapes(&self, args: &[TensorId]) -> SmallVec<[(TensorId, ShapeRef); 3]> {
-        args.iter().map(|a| (*a, self.tensors[a.index()].shape)).collect()
+        crate::shape::pushed(args.iter().map(|a| (*a, self.tensors[a.index()].shape)))
     }
 
     /// Adds the result of a spec operation and its constraints: the result's rows are the
