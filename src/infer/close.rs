@@ -112,6 +112,33 @@ impl Solver {
         Ok(())
     }
 
+    /// Calls `f` with the unbound row variables of each tensor (or leaf) not yet found solved
+    /// that has some. Reads no axis, so it finds no tensor solved.
+    fn each_open_rows(
+        &mut self,
+        tensors: &Tensors,
+        done: &[bool],
+        leaves_only: bool,
+        mut f: impl FnMut(&mut Self, &[RowVar]) -> Result<(), InferError>,
+    ) -> Result<(), InferError> {
+        let mut rows: SmallVec<[RowVar; 4]> = SmallVec::new();
+        for (i, t) in tensors.all().enumerate() {
+            if done[i] || (leaves_only && !t.leaf) {
+                continue;
+            }
+            rows.clear();
+            self.env.visit_row_vars(t.shape, &mut |v| {
+                if !rows.contains(&v) {
+                    rows.push(v);
+                }
+            });
+            if !rows.is_empty() {
+                f(self, &rows)?;
+            }
+        }
+        Ok(())
+    }
+
     /// Runs stages 2 to 7 over the given tensors; afterwards their shapes hold no variables.
     /// Returns the tensors whose shapes are still not fully solved sizes (normally none).
     /// `solved` says that every shape is already solved (then stages 3–7 are skipped when
@@ -148,7 +175,7 @@ impl Solver {
         }
         self.stage = 3;
         self.wake_deferred();
-        self.each_open(tensors, done, true, |s, _, vars| s.close_rows_to_caps(&vars.rows))?;
+        self.each_open_rows(tensors, done, true, |s, rows| s.close_rows_to_caps(rows))?;
         self.run()?;
         self.stage = 4;
         self.wake_deferred();
@@ -163,7 +190,7 @@ impl Solver {
         self.stage = 6;
         self.wake_deferred();
         self.run()?;
-        self.each_open(tensors, done, false, |s, _, vars| s.close_rows_to_caps(&vars.rows))?;
+        self.each_open_rows(tensors, done, false, |s, rows| s.close_rows_to_caps(rows))?;
         self.run()?;
         self.stage = 7;
         self.wake_deferred();
