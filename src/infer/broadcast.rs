@@ -164,15 +164,22 @@ impl Solver {
     }
 
     /// The result is shorter than the operand: `x := fresh^dl . <τ> . fresh^dr`, where `lead`
-    /// and `trail` are the operand dims the new axes will face. A new axis facing a solved
-    /// size other than the broadcast top takes that size at once: the re-stated inequality
-    /// would bind its fresh variable to it anyway (`d ⊑ s` is `d = s`).
+    /// and `trail` are the operand dims the new axes will face.
     fn template(&mut self, x: RowVar, lead: &[Dim], trail: &[Dim]) -> Result<(), InferError> {
         let depth = self.env.row_info[x.index()].depth + 1;
         if u32::from(depth) > MAX_TEMPLATE_DEPTH {
             let msg = "infinitely many axes: the rows' ranks form a cycle that grows forever";
             return Err(self.error(ErrorCode::Cycle, msg.into()));
         }
+        let value = self.template_row(depth, lead, trail);
+        self.bind_row_var(x, value)
+    }
+
+    /// The row `fresh^dl . <τ> . fresh^dr` for a template of depth `depth`, its new axes
+    /// facing the operand dims `lead` and `trail`. A new axis facing a solved size other than
+    /// the broadcast top takes that size at once: the inequality would bind its fresh
+    /// variable to it anyway (`d ⊑ s` is `d = s`).
+    pub fn template_row(&mut self, depth: u8, lead: &[Dim], trail: &[Dim]) -> Row {
         let tau = self.env.new_row();
         let info = &mut self.env.row_info[tau.index()];
         info.depth = depth;
@@ -188,7 +195,7 @@ impl Solver {
         for d in trail {
             dims.push(axis(d));
         }
-        self.bind_row_var(x, Row { beg, var: Some(tau), dims })
+        Row { beg, var: Some(tau), dims }
     }
 
     fn row_var_le_var(&mut self, x: RowVar, y: RowVar) {

@@ -47,6 +47,27 @@ impl Solver {
         }
     }
 
+    /// The result shape of a pointwise step whose first operand's shape is `first`: each row
+    /// is already refined by the first operand's row, as the step's first inequality on it
+    /// would refine a fresh row. An operand row with axes gives the template
+    /// `fresh^l . <τ> . fresh^r` facing them; a row without axes gives a fresh row variable.
+    ///
+    /// Nothing can change the first operand's rows between lowering and those first
+    /// inequalities (they are the step's first constraints, and a template binds only the
+    /// fresh result row), so this is the refinement they would make, without a fresh variable
+    /// bound at once and the inequality queued a second time.
+    pub fn pointwise_result(&mut self, first: ShapeRef) -> ShapeRef {
+        let rows = RowKind::ALL.map(|k| {
+            let o = self.env.row_arg(&first.row(k));
+            if o.explicit_len() == 0 {
+                return Row::open(self.env.new_row());
+            }
+            self.template_row(1, &o.beg, &o.dims)
+        });
+        let [batch, input, output] = rows;
+        ShapeRef::store(&crate::shape::Shape { batch, input, output }, &mut self.env.store)
+    }
+
     /// Constraints of `a * b`: `a`'s input row against `b`'s output row.
     pub fn lower_compose(&mut self, s: &StepShapes) {
         let (c, a, b) = (s.out.1, s.args[0].1, s.args[1].1);

@@ -198,7 +198,10 @@ impl Graph {
         args: &[(TensorId, ShapeRef)],
         numpy: Option<&crate::spec::ast::NumpySpec>,
     ) -> Result<TensorId, InferError> {
-        let out_ref = ShapeRef::Fresh(self.solver.env.new_rows3());
+        let out_ref = match (op, args.first()) {
+            (OpKind::Pointwise, Some(&(_, first))) => self.solver.pointwise_result(first),
+            _ => ShapeRef::Fresh(self.solver.env.new_rows3()),
+        };
         let out = self.add_result(out_ref);
         let s = StepShapes { step, out: (out, out_ref), args };
         match op {
