@@ -397,3 +397,18 @@ fn an_unused_open_parameter_is_unresolved() {
     expect_rejected("param w\n", ErrorCode::Unresolved);
     expect_shapes("tensor x\nparam p: 3\n", &[("x", ""), ("p", "3")]);
 }
+
+/// Three row variables linked in a cycle (`t3`'s, `t4`'s and `t0`'s input rows, through the
+/// transpose, the pointwise step and the compose contraction), with the empty cap of `t6`'s
+/// contraction: each variable passed the cap to its upper neighbour even when it had it
+/// already, so it went around the cycle until the fuel ran out ("did not converge"). Found by
+/// `einrow fuzz infer` (seed 2105327919); the expected shapes are the generator's witness.
+#[test]
+fn a_cap_known_already_is_not_passed_around_a_cycle() {
+    let text = "tensor x0: 2|2\ntensor x1: 2|\nt0 = compose x0 x1\nt2 = transpose t0\n\
+                t3 = pointwise t2\nt4 = compose t0 t3\nt6 = compose x0 t2\n";
+    expect_shapes(
+        text,
+        &[("t0", "2|2"), ("t2", "2|2->"), ("t3", "2|2->"), ("t4", "2|2->2"), ("t6", "2|2->2")],
+    );
+}

@@ -216,10 +216,30 @@ impl Solver {
         }
     }
 
+    /// Whether `cap ⊑ y` is known already: `y` has this cap, or its joined cap covers it
+    /// (joining it in would change nothing).
+    fn cap_known(&self, y: RowVar, cap: &Row) -> bool {
+        let mut ids = self.env.row_caps(y);
+        let Some(first_id) = ids.next() else { return false };
+        let first = self.env.store.row(first_id);
+        if first == *cap
+            || (solved_closed(&first) && solved_closed(cap) && join_closed(&first, cap) == first)
+        {
+            return true;
+        }
+        ids.any(|id| self.env.store.row(id) == *cap)
+    }
+
     /// `cap ⊑ y`: records a lower bound of `y`. Closed caps join (shorter length, equal dims
     /// stay, different ones become the broadcast top); a joined cap that is empty or a single
     /// size-1 axis decides `y` at once.
     fn add_row_cap(&mut self, y: RowVar, cap: Row) -> Res {
+        // A cap `y` already has, or that its joined cap already covers, adds nothing: its upper
+        // neighbours were given the caps it covers when they came. Passing it on again would
+        // send it around a cycle of links forever.
+        if self.cap_known(y, &cap) {
+            return Ok(Outcome::Done);
+        }
         let mut uppers: SmallVec<[RowVar; 2]> = pushed(self.env.row_upper(y));
         // An upper neighbour united with `y` since it was linked is `y` itself: passing the
         // cap to it would only add the same cap again, forever.
@@ -240,13 +260,9 @@ impl Solver {
             return Ok(Outcome::Done);
         };
         let first = self.env.store.row(first_id);
-        if first == cap {
-            return Ok(Outcome::Done);
-        }
         // Only fully solved closed caps can be joined into one: a cap with an unknown axis is
         // kept on its own, so that it is re-checked when `y` is bound.
-        let solved = |r: &Row| r.var.is_none() && r.all().all(|d| d.solved().is_some());
-        if !solved(&first) || !solved(&cap) {
+        if !solved_closed(&first) || !solved_closed(&cap) {
             let id = self.env.store.push(&cap);
             self.env.row_links_mut(y).push_cap(id);
             return Ok(Outcome::Done);
@@ -262,6 +278,11 @@ impl Solver {
         }
         Ok(Outcome::Done)
     }
+}
+
+/// Whether a row is closed with every axis a solved size (such caps are joined into one).
+fn solved_closed(r: &Row) -> bool {
+    r.var.is_none() && r.all().all(|d| d.solved().is_some())
 }
 
 /// The join of two closed rows in the broadcast order: right-aligned, the shorter length,
