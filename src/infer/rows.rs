@@ -206,18 +206,23 @@ impl Solver {
             inner.depth = inner.depth.max(info.depth);
         }
         let stored = self.env.bind_row(x, &value);
-        self.reemit_row_facts(links, RowArg::Stored(stored));
+        let value = if value.is_empty() { RowArg::Empty } else { RowArg::Stored(stored) };
+        self.reemit_row_facts(links, value);
         Ok(())
     }
 
+    /// Queues again what was known about a variable now bound or united, against its value.
+    /// An empty value broadcasts into anything: the inequalities with it as the operand (its
+    /// lower neighbours' and its caps') hold at once and are not queued.
     fn reemit_row_facts(&mut self, info: super::env::RowLinks, value: RowArg) {
-        for r in info.lower() {
+        let empty = matches!(value, RowArg::Empty);
+        for r in info.lower().filter(|_| !empty) {
             self.push(Constraint::RowIneq { res: r.into(), opnd: value.clone() });
         }
         for o in info.upper() {
             self.push(Constraint::RowIneq { res: value.clone(), opnd: o.into() });
         }
-        for cap in info.caps() {
+        for cap in info.caps().filter(|_| !empty) {
             self.push(Constraint::RowIneq { res: RowArg::Stored(cap), opnd: value.clone() });
         }
     }
