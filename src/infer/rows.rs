@@ -212,15 +212,25 @@ impl Solver {
     }
 
     /// Queues again what was known about a variable now bound or united, against its value.
-    /// An empty value broadcasts into anything: the inequalities with it as the operand (its
-    /// lower neighbours' and its caps') hold at once and are not queued.
+    /// Inequalities that hold at once are not queued: with an empty value as the operand (it
+    /// broadcasts into anything: the lower neighbours' and the caps'), and between a united
+    /// variable and a neighbour now in its class (`v ⊑ v`).
     fn reemit_row_facts(&mut self, info: super::env::RowLinks, value: RowArg) {
         let empty = matches!(value, RowArg::Empty);
+        let own = match value {
+            RowArg::Var(v) => Some(v),
+            _ => None,
+        };
+        let same = |s: &mut Self, v: RowVar| own.is_some_and(|root| s.env.row_root(v) == root);
         for r in info.lower().filter(|_| !empty) {
-            self.push(Constraint::RowIneq { res: r.into(), opnd: value.clone() });
+            if !same(self, r) {
+                self.push(Constraint::RowIneq { res: r.into(), opnd: value.clone() });
+            }
         }
         for o in info.upper() {
-            self.push(Constraint::RowIneq { res: value.clone(), opnd: o.into() });
+            if !same(self, o) {
+                self.push(Constraint::RowIneq { res: value.clone(), opnd: o.into() });
+            }
         }
         for cap in info.caps().filter(|_| !empty) {
             self.push(Constraint::RowIneq { res: RowArg::Stored(cap), opnd: value.clone() });
