@@ -401,26 +401,27 @@ impl Solver {
     }
 }
 
-/// Sorts variables ascending and drops repeats. Many of them (a large graph links millions)
-/// are marked in a bitmap and read back in order, which costs a bit per variable index instead
-/// of a comparison sort; few are sorted.
+/// Sorts variables (indices below `universe`, the number of variables) ascending and drops
+/// repeats. Many of them (a large graph links millions) are marked in a bitmap and read back
+/// in order, which costs a bit per variable instead of a comparison sort; few are sorted.
 fn ascending_distinct<T: Copy + Ord>(
     vars: &mut Vec<T>,
     index: impl Fn(T) -> usize,
     from_index: impl Fn(usize) -> T,
-    top: usize,
+    universe: usize,
 ) {
-    if vars.len() < 256 || vars.len().saturating_mul(1024) < top {
+    if vars.len() < 256
+        || vars.len().saturating_mul(1024) < universe
+        || vars.iter().any(|&v| index(v) >= universe)
+    {
         vars.sort_unstable();
         vars.dedup();
         return;
     }
-    let mut marks = vec![0u64; top.div_ceil(64)];
+    let mut marks = vec![0u64; universe.div_ceil(64)];
     for &v in vars.iter() {
         let i = index(v);
-        if let Some(word) = marks.get_mut(i / 64) {
-            *word |= 1 << (i % 64);
-        }
+        marks[i / 64] |= 1 << (i % 64);
     }
     vars.clear();
     for (w, &word) in marks.iter().enumerate() {

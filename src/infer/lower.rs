@@ -62,6 +62,7 @@ impl Solver {
             if o.explicit_len() == 0 {
                 return Row::open(self.env.new_row());
             }
+            // A fresh row has template depth 0; its template, depth 1.
             self.template_row(1, &o.beg, &o.dims)
         });
         let [batch, input, output] = rows;
