@@ -208,36 +208,33 @@ impl Solver {
             self.env.row_links_mut(y).push_lower(x);
             self.env.linked_rows.push(x);
         }
-        if self.env.row_caps(x).next().is_some() {
-            let caps: SmallVec<[RowId; 2]> = pushed(self.env.row_caps(x));
-            for cap in caps {
-                self.push(Constraint::RowIneq { res: RowArg::Stored(cap), opnd: y.into() });
-            }
+        let caps: SmallVec<[RowId; 2]> = pushed(self.env.row_caps(x));
+        for cap in caps {
+            self.push(Constraint::RowIneq { res: RowArg::Stored(cap), opnd: y.into() });
         }
-    }
-
-    /// Whether `cap ⊑ y` is known already: `y` has this cap, or its joined cap covers it
-    /// (joining it in would change nothing).
-    fn cap_known(&self, y: RowVar, cap: &Row) -> bool {
-        let mut ids = self.env.row_caps(y);
-        let Some(first_id) = ids.next() else { return false };
-        let first = self.env.store.row(first_id);
-        if first == *cap
-            || (solved_closed(&first) && solved_closed(cap) && join_closed(&first, cap) == first)
-        {
-            return true;
-        }
-        ids.any(|id| self.env.store.row(id) == *cap)
     }
 
     /// `cap ⊑ y`: records a lower bound of `y`. Closed caps join (shorter length, equal dims
     /// stay, different ones become the broadcast top); a joined cap that is empty or a single
     /// size-1 axis decides `y` at once.
     fn add_row_cap(&mut self, y: RowVar, cap: Row) -> Res {
+        let first = self.env.row_caps(y).next().map(|id| self.env.store.row(id));
+        // Only fully solved closed caps can be joined into one: a cap with an unknown axis is
+        // kept on its own, so that it is re-checked when `y` is bound.
+        let joined = first
+            .as_ref()
+            .filter(|f| solved_closed(f) && solved_closed(&cap))
+            .map(|f| join_closed(f, &cap));
         // A cap `y` already has, or that its joined cap already covers, adds nothing: its upper
         // neighbours were given the caps it covers when they came. Passing it on again would
         // send it around a cycle of links forever.
-        if self.cap_known(y, &cap) {
+        let known = match (&first, &joined) {
+            (None, _) => false,
+            (Some(f), Some(j)) if f == j => true,
+            (Some(f), _) if *f == cap => true,
+            _ => self.env.row_caps(y).skip(1).any(|id| self.env.store.row(id) == cap),
+        };
+        if known {
             return Ok(Outcome::Done);
         }
         let mut uppers: SmallVec<[RowVar; 2]> = pushed(self.env.row_upper(y));
@@ -254,20 +251,11 @@ impl Solver {
                 self.push(Constraint::RowIneq { res: RowArg::Stored(id), opnd: o.into() });
             }
         }
-        let Some(first_id) = self.env.row_caps(y).next() else {
+        let Some(joined) = joined else {
             let id = self.env.store.push(&cap);
             self.env.row_links_mut(y).push_cap(id);
             return Ok(Outcome::Done);
         };
-        let first = self.env.store.row(first_id);
-        // Only fully solved closed caps can be joined into one: a cap with an unknown axis is
-        // kept on its own, so that it is re-checked when `y` is bound.
-        if !solved_closed(&first) || !solved_closed(&cap) {
-            let id = self.env.store.push(&cap);
-            self.env.row_links_mut(y).push_cap(id);
-            return Ok(Outcome::Done);
-        }
-        let joined = join_closed(&first, &cap);
         let decisive = joined.explicit_len() == 0
             || (joined.explicit_len() == 1
                 && joined.all().all(|d| d.solved().is_some_and(|s| s.size == 1)));

@@ -5,6 +5,7 @@ use super::env::Env;
 use super::store::{RowId, ShapeRef};
 use crate::ids::RowVar;
 use crate::shape::Dim;
+use crate::spec::ast::RowKind;
 
 /// One item of a substituted shape.
 pub enum Item {
@@ -57,19 +58,9 @@ impl Env {
     /// Calls `f` on every unbound row variable of a shape, in the order of
     /// [`Env::visit_shape`], without reading any axis (for closing steps that only bind rows).
     pub fn visit_row_vars(&mut self, s: ShapeRef, f: &mut impl FnMut(RowVar)) {
-        for k in [0, 2, 1] {
-            let mut var = match s {
-                ShapeRef::Fresh(v) => Some(RowVar(v.0 + k)),
-                ShapeRef::Stored(RowId(i)) => self.store.layout(RowId(i + k)).3,
-            };
-            while let Some(v) = var {
-                var = match self.row_value(v) {
-                    Ok(id) => self.store.layout(id).3,
-                    Err(root) => {
-                        f(root);
-                        None
-                    }
-                };
+        for kind in [RowKind::Batch, RowKind::Output, RowKind::Input] {
+            if let Some(v) = self.tail_var(&s.row(kind)) {
+                f(v);
             }
         }
     }
