@@ -53,8 +53,9 @@ pub struct Step {
     pub spec: Option<Arc<EinsumSpec>>,
     /// The spec text.
     pub spec_text: Option<Arc<str>>,
-    /// The spec's labels and their variables, for projections.
-    pub labels: Vec<(crate::spec::ast::Name, crate::ids::DimVar)>,
+    /// The spec's labels and their dims, for projections: a variable, or the size itself when
+    /// the step was evaluated directly (its operands were solved).
+    pub labels: Vec<(crate::spec::ast::Name, Dim)>,
 }
 
 /// A graph of tensors and operations with its shape solver.
@@ -75,8 +76,9 @@ pub struct Graph {
     /// Tensors touched since the last solve.
     pending: Vec<TensorId>,
     in_pending: Vec<bool>,
-    /// Leaves declared since the last solve: closed by it even if no operation uses them
-    /// (after the touched tensors, so that they do not change the closing order of those).
+    /// Leaves with row variables declared since the last solve: closed by it even if no
+    /// operation uses them (after the touched tensors, so that they do not change the closing
+    /// order of those).
     declared: Vec<TensorId>,
     events: Vec<Event>,
     next_name: Option<String>,
@@ -97,14 +99,19 @@ impl Default for Graph {
 impl Graph {
     /// An empty graph.
     pub fn new() -> Graph {
+        // Room for a small program from the start: a graph of a few steps (eager use, one
+        // graph per operation) then allocates each table once instead of growing it in steps.
+        const TENSORS: usize = 8;
+        let mut solver = Solver::new();
+        solver.env.store.reserve(3 * TENSORS, 4 * TENSORS);
         Graph {
-            solver: Solver::new(),
-            tensors: Vec::new(),
-            steps: Vec::new(),
+            solver,
+            tensors: Vec::with_capacity(TENSORS),
+            steps: Vec::with_capacity(TENSORS / 2),
             pending: Vec::new(),
-            in_pending: Vec::new(),
+            in_pending: Vec::with_capacity(TENSORS),
             declared: Vec::new(),
-            events: Vec::new(),
+            events: Vec::with_capacity(TENSORS),
             next_name: None,
             specs: SpecCache::default(),
             shape_texts: HashMap::default(),
@@ -121,8 +128,10 @@ impl Graph {
         shape: Option<&str>,
         param: bool,
     ) -> Result<TensorId, InferError> {
-        let (shape, text) = match shape {
-            None => (ShapeRef::Fresh(self.solver.env.new_rows3()), None),
+        // `open`: whether the shape has a row variable. One without holds only sizes, and
+        // solving has nothing to close in it.
+        let (shape, text, open) = match shape {
+            None => (ShapeRef::Fresh(self.solver.env.new_rows3()), None, true),
             Some(text) => {
                 let (text, parsed) = match self.shape_texts.get_key_value(text) {
                     Some((k, p)) => (k.clone(), p.clone()),
@@ -138,12 +147,15 @@ impl Graph {
                     }
                 };
                 let shape = self.shape_from_text(&parsed);
-                (ShapeRef::store(&shape, &mut self.solver.env.store), Some(text))
+                let open = RowKind::ALL.iter().any(|k| shape.row(*k).var.is_some());
+                (ShapeRef::store(&shape, &mut self.solver.env.store), Some(text), open)
             }
         };
         let t = self.add_tensor(TensorEntry { name: name.into(), shape, leaf: true, param });
         self.events.push(Event::Declare(t, text));
-        self.declared.push(t);
+        if open {
+            self.declared.push(t);
+        }
         Ok(t)
     }
 
@@ -454,9 +466,12 @@ impl Graph {
         Ok(text)
     }
 
-    /// The solved size of a dim variable (after [`Graph::solve`]).
-    pub fn var_size(&mut self, v: crate::ids::DimVar) -> Option<u64> {
-        self.solver.env.dim(&Dim::Var(v)).solved().map(|s| s.size)
+    /// The solved size of a dim (after [`Graph::solve`]), e.g. of a step's label.
+    pub fn dim_size(&mut self, d: Dim) -> Option<u64> {
+        match d {
+            Dim::Solved(s) => Some(s.size),
+            d => self.solver.env.dim(&d).solved().map(|s| s.size),
+        }
     }
 
     /// The name of a basis.

@@ -33,6 +33,12 @@ fn to_u32(n: usize) -> u32 {
 }
 
 impl RowStore {
+    /// Makes room for `rows` more rows holding `dims` more axes in all.
+    pub fn reserve(&mut self, rows: usize, dims: usize) {
+        self.heads.reserve(rows);
+        self.dims.reserve(dims);
+    }
+
     /// Stores a row.
     pub fn push(&mut self, r: &Row) -> RowId {
         let start = to_u32(self.dims.len());

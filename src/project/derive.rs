@@ -75,13 +75,13 @@ pub fn derive_plan(
     })
 }
 
-/// The solved size of each label variable of step `i`, in the order of its labels.
+/// The solved size of each label of step `i`, in the order of its labels.
 fn label_sizes(g: &mut Graph, i: usize) -> SmallVec<[Option<u64>; 8]> {
     let n = g.steps().get(i).map_or(0, |s| s.labels.len());
     (0..n)
         .map(|k| {
-            let var = g.steps().get(i).and_then(|s| s.labels.get(k)).map(|(_, v)| *v);
-            var.and_then(|v| g.var_size(v))
+            let dim = g.steps().get(i).and_then(|s| s.labels.get(k)).map(|(_, d)| *d);
+            dim.and_then(|d| g.dim_size(d))
         })
         .collect()
 }

@@ -9,7 +9,7 @@ use smallvec::SmallVec;
 use super::error::ProjectError;
 use super::plan::{Index, Loop, PlanPart};
 use super::sizes::Sizes;
-use crate::ids::DimVar;
+use crate::shape::Dim;
 use crate::spec::ast::{self, AxisKind, ConcatPart, EinsumSpec, Name, Padding, RowKind, ShapeSpec};
 
 /// The solved size of each label of a step: its labels with their variables, and each
@@ -17,7 +17,7 @@ use crate::spec::ast::{self, AxisKind, ConcatPart, EinsumSpec, Name, Padding, Ro
 #[derive(Clone, Copy)]
 pub struct LabelSizes<'a> {
     /// The step's labels.
-    pub labels: &'a [(Name, DimVar)],
+    pub labels: &'a [(Name, Dim)],
     /// The size of each label's variable (`None` when unsolved).
     pub sizes: &'a [Option<u64>],
 }
@@ -268,7 +268,8 @@ fn part(
         return None;
     }
     let mut b = Builder {
-        loops: Vec::new(),
+        // Every label is a loop (besides row variables' axes and placeholders).
+        loops: Vec::with_capacity(sizes.labels.labels.len()),
         keys: SmallVec::new(),
         label_size: sizes.labels,
         choice,

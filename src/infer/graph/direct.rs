@@ -16,7 +16,7 @@
 use smallvec::SmallVec;
 
 use super::Graph;
-use crate::ids::{DimVar, TensorId};
+use crate::ids::TensorId;
 use crate::infer::op::OpKind;
 use crate::infer::store::ShapeRef;
 use crate::shape::{Dim, Solved};
@@ -176,7 +176,7 @@ impl Graph {
         op: OpKind,
         spec: &EinsumSpec,
         args: &[TensorId],
-    ) -> Option<(ShapeRef, Vec<(Name, DimVar)>)> {
+    ) -> Option<(ShapeRef, Vec<(Name, Dim)>)> {
         if !self.direct || !matches!(op, OpKind::Einsum | OpKind::Einsum3 | OpKind::Permute) {
             return None;
         }
@@ -202,11 +202,9 @@ impl Graph {
         let rest: SmallVec<[usize; 8]> =
             (0..b.labels.len()).filter(|i| !order.contains(i)).collect();
         let mut labels = Vec::with_capacity(b.labels.len());
+        // Every label is solved: it needs no variable.
         for &(name, _, size) in order.iter().chain(&rest).filter_map(|&i| b.labels.get(i)) {
-            // Bound at once, the variable is never printed: it needs no name.
-            let v = self.solver.env.new_dim(None);
-            self.solver.env.bind_dim(v, Dim::Solved(size));
-            labels.push((name.clone(), v));
+            labels.push((name.clone(), Dim::Solved(size)));
         }
         let store = &mut self.solver.env.store;
         let mut start = 0;

@@ -12,7 +12,7 @@ use crate::infer::error::InferError;
 use crate::infer::lower::StepShapes;
 use crate::infer::op::OpKind;
 use crate::infer::store::ShapeRef;
-use crate::shape::Shape;
+use crate::shape::{Dim, Shape};
 use crate::spec::ast::EinsumSpec;
 use crate::spec::parse_einsum;
 use std::collections::HashMap;
@@ -133,20 +133,20 @@ impl Graph {
         }
         let direct = parsed.as_ref().and_then(|(_, p)| self.try_direct(op, p, args));
         let (out, labels) = match (direct, &parsed) {
+            // Operands and result are solved: solving has nothing to close in them.
             (Some((shape, labels)), _) => (self.add_result(shape), labels),
             (None, Some((_, p))) => {
                 let (out, env) = self.lower_spec_step(step, op, p, &self.arg_shapes(args))?;
-                (out, env.labels().to_vec())
+                self.touch_all(args, out);
+                (out, env.labels().iter().map(|(n, v)| (n.clone(), Dim::Var(*v))).collect())
             }
             (None, None) => {
                 let shapes = self.arg_shapes(args);
-                (self.lower_plain_step(step, op, &shapes, numpy.as_ref())?, Vec::new())
+                let out = self.lower_plain_step(step, op, &shapes, numpy.as_ref())?;
+                self.touch_all(args, out);
+                (out, Vec::new())
             }
         };
-        for a in args {
-            self.touch(*a);
-        }
-        self.touch(out);
         let (spec_text, spec) = parsed.unzip();
         self.steps.push(Step {
             op,
@@ -158,6 +158,14 @@ impl Graph {
         });
         self.solver.run()?;
         Ok(out)
+    }
+
+    /// Marks a step's operands and result for closing at the next solve.
+    fn touch_all(&mut self, args: &[TensorId], out: TensorId) {
+        for a in args {
+            self.touch(*a);
+        }
+        self.touch(out);
     }
 
     /// The operands with where their unsubstituted shapes live, for lowering.
