@@ -366,6 +366,10 @@ impl Graph {
     }
 
     fn solve_once(&mut self) -> Result<(), InferError> {
+        // Eager use: every step was evaluated directly, so there is nothing to close.
+        if self.declared.is_empty() && self.pending.is_empty() && self.solver.idle() {
+            return Ok(());
+        }
         // Both lists are emptied in place: their buffers serve the next round.
         let mut declared = std::mem::take(&mut self.declared);
         for t in declared.drain(..) {

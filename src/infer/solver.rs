@@ -195,6 +195,15 @@ impl Solver {
         !self.deferred.is_empty()
     }
 
+    /// Whether closing would find nothing to do beyond the given tensors: nothing queued or
+    /// deferred, and no variable linked since the last closing.
+    pub fn idle(&self) -> bool {
+        self.queue.is_empty()
+            && self.deferred.is_empty()
+            && self.env.linked_dims.is_empty()
+            && self.env.linked_rows.is_empty()
+    }
+
     /// An error raised while processing the current constraint.
     pub fn error(&self, code: ErrorCode, message: String) -> InferError {
         InferError::shape(code, message)
