@@ -195,8 +195,8 @@ impl Solver {
         !self.deferred.is_empty()
     }
 
-    /// Whether closing would find nothing to do beyond the given tensors: nothing queued or
-    /// deferred, and no variable linked since the last closing.
+    /// Whether nothing is queued or deferred and no variable was linked since the last
+    /// closing: closing no tensors would then change nothing.
     pub fn idle(&self) -> bool {
         self.queue.is_empty()
             && self.deferred.is_empty()
