@@ -166,3 +166,26 @@ fn a_direct_result_keeps_its_leading_flank() {
         assert_eq!(err.code(), einrow::code::ErrorCode::Mismatch, "direct: {direct}");
     }
 }
+
+/// Direct steps leave nothing for a solve to close, yet a leaf declared with a row variable
+/// is still closed by the solve after them; a later solve with only direct steps since then
+/// has nothing to close and keeps every shape.
+#[test]
+fn a_solve_after_direct_steps_still_closes_open_leaves() {
+    for direct in [true, false] {
+        let mut g = Graph::new();
+        g.set_direct_evaluation(direct);
+        let a = g.declare("a", Some("2,3"), false).expect("declares");
+        let b = g.declare("b", Some("3,4"), false).expect("declares");
+        let open = g.declare("o", Some("5,..."), false).expect("declares");
+        let c = g.einsum("ij;jk=>ik", &[a, b]).expect("infers");
+        assert!(g.shape_string(open).is_err(), "open before solving (direct: {direct})");
+        g.solve().expect("solves");
+        assert_eq!(g.shape_string(open).expect("closed"), "5", "direct: {direct}");
+        let d = g.permute("ij=>ji", c).expect("permutes");
+        g.solve().expect("solves again");
+        let shapes: Vec<String> =
+            [a, b, open, c, d].map(|t| g.shape_string(t).expect("solved")).into();
+        assert_eq!(shapes, ["2,3", "3,4", "5", "2,4", "4,2"], "direct: {direct}");
+    }
+}
