@@ -64,11 +64,17 @@ fn step() -> impl Strategy<Value = Step> {
     prop_oneof![3 => einsum, 3 => permute, 1 => pointwise]
 }
 
+/// An empty graph with direct evaluation on or off.
+fn graph(direct: bool) -> Graph {
+    let mut g = Graph::new();
+    g.set_direct_evaluation(direct);
+    g
+}
+
 /// What running a program observed: per step the error code or the result's rows, then the
 /// solved shapes (or the solve error's code) and the plans of the spec steps.
 fn run(decls: &[String], steps: &[Step], direct: bool) -> Vec<String> {
-    let mut g = Graph::new();
-    g.set_direct_evaluation(direct);
+    let mut g = graph(direct);
     let mut seen = Vec::new();
     let mut tensors: Vec<TensorId> = Vec::new();
     for (i, d) in decls.iter().enumerate() {
@@ -157,8 +163,7 @@ proptest! {
 #[test]
 fn a_direct_result_keeps_its_leading_flank() {
     for direct in [true, false] {
-        let mut g = Graph::new();
-        g.set_direct_evaluation(direct);
+        let mut g = graph(direct);
         let x = g.declare("x", Some("2,3"), false).expect("declares");
         let y = g.declare("y", Some("4,2,3"), false).expect("declares");
         let p = g.permute("a, ..r.., c => a, ..r.., c", x).expect("permutes");
@@ -173,8 +178,7 @@ fn a_direct_result_keeps_its_leading_flank() {
 #[test]
 fn a_solve_after_direct_steps_still_closes_open_leaves() {
     for direct in [true, false] {
-        let mut g = Graph::new();
-        g.set_direct_evaluation(direct);
+        let mut g = graph(direct);
         let a = g.declare("a", Some("2,3"), false).expect("declares");
         let b = g.declare("b", Some("3,4"), false).expect("declares");
         let open = g.declare("o", Some("5,..."), false).expect("declares");
