@@ -65,13 +65,15 @@ impl Sizes {
     /// Replaces these sizes by those of `t`, in place (as [`Sizes::of`]).
     pub fn read(&mut self, g: &mut Graph, t: TensorId) -> Result<(), InferError> {
         self.dims.clear();
-        for kind in RowKind::MEMORY_ORDER {
-            let start = self.dims.len();
-            let Some(beg) = g.solved_row(t, kind, &mut |s| self.dims.push(s.size)) else {
-                // Something is still unknown: `dims` names it.
-                return Err(g.dims(t).err().unwrap_or_else(|| unsolved(g, t)));
-            };
-            self.rows[kind_index(kind)] = Span { start, beg, len: self.dims.len() - start };
+        let order = RowKind::MEMORY_ORDER;
+        let Some(rows) = g.solved_shape(t, order, &mut |s| self.dims.push(s.size)) else {
+            // Something is still unknown: `dims` names it.
+            return Err(g.dims(t).err().unwrap_or_else(|| unsolved(g, t)));
+        };
+        let mut start = 0;
+        for (kind, (len, beg)) in order.into_iter().zip(rows) {
+            self.rows[kind_index(kind)] = Span { start, beg, len };
+            start += len;
         }
         Ok(())
     }

@@ -183,10 +183,13 @@ impl Graph {
         let mut b = Bindings::default();
         let mut dims: SmallVec<[Solved; 8]> = SmallVec::new();
         for (slot, &arg) in spec.rhs.iter().zip(args) {
-            for kind in RowKind::ALL {
-                dims.clear();
-                let leading = self.solved_row(arg, kind, &mut |s| dims.push(s))?;
-                if !b.match_row(slot.row(kind), kind, &dims, leading) {
+            dims.clear();
+            let rows = self.solved_shape(arg, RowKind::ALL, &mut |s| dims.push(s))?;
+            let mut start = 0;
+            for (kind, (len, leading)) in RowKind::ALL.into_iter().zip(rows) {
+                let row = dims.get(start..start + len)?;
+                start += len;
+                if !b.match_row(slot.row(kind), kind, row, leading) {
                     return None;
                 }
             }
@@ -218,6 +221,6 @@ impl Graph {
 
     /// Whether a tensor's shape is solved (no unbound row variable, every axis a plain size).
     pub(super) fn is_solved(&mut self, t: TensorId) -> bool {
-        RowKind::ALL.into_iter().all(|kind| self.solved_row(t, kind, &mut |_| {}).is_some())
+        self.solved_shape(t, RowKind::ALL, &mut |_| {}).is_some()
     }
 }

@@ -1,4 +1,4 @@
-//! Reading a solved row's sizes in place, without building it (for plan derivation and direct
+//! Reading a solved shape's sizes in place, without building it (for plan derivation and direct
 //! evaluation, which read every operand of a step and only need its sizes).
 
 use super::Graph;
@@ -9,31 +9,40 @@ use crate::shape::{Dim, Solved};
 use crate::spec::ast::RowKind;
 
 impl Graph {
-    /// The sizes of `t`'s row of `kind` as [`Graph::shape`] substitutes it, without building
-    /// it: calls `push` with each solved size (with its basis) in order and returns the length
-    /// of the leading flank.
+    /// The sizes of `t`'s three rows, in the given order of kinds, as [`Graph::shape`]
+    /// substitutes them, without building them: calls `push` with each solved size (with its
+    /// basis) in order and returns, per row, its length and the length of its leading flank.
     /// `None` when a row variable is unbound or an axis is not a plain size ([`Graph::dims`]
     /// says which); some sizes may have been pushed by then.
-    pub fn solved_row(
+    pub fn solved_shape(
         &mut self,
         t: TensorId,
-        kind: RowKind,
+        order: [RowKind; 3],
         push: &mut impl FnMut(Solved),
-    ) -> Option<usize> {
-        // The three rows of a shape are consecutive (`ShapeRef::rows`), in `RowKind::ALL` order.
-        let k = match kind {
-            RowKind::Batch => 0,
-            RowKind::Input => 1,
-            RowKind::Output => 2,
-        };
+    ) -> Option<[(usize, usize); 3]> {
+        let shape = self.tensors.get(t.index())?.shape;
         let env = &mut self.solver.env;
-        match self.tensors.get(t.index())?.shape {
-            ShapeRef::Fresh(v) => {
-                let id = env.row_value(RowVar(v.0 + k)).ok()?;
-                row_sizes(env, id, push)
-            }
-            ShapeRef::Stored(RowId(i)) => row_sizes(env, RowId(i + k), push),
+        let mut rows = [(0, 0); 3];
+        for (row, kind) in rows.iter_mut().zip(order) {
+            // The three rows of a shape are consecutive (`ShapeRef::rows`), in `RowKind::ALL`
+            // order.
+            let k = match kind {
+                RowKind::Batch => 0,
+                RowKind::Input => 1,
+                RowKind::Output => 2,
+            };
+            let id = match shape {
+                ShapeRef::Fresh(v) => env.row_value(RowVar(v.0 + k)).ok()?,
+                ShapeRef::Stored(RowId(i)) => RowId(i + k),
+            };
+            let mut len = 0;
+            let leading = row_sizes(env, id, &mut |s| {
+                len += 1;
+                push(s)
+            })?;
+            *row = (len, leading);
         }
+        Some(rows)
     }
 }
 
