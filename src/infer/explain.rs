@@ -20,10 +20,8 @@ pub fn render_error(graph: Option<&Graph>, e: &InferError, explain: bool) -> Str
         InferError::Usage { code, message } => format!("error[{code}]: {message}\n"),
         InferError::Shape(s) => {
             let recorded = graph.zip(s.step).and_then(|(g, st)| g.steps().get(st.index()));
-            let spec = s
-                .spec
-                .clone()
-                .or_else(|| recorded.and_then(|st| st.spec_text.as_deref().map(String::from)));
+            let spec =
+                s.spec.clone().or_else(|| recorded.and_then(|st| st.spec_text().map(String::from)));
             let mut out = match &spec {
                 Some(text) if !s.spans.is_empty() => {
                     let labels: Vec<Label> =
@@ -81,7 +79,7 @@ pub fn to_dot(g: &mut Graph) -> String {
         })
         .collect();
     for step in g.steps().to_vec() {
-        let label = match &step.spec_text {
+        let label = match step.spec_text() {
             Some(s) => format!("{} {s}", step.op),
             None => step.op.to_string(),
         };

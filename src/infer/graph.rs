@@ -49,13 +49,27 @@ pub struct Step {
     pub out: TensorId,
     /// Its operands.
     pub args: SmallVec<[TensorId; 3]>,
-    /// The spec of spec operations (shared by the steps with the same spec text).
-    pub spec: Option<Arc<EinsumSpec>>,
-    /// The spec text.
-    pub spec_text: Option<Arc<str>>,
+    /// The spec of spec operations, with its text (shared by the steps with the same text).
+    pub spec: Option<Arc<StepSpec>>,
     /// The spec's labels and their dims, for projections: a variable, or the size itself when
     /// the step was evaluated directly (its operands were solved).
     pub labels: Vec<(crate::spec::ast::Name, Dim)>,
+}
+
+/// A step's spec: its text and its parse, in one allocation (a short text is stored inline).
+#[derive(Debug)]
+pub struct StepSpec {
+    /// The text as given.
+    pub text: Name,
+    /// The parsed spec.
+    pub parsed: EinsumSpec,
+}
+
+impl Step {
+    /// The spec text of a spec operation.
+    pub fn spec_text(&self) -> Option<&str> {
+        self.spec.as_ref().map(|s| s.text.as_str())
+    }
 }
 
 /// A graph of tensors and operations with its shape solver.

@@ -25,5 +25,5 @@ mod store;
 mod visit;
 
 pub use error::{InferError, ShapeError};
-pub use graph::{Graph, Step, TensorEntry};
+pub use graph::{Graph, Step, StepSpec, TensorEntry};
 pub use op::OpKind;

@@ -58,7 +58,7 @@ pub fn derive_plan(
     let parts = match &s.spec {
         Some(spec) => {
             let labels = LabelSizes { labels: &s.labels, sizes: &label_sizes };
-            spec_parts(spec, SpecSizes { out, args, labels })?
+            spec_parts(&spec.parsed, SpecSizes { out, args, labels })?
         }
         None => vec![positional_part(op, out, args, slice_index)?],
     };

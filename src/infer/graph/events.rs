@@ -66,9 +66,9 @@ impl Graph {
                 self.declare(&entry.name, shape.as_deref(), entry.param).ok()?;
             }
             Event::Step(step, extra) => {
-                let Step { op, args, spec_text, .. } = source.steps.get(step.index())?;
+                let s @ Step { op, args, .. } = source.steps.get(step.index())?;
                 let extra = extra.as_deref();
-                let spec = spec_text.as_deref().or(extra.and_then(|x| x.numpy.as_deref()));
+                let spec = s.spec_text().or(extra.and_then(|x| x.numpy.as_deref()));
                 self.next_name = extra.and_then(|x| x.name.clone());
                 self.add_step(*op, args, spec).ok()?;
             }

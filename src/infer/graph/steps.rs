@@ -4,7 +4,7 @@
 use smallvec::SmallVec;
 
 use super::events::{Event, StepExtra};
-use super::{Graph, Step, TensorEntry};
+use super::{Graph, Step, StepSpec, TensorEntry};
 use crate::code::ErrorCode;
 use crate::ids::{StepId, TensorId};
 use crate::infer::elaborate::SpecEnv;
@@ -13,7 +13,7 @@ use crate::infer::lower::StepShapes;
 use crate::infer::op::OpKind;
 use crate::infer::store::ShapeRef;
 use crate::shape::{Dim, Shape};
-use crate::spec::ast::EinsumSpec;
+use crate::spec::ast::{EinsumSpec, Name};
 use crate::spec::parse_einsum;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -22,31 +22,28 @@ use std::sync::Arc;
 /// fast, randomly seeded hash (SipHash cost more than a cache hit saves on short specs).
 pub(super) type TextHasher = foldhash::fast::RandomState;
 
-/// A spec text with its parse.
-type Parsed = (Arc<str>, Arc<EinsumSpec>);
-
 /// Parsed specs by text: a program repeats a few specs many times. The first spec is kept
 /// aside: a graph of one spec (eager use) needs neither hashing nor a table.
 #[derive(Default)]
 pub(super) struct SpecCache {
-    first: Option<Parsed>,
-    others: HashMap<Arc<str>, Arc<EinsumSpec>, TextHasher>,
+    first: Option<Arc<StepSpec>>,
+    others: HashMap<Name, Arc<StepSpec>, TextHasher>,
 }
 
 impl SpecCache {
-    fn get(&self, text: &str) -> Option<Parsed> {
+    fn get(&self, text: &str) -> Option<Arc<StepSpec>> {
         match &self.first {
-            Some((k, v)) if **k == *text => Some((k.clone(), v.clone())),
+            Some(s) if s.text == text => Some(s.clone()),
             _ if self.others.is_empty() => None,
-            _ => self.others.get_key_value(text).map(|(k, v)| (k.clone(), v.clone())),
+            _ => self.others.get(text).cloned(),
         }
     }
 
-    fn insert(&mut self, key: Arc<str>, value: Arc<EinsumSpec>) {
+    fn insert(&mut self, spec: Arc<StepSpec>) {
         match self.first {
-            None => self.first = Some((key, value)),
+            None => self.first = Some(spec),
             Some(_) => {
-                self.others.insert(key, value);
+                self.others.insert(spec.text.clone(), spec);
             }
         }
     }
@@ -128,15 +125,16 @@ impl Graph {
             }
             None => None,
         };
-        if let Some((_, p)) = &parsed {
-            check_spec_arity(op, p, args.len())?;
+        if let Some(p) = &parsed {
+            check_spec_arity(op, &p.parsed, args.len())?;
         }
-        let direct = parsed.as_ref().and_then(|(_, p)| self.try_direct(op, p, args));
+        let direct = parsed.as_ref().and_then(|p| self.try_direct(op, &p.parsed, args));
         let (out, labels) = match (direct, &parsed) {
             // Operands and result are solved: solving has nothing to close in them.
             (Some((shape, labels)), _) => (self.add_result(shape), labels),
-            (None, Some((_, p))) => {
-                let (out, env) = self.lower_spec_step(step, op, p, &self.arg_shapes(args))?;
+            (None, Some(p)) => {
+                let (out, env) =
+                    self.lower_spec_step(step, op, &p.parsed, &self.arg_shapes(args))?;
                 self.touch_all(args, out);
                 (out, env.labels().iter().map(|(n, v)| (n.clone(), Dim::Var(*v))).collect())
             }
@@ -147,15 +145,7 @@ impl Graph {
                 (out, Vec::new())
             }
         };
-        let (spec_text, spec) = parsed.unzip();
-        self.steps.push(Step {
-            op,
-            out,
-            args: SmallVec::from_slice(args),
-            spec,
-            spec_text,
-            labels,
-        });
+        self.steps.push(Step { op, out, args: SmallVec::from_slice(args), spec: parsed, labels });
         self.solver.run()?;
         Ok(out)
     }
@@ -237,11 +227,7 @@ impl Graph {
     }
 
     /// Parses a spec, or finds it parsed already.
-    fn parse_spec(
-        &mut self,
-        text: &str,
-        step: StepId,
-    ) -> Result<(Arc<str>, Arc<EinsumSpec>), InferError> {
+    fn parse_spec(&mut self, text: &str, step: StepId) -> Result<Arc<StepSpec>, InferError> {
         if let Some(found) = self.specs.get(text) {
             return Ok(found);
         }
@@ -250,9 +236,9 @@ impl Graph {
             spec: text.to_string(),
             error,
         })?;
-        let (key, value): (Arc<str>, _) = (text.into(), Arc::new(parsed));
-        self.specs.insert(key.clone(), value.clone());
-        Ok((key, value))
+        let spec = Arc::new(StepSpec { text: Name::new(text), parsed });
+        self.specs.insert(spec.clone());
+        Ok(spec)
     }
 
     fn check_args(&self, op: OpKind, args: &[TensorId]) -> Result<(), InferError> {
