@@ -2,8 +2,12 @@
 //! operations, solves it, and reports the time and the peak memory of the process.
 //!
 //! ```text
-//! cargo run --release --example infer_scale -- 10000 100000 1000000
+//! cargo run --profile bench --example infer_scale -- 10000 100000 1000000
 //! ```
+//!
+//! The bench profile (fat LTO, one codegen unit) is how the README's figures are measured: in
+//! the release profile an unrelated edit can move hot functions between codegen units and
+//! change their inlining, which shifts the figures by a few percent.
 //!
 //! With several sizes, each size runs in a child process of its own (re-executing this binary),
 //! so that every peak-memory figure (`VmHWM` from `/proc/self/status`) belongs to one size.
