@@ -145,11 +145,7 @@ const NO_KIND: u32 = 3;
 const NO_SPAN: Span = Span { start: NONE, end: NONE };
 
 fn kind_code(k: RowKind) -> u32 {
-    match k {
-        RowKind::Batch => 0,
-        RowKind::Input => 1,
-        RowKind::Output => 2,
-    }
+    k.index() as u32
 }
 
 fn code_kind(c: u32) -> Option<RowKind> {

@@ -127,11 +127,7 @@ impl ShapeRef {
 
     /// The row of a kind as a constraint argument, read without rebuilding.
     pub fn row(self, kind: RowKind) -> RowArg {
-        let k = match kind {
-            RowKind::Batch => 0,
-            RowKind::Input => 1,
-            RowKind::Output => 2,
-        };
+        let k = kind.index() as u32;
         match self {
             ShapeRef::Fresh(v) => RowArg::Var(RowVar(v.0 + k)),
             ShapeRef::Stored(RowId(i)) => RowArg::Stored(RowId(i + k)),

@@ -1,7 +1,7 @@
 //! Solved shapes as plain sizes, keeping each row's split between leading and trailing axes
 //! (operands align to results from both edges).
 
-use super::sizes::{kind_index, Sizes};
+use super::sizes::Sizes;
 use crate::ids::TensorId;
 use crate::infer::{Graph, InferError};
 use crate::spec::ast::RowKind;
@@ -47,7 +47,7 @@ impl Concrete {
 
     /// The row of a kind.
     pub fn row(&self, kind: RowKind) -> &ConcreteRow {
-        &self.rows[kind_index(kind)]
+        &self.rows[kind.index()]
     }
 
     /// All sizes in memory order (batch, output, input).

@@ -72,7 +72,7 @@ impl Sizes {
         };
         let mut start = 0;
         for (kind, (len, beg)) in order.into_iter().zip(rows) {
-            self.rows[kind_index(kind)] = Span { start, beg, len };
+            self.rows[kind.index()] = Span { start, beg, len };
             start += len;
         }
         Ok(())
@@ -80,7 +80,7 @@ impl Sizes {
 
     /// The row of a kind.
     pub fn row(&self, kind: RowKind) -> RowSizes<'_> {
-        let s = self.rows[kind_index(kind)];
+        let s = self.rows[kind.index()];
         let all = self.dims.get(s.start..s.start + s.len).unwrap_or(&[]);
         RowSizes { all, beg: s.beg }
     }
@@ -97,15 +97,6 @@ impl Sizes {
             ConcreteRow { beg: r.beg().to_vec(), dims: r.dims().to_vec() }
         };
         Concrete { rows: RowKind::ALL.map(row) }
-    }
-}
-
-/// The position of a kind in [`RowKind::ALL`].
-pub fn kind_index(kind: RowKind) -> usize {
-    match kind {
-        RowKind::Batch => 0,
-        RowKind::Input => 1,
-        RowKind::Output => 2,
     }
 }
 

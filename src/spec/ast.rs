@@ -66,6 +66,16 @@ impl RowKind {
     /// All kinds in memory order (batch, output, input).
     pub const MEMORY_ORDER: [RowKind; 3] = [RowKind::Batch, RowKind::Output, RowKind::Input];
 
+    /// The position of this kind in [`RowKind::ALL`] (0, 1, 2): rows kept in an array of three
+    /// are indexed by it.
+    pub fn index(self) -> usize {
+        match self {
+            RowKind::Batch => 0,
+            RowKind::Input => 1,
+            RowKind::Output => 2,
+        }
+    }
+
     /// The lowercase name (`batch`, `input`, `output`), which is also the name `...` stands for.
     pub fn name(self) -> &'static str {
         match self {

@@ -14,11 +14,7 @@ pub type Rows = [Vec<ConcreteDim>; 3];
 
 /// Index of a kind in [`Rows`].
 pub fn k(kind: RowKind) -> usize {
-    match kind {
-        RowKind::Batch => 0,
-        RowKind::Input => 1,
-        RowKind::Output => 2,
-    }
+    kind.index()
 }
 
 /// A tensor of the program being generated.

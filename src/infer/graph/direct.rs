@@ -123,7 +123,7 @@ impl<'s> Bindings<'s> {
         out: &mut ResultRows,
         order: &mut SmallVec<[usize; 8]>,
     ) -> Option<()> {
-        let (start, k) = (out.dims.len(), kind_index(kind));
+        let (start, k) = (out.dims.len(), kind.index());
         let Some(w) = written else {
             out.rows[k] = (0, 0);
             return Some(());
@@ -155,15 +155,6 @@ impl<'s> Bindings<'s> {
             order.push(i);
         }
         self.labels.get(i).map(|(_, _, s)| *s)
-    }
-}
-
-/// The position of a kind in [`RowKind::ALL`].
-fn kind_index(kind: RowKind) -> usize {
-    match kind {
-        RowKind::Batch => 0,
-        RowKind::Input => 1,
-        RowKind::Output => 2,
     }
 }
 

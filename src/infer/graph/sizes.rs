@@ -26,11 +26,7 @@ impl Graph {
         for (row, kind) in rows.iter_mut().zip(order) {
             // The three rows of a shape are consecutive (`ShapeRef::rows`), in `RowKind::ALL`
             // order.
-            let k = match kind {
-                RowKind::Batch => 0,
-                RowKind::Input => 1,
-                RowKind::Output => 2,
-            };
+            let k = kind.index() as u32;
             let id = match shape {
                 ShapeRef::Fresh(v) => env.row_value(RowVar(v.0 + k)).ok()?,
                 ShapeRef::Stored(RowId(i)) => RowId(i + k),
