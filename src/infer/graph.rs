@@ -486,10 +486,7 @@ impl Graph {
 
     /// The solved size of a dim (after [`Graph::solve`]), e.g. of a step's label.
     pub fn dim_size(&mut self, d: Dim) -> Option<u64> {
-        match d {
-            Dim::Solved(s) => Some(s.size),
-            d => self.solver.env.dim(&d).solved().map(|s| s.size),
-        }
+        self.solver.env.dim(&d).solved().map(|s| s.size)
     }
 
     /// The name of a basis.

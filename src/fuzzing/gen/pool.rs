@@ -12,11 +12,6 @@ use crate::spec::ast::RowKind;
 /// Rows in [`RowKind::ALL`] order: batch, input, output.
 pub type Rows = [Vec<ConcreteDim>; 3];
 
-/// Index of a kind in [`Rows`].
-pub fn k(kind: RowKind) -> usize {
-    kind.index()
-}
-
 /// A tensor of the program being generated.
 #[derive(Clone, Debug)]
 pub struct Entry {
@@ -123,14 +118,14 @@ impl<'c> Pool<'c> {
         }
         let mut text = String::new();
         for kind in RowKind::ALL {
-            let row = &rows[k(kind)];
+            let row = &rows[kind.index()];
             let body = match ch.below(3) {
                 0 => join_dims(row),
                 1 => "...".to_string(),
                 _ => {
                     let t = ch.below(row.len() + 1);
                     let l = ch.below(row.len() - t + 1);
-                    lead[k(kind)] = l > 0;
+                    lead[kind.index()] = l > 0;
                     let mut items: Vec<String> = row[..l].iter().map(|d| d.to_string()).collect();
                     items.push("...".into());
                     items.extend(row[row.len() - t..].iter().map(|d| d.to_string()));

@@ -6,7 +6,7 @@
 use super::broadcast::first;
 use super::choices::Choices;
 use super::labeling::{row_of, set_row, Item, Labeler};
-use super::pool::{k, Entry, Pool, Rows};
+use super::pool::{Entry, Pool, Rows};
 use crate::fuzzing::model::ConcreteDim;
 use crate::infer::OpKind;
 use crate::spec::ast::{Axis, AxisKind, ConcatPart, EinsumSpec, Ellipsis, RowKind, ShapeSpec};
@@ -41,7 +41,7 @@ fn lhs(lab: &Labeler, ch: &mut Choices) -> Lhs {
         guessed: false,
     };
     for kind in RowKind::ALL {
-        let its = std::mem::take(&mut per_kind[k(kind)]);
+        let its = std::mem::take(&mut per_kind[kind.index()]);
         lhs_row(lab, ch, kind, its, &mut out);
     }
     out
@@ -86,15 +86,16 @@ fn by_kind(lab: &Labeler, ch: &mut Choices, items: Vec<LhsItem>) -> [Vec<LhsItem
                 kind = kd;
             }
             let fixed = own.is_some() && !lab.multichar;
-            let free =
-                |kd: &&RowKind| !has_var[k(**kd)] && (**kd == kind || (!fixed && has_var[k(kind)]));
+            let free = |kd: &&RowKind| {
+                !has_var[kd.index()] && (**kd == kind || (!fixed && has_var[kind.index()]))
+            };
             match KINDS.iter().find(free) {
                 Some(kd) => kind = *kd,
                 None => continue,
             }
-            has_var[k(kind)] = true;
+            has_var[kind.index()] = true;
         }
-        per_kind[k(kind)].push(it);
+        per_kind[kind.index()].push(it);
     }
     per_kind
 }
@@ -110,27 +111,27 @@ fn lhs_row(lab: &Labeler, ch: &mut Choices, kind: RowKind, its: Vec<LhsItem>, ou
         let Some(it) = its.get_mut(i).and_then(Option::take) else { continue };
         match it {
             LhsItem::Label(n, d) => {
-                out.rows[k(kind)].push(d);
+                out.rows[kind.index()].push(d);
                 row_items.push(axis(AxisKind::Label(n)));
                 before_var += usize::from(!seen_var);
             }
             LhsItem::Fixed(i) => {
-                out.rows[k(kind)].push(ConcreteDim::new(i + 1));
+                out.rows[kind.index()].push(ConcreteDim::new(i + 1));
                 out.guessed = true;
                 row_items.push(axis(AxisKind::Int(i)));
                 before_var += usize::from(!seen_var);
             }
             LhsItem::Var(v) => {
                 let var = &lab.vars[v];
-                out.rows[k(kind)].extend(var.value.iter().cloned());
+                out.rows[kind.index()].extend(var.value.iter().cloned());
                 (var_lead, var_open, seen_var) = (var.lead, var.open, true);
                 let name = (var.name != kind.name()).then(|| var.name.as_str().into());
                 row_items.push(Item::Var(Ellipsis { name, span: Span::default() }));
             }
         }
     }
-    out.lead[k(kind)] = seen_var && (before_var > 0 || var_lead);
-    out.open[k(kind)] = seen_var && var_open;
+    out.lead[kind.index()] = seen_var && (before_var > 0 || var_lead);
+    out.open[kind.index()] = seen_var && var_open;
     if !row_items.is_empty() || kind == RowKind::Output {
         set_row(&mut out.slot, kind, row_of(row_items));
     }
@@ -202,7 +203,7 @@ fn fresh_operand(p: &Pool, ch: &mut Choices, lab: &mut Labeler) -> (ShapeSpec, R
     for name in std::mem::take(&mut lab.required) {
         let d = lab.labels.iter().find(|(n, _)| *n == name).map(|(_, d)| d.clone());
         let d = d.unwrap_or_else(|| ConcreteDim::new(1));
-        per_kind[k(KINDS[ch.below(3)])].push((label_axis(AxisKind::Label(name)), d));
+        per_kind[KINDS[ch.below(3)].index()].push((label_axis(AxisKind::Label(name)), d));
     }
     for kind in RowKind::ALL {
         for _ in 0..ch.below(p.cfg.max_rank.min(3) + 1) {
@@ -221,29 +222,29 @@ fn fresh_operand(p: &Pool, ch: &mut Choices, lab: &mut Labeler) -> (ShapeSpec, R
                     }
                 }
             };
-            per_kind[k(kind)].push((label_axis(ax), d));
+            per_kind[kind.index()].push((label_axis(ax), d));
         }
     }
     let mut slot = ShapeSpec::default();
     let mut rows: Rows = Default::default();
     for kind in RowKind::ALL {
-        let axes = std::mem::take(&mut per_kind[k(kind)]);
+        let axes = std::mem::take(&mut per_kind[kind.index()]);
         let var = if ch.one_in(3) { fresh_var_value(p, ch, lab, kind) } else { None };
         let at = ch.below(axes.len() + 1);
         let mut items = Vec::new();
         for (i, (ax, d)) in axes.into_iter().enumerate() {
             if i == at {
                 if let Some((e, v)) = var.clone() {
-                    rows[k(kind)].extend(v);
+                    rows[kind.index()].extend(v);
                     items.push(Item::Var(e));
                 }
             }
-            rows[k(kind)].push(d);
+            rows[kind.index()].push(d);
             items.push(Item::Axis(ax));
         }
         if at >= items.len() {
             if let Some((e, v)) = var {
-                rows[k(kind)].extend(v);
+                rows[kind.index()].extend(v);
                 items.push(Item::Var(e));
             }
         }
@@ -326,8 +327,9 @@ pub fn concat(p: &mut Pool, ch: &mut Choices) -> Option<usize> {
     let determined = p.determined(&args);
     let has_var = |kd: RowKind| spec.lhs.row(kd).is_some_and(|r| r.ellipsis.is_some());
     let lead_of = |kd: RowKind| spec.lhs.row(kd).is_some_and(|r| !r.leading.is_empty());
-    let lead = RowKind::ALL.map(|kd| has_var(kd) && (lead_of(kd) || e.lead[k(kd)]));
-    let open = RowKind::ALL.map(|kd| has_var(kd) && args.iter().any(|a| p.entries[*a].open[k(kd)]));
+    let lead = RowKind::ALL.map(|kd| has_var(kd) && (lead_of(kd) || e.lead[kd.index()]));
+    let open =
+        RowKind::ALL.map(|kd| has_var(kd) && args.iter().any(|a| p.entries[*a].open[kd.index()]));
     let out = Entry { name: String::new(), rows, lead, open, soft: [false; 3], determined };
     Some(p.result(OpKind::Concat, &args, Some(spec.to_string()), out))
 }

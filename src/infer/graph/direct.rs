@@ -160,8 +160,8 @@ impl<'s> Bindings<'s> {
 
 impl Graph {
     /// Evaluates a spec step over fully solved operands directly: the result's shape (stored)
-    /// and the spec's labels with their (bound) variables, or `None`, having changed nothing,
-    /// when the step needs the solver.
+    /// and the spec's labels with their sizes, or `None`, having changed nothing, when the
+    /// step needs the solver.
     pub(super) fn try_direct(
         &mut self,
         op: OpKind,
