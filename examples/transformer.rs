@@ -53,7 +53,7 @@ fn main() -> Result<(), InferError> {
 
     for i in 0..g.tensor_count() {
         let t = TensorId::from_index(i);
-        let name = g.tensor(t).name.clone();
+        let name = g.name(t);
         let kind = if g.tensor(t).param {
             "param"
         } else if g.tensor(t).leaf {

@@ -10,6 +10,7 @@ use super::constraint::Constraint;
 use super::env::sole;
 use super::error::InferError;
 use super::graph::TensorEntry;
+use super::names::Names;
 use super::solver::Solver;
 use super::store::{RowId, ShapeRef};
 use super::visit::Item;
@@ -21,8 +22,10 @@ use crate::shape::{pushed, Dim, Dims, Row, Solved};
 struct Closing<'a> {
     /// The tensor.
     id: TensorId,
-    /// Its name, for messages.
-    name: &'a str,
+    /// Its entry (name, for messages).
+    entry: &'a TensorEntry,
+    /// The graph's names.
+    names: &'a Names,
     /// Its shape (possibly with variables).
     shape: ShapeRef,
     /// Whether it is a leaf (its unknowns close downward).
@@ -42,6 +45,7 @@ struct Vars {
 #[derive(Clone, Copy)]
 struct Tensors<'a> {
     entries: &'a [TensorEntry],
+    names: &'a Names,
     ids: &'a [TensorId],
 }
 
@@ -49,8 +53,16 @@ impl<'a> Tensors<'a> {
     fn all(self) -> impl Iterator<Item = Closing<'a>> {
         self.ids.iter().map(move |&id| {
             let e = &self.entries[id.index()];
-            Closing { id, name: &e.name, shape: e.shape, leaf: e.leaf, param: e.param }
+            let names = self.names;
+            Closing { id, entry: e, names, shape: e.shape, leaf: e.leaf, param: e.param }
         })
+    }
+}
+
+impl Closing<'_> {
+    /// Its name, for messages.
+    fn name(&self) -> crate::spec::ast::Name {
+        self.entry.name(self.id, self.names)
     }
 }
 
@@ -145,11 +157,11 @@ impl Solver {
     /// nothing is deferred).
     pub fn finish(
         &mut self,
-        entries: &[TensorEntry],
+        (entries, names): (&[TensorEntry], &Names),
         ids: &[TensorId],
         solved: bool,
     ) -> Result<Vec<TensorId>, InferError> {
-        let tensors = Tensors { entries, ids };
+        let tensors = Tensors { entries, names, ids };
         let mut done: SmallVec<[bool; 16]> = smallvec::smallvec![solved; ids.len()];
         let result = self.finish_stages(&tensors, &mut done);
         self.stage = 1;
@@ -305,7 +317,7 @@ impl Solver {
                 let msg = format!(
                     "the parameter `{}` has a row of unknown axes that no operation determines: \
                      declare it, or use the parameter where its axes are fixed",
-                    t.name
+                    t.name()
                 );
                 return Err(self.unresolved(msg, t.id));
             }
@@ -341,7 +353,7 @@ impl Solver {
         let msg = format!(
             "the parameter `{}` has a dimension `{}` that no operation determines \
              (a hidden dimension to specify)",
-            t.name,
+            t.name(),
             self.var_name(v)
         );
         self.unresolved(msg, t.id)

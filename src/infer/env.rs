@@ -14,10 +14,10 @@ use smallvec::SmallVec;
 
 use super::constraint::RowArg;
 pub use super::info::{sole, DimFacts, DimInfo, LinkSlab, RowInfo, RowLinks};
+use super::names::Names;
 use super::store::{RowId, RowStore};
 use crate::ids::{DimVar, RowVar};
 use crate::shape::{AffineDim, Basis, ConvPadding, Dim, DimExprs, Row, Solved};
-use crate::spec::ast::Name;
 
 /// The ena value of a dim variable: the index of its bound value, `u32::MAX` while unbound
 /// (4 bytes, so that a variable's ena entry is 12).
@@ -61,8 +61,6 @@ impl UnifyValue for RowVal {
     }
 }
 
-/// Distinct label names looked up by a scan rather than a map.
-const SHORT_SCAN: usize = 16;
 /// Number of dim values from which solved sizes are interned.
 const INTERN_FROM: usize = 64;
 
@@ -84,8 +82,7 @@ pub struct Env {
     pub row_info: Vec<RowInfo>,
     links: LinkSlab,
     empty_row: Option<RowId>,
-    names: Vec<Name>,
-    name_ids: HashMap<Name, u32>,
+    names: Names,
     /// Dim variables that gained an upper neighbour since the last stage-2 collapse.
     pub linked_dims: Vec<DimVar>,
     /// Row variables that gained an upper neighbour since the last stage-2 collapse.
@@ -102,36 +99,15 @@ impl Env {
     /// A fresh dim variable.
     pub fn new_dim(&mut self, name: Option<&str>) -> DimVar {
         let v = self.dims.new_key(DimVal(UNBOUND));
-        let name = name.map(|n| self.intern(n));
+        let name = name.map(|n| self.names.intern(n));
         self.dim_info.push(DimInfo::named(name));
         v
-    }
-
-    fn intern(&mut self, name: &str) -> u32 {
-        // Programs use few distinct labels: a short scan beats hashing until there are many
-        // (the map is built when the scan gets long).
-        if self.names.len() <= SHORT_SCAN {
-            if let Some(i) = self.names.iter().position(|n| n == name) {
-                return u32::try_from(i).unwrap_or(u32::MAX);
-            }
-        } else if let Some(&i) = self.name_ids.get(name) {
-            return i;
-        }
-        let i = u32::try_from(self.names.len()).unwrap_or(u32::MAX);
-        self.names.push(name.into());
-        if self.names.len() == SHORT_SCAN + 1 {
-            let ids = self.names.iter().enumerate().map(|(j, n)| (n.clone(), j as u32));
-            self.name_ids.extend(ids);
-        } else if self.names.len() > SHORT_SCAN + 1 {
-            self.name_ids.insert(name.into(), i);
-        }
-        i
     }
 
     /// The label a dim variable was created for.
     pub fn dim_name(&self, v: DimVar) -> Option<&str> {
         let id = self.dim_info.get(v.index())?.name_id()?;
-        self.names.get(id as usize).map(|n| n.as_str())
+        self.names.get(id).map(|n| n.as_str())
     }
 
     /// A fresh row variable.

@@ -34,11 +34,11 @@ pub fn render_error(graph: Option<&Graph>, e: &InferError, explain: bool) -> Str
                 out.push_str(&format!("  = in {st}: {stmt}\n"));
             } else if let (Some(g), Some(st)) = (graph, s.step) {
                 if let Some(step) = g.steps().get(st.index()) {
-                    let args: Vec<&str> =
-                        step.args.iter().map(|a| g.tensor(*a).name.as_str()).collect();
+                    let args: Vec<crate::spec::ast::Name> =
+                        step.args.iter().map(|a| g.name(*a)).collect();
                     out.push_str(&format!(
                         "  = in {st}: {} = {} {}\n",
-                        g.tensor(step.out).name,
+                        g.name(step.out),
                         step.op,
                         args.join(" ")
                     ));
@@ -62,7 +62,7 @@ fn name_tensors(graph: Option<&Graph>, line: &str) -> String {
         let id = crate::ids::TensorId::from_index(i);
         let pat = format!("of {id}");
         if out.contains(&pat) {
-            out = out.replace(&pat, &format!("of `{}`", g.tensor(id).name));
+            out = out.replace(&pat, &format!("of `{}`", g.name(id)));
         }
     }
     out
@@ -75,7 +75,7 @@ pub fn to_dot(g: &mut Graph) -> String {
         .map(|i| {
             let id = crate::ids::TensorId::from_index(i);
             let shape = g.shape_string(id).unwrap_or_else(|_| "?".into());
-            pg.add_node(format!("{}: {}", g.tensor(id).name, shape))
+            pg.add_node(format!("{}: {}", g.name(id), shape))
         })
         .collect();
     for step in g.steps().to_vec() {

@@ -17,6 +17,7 @@ use steps::{usage, SpecCache, TextHasher};
 
 use super::constraint::{Constraint, Origin, Part};
 use super::error::InferError;
+use super::names::Names;
 use super::op::OpKind;
 use super::solver::Solver;
 use super::store::ShapeRef;
@@ -27,11 +28,14 @@ use crate::shape::{
 };
 use crate::spec::ast::{EinsumSpec, Name, RowKind};
 
-/// A tensor of the graph. Its shape is read through [`Graph::shape`].
+/// A tensor of the graph. Its shape is read through [`Graph::shape`], its name through
+/// [`Graph::name`].
 #[derive(Clone, Debug)]
 pub struct TensorEntry {
-    /// Its name.
-    pub name: Name,
+    /// Its name: an id in the graph's interned names, or [`GENERATED`] for a result nobody
+    /// named (its name is made from its id when asked for). A large program names few of its
+    /// tensors, and many under the same few names, so no tensor holds a string.
+    name: u32,
     /// Where its unsubstituted shape lives (three fresh rows, or a declared shape).
     pub(crate) shape: ShapeRef,
     /// Declared by the user (a leaf) rather than produced by a step.
@@ -65,6 +69,24 @@ pub struct StepSpec {
     pub parsed: EinsumSpec,
 }
 
+/// The name id of a tensor named after its id.
+const GENERATED: u32 = u32::MAX;
+
+impl TensorEntry {
+    /// The entry of a result tensor, named `name` (interned) or after its id.
+    pub(crate) fn result(name: Option<u32>, shape: ShapeRef) -> TensorEntry {
+        TensorEntry { name: name.unwrap_or(GENERATED), shape, leaf: false, param: false }
+    }
+
+    /// Its name, as given (in `names`) or made from its id `t`.
+    pub(crate) fn name(&self, t: TensorId, names: &Names) -> Name {
+        match names.get(self.name) {
+            Some(name) => name.clone(),
+            None => crate::spec::ast::numbered_name("t", "", t.index(), ""),
+        }
+    }
+}
+
 impl Step {
     /// The spec text of a spec operation.
     pub fn spec_text(&self) -> Option<&str> {
@@ -96,6 +118,8 @@ pub struct Graph {
     declared: Vec<TensorId>,
     events: Vec<Event>,
     next_name: Option<String>,
+    /// The names given to tensors, interned.
+    names: Names,
     /// Parsed specs by text: a program repeats a few specs many times.
     specs: SpecCache,
     /// Parsed declared shapes by text, for the same reason.
@@ -127,6 +151,7 @@ impl Graph {
             declared: Vec::new(),
             events: Vec::with_capacity(TENSORS),
             next_name: None,
+            names: Names::default(),
             specs: SpecCache::default(),
             shape_texts: HashMap::default(),
             direct: true,
@@ -165,7 +190,8 @@ impl Graph {
                 (ShapeRef::store(&shape, &mut self.solver.env.store), Some(text), open)
             }
         };
-        let t = self.add_tensor(TensorEntry { name: name.into(), shape, leaf: true, param });
+        let name = self.names.intern(name);
+        let t = self.add_tensor(TensorEntry { name, shape, leaf: true, param });
         self.events.push(Event::Declare(t, text));
         if open {
             self.declared.push(t);
@@ -225,7 +251,7 @@ impl Graph {
     /// Renames a tensor (for messages and pictures).
     pub fn set_name(&mut self, t: TensorId, name: &str) {
         if let Some(e) = self.tensors.get_mut(t.index()) {
-            e.name = name.into();
+            e.name = self.names.intern(name);
             self.events.push(Event::Name(Box::new((t, name.into()))));
         }
     }
@@ -233,6 +259,23 @@ impl Graph {
     /// The tensor entry.
     pub fn tensor(&self, t: TensorId) -> &TensorEntry {
         &self.tensors[t.index()]
+    }
+
+    /// The name of a tensor: as declared or given, or `t` and its id (`t12`) for a result
+    /// nobody named. An unknown tensor is named after its id too.
+    ///
+    /// ```
+    /// use einrow::infer::Graph;
+    /// let mut g = Graph::new();
+    /// let x = g.declare("x", Some("2,3"), false).unwrap();
+    /// let y = g.pointwise(&[x]).unwrap();
+    /// assert_eq!((g.name(x).as_str(), g.name(y).as_str()), ("x", "t1"));
+    /// ```
+    pub fn name(&self, t: TensorId) -> Name {
+        match self.tensors.get(t.index()) {
+            Some(e) => e.name(t, &self.names),
+            None => crate::spec::ast::numbered_name("t", "", t.index(), ""),
+        }
     }
 
     /// The steps added so far.
@@ -392,7 +435,7 @@ impl Graph {
         self.declared = declared;
         let mut pending = std::mem::take(&mut self.pending);
         let solved = pending.iter().all(|&t| self.is_solved(t));
-        let result = self.solver.finish(&self.tensors, &pending, solved);
+        let result = self.solver.finish((&self.tensors, &self.names), &pending, solved);
         for t in pending.drain(..) {
             self.in_pending[t.index()] = false;
         }
@@ -437,7 +480,7 @@ impl Graph {
         let what = format!("the {} axis `{}`", kind.name(), d.show(&self.solver.env.exprs));
         match super::env::basis_conflict(*d, &self.solver.env.exprs) {
             Some((parts, a, b)) => {
-                let name = &self.tensors[t.index()].name;
+                let name = self.name(t);
                 let (a, b) = (self.basis_name(a), self.basis_name(b));
                 let msg = format!(
                     "`{name}`: {what}: {parts} have conflicting dimension bases `{a}` and `{b}`"
@@ -449,7 +492,7 @@ impl Graph {
     }
 
     fn unknown(&self, t: TensorId, what: &str) -> InferError {
-        let name = &self.tensors[t.index()].name;
+        let name = self.name(t);
         InferError::shape(
             ErrorCode::Unresolved,
             format!("the shape of `{name}` is not known: {what} is unresolved"),

@@ -16,6 +16,7 @@ pub mod explain;
 mod graph;
 mod info;
 mod lower;
+mod names;
 mod numpy;
 mod op;
 pub mod program;

@@ -75,7 +75,7 @@ pub fn run_graph(
         let dims = g.dims(*t)?;
         let n: u64 = dims.iter().flatten().map(|s| s.size).product();
         if n != v.len() as u64 {
-            let name = &g.tensor(*t).name;
+            let name = g.name(*t);
             return Err(ProjectError::Data(format!(
                 "`{name}` has {n} elements but {} values were given",
                 v.len()
@@ -90,9 +90,9 @@ pub fn run_graph(
         let plan = derive_plan(g, step, compute(step), 0)?;
         let mut inputs: Vec<&[f64]> = Vec::with_capacity(args.len());
         for a in &args {
-            let v = values[a.index()].as_deref().ok_or_else(|| {
-                ProjectError::Data(format!("no values for `{}`", g.tensor(*a).name))
-            })?;
+            let v = values[a.index()]
+                .as_deref()
+                .ok_or_else(|| ProjectError::Data(format!("no values for `{}`", g.name(*a))))?;
             inputs.push(v);
         }
         let result = run_plan(&plan, &inputs)?;

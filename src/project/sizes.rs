@@ -103,7 +103,7 @@ impl Sizes {
 /// The error of a shape that `Graph::dims` accepts but that is not plain sizes (unreachable
 /// while both read the same substituted shape; kept so that no input can panic here).
 fn unsolved(g: &Graph, t: TensorId) -> InferError {
-    let name = &g.tensor(t).name;
+    let name = g.name(t);
     InferError::shape(
         crate::code::ErrorCode::Unresolved,
         format!("the shape of `{name}` is not known"),

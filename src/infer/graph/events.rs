@@ -63,7 +63,7 @@ impl Graph {
         match e {
             Event::Declare(t, shape) => {
                 let entry = source.tensors.get(t.index())?;
-                self.declare(&entry.name, shape.as_deref(), entry.param).ok()?;
+                self.declare(&source.name(*t), shape.as_deref(), entry.param).ok()?;
             }
             Event::Step(step, extra) => {
                 let s @ Step { op, args, .. } = source.steps.get(step.index())?;

@@ -78,10 +78,10 @@ impl Graph {
         let mut result = self.add_step_unchecked(op, args, spec);
         if let Err(InferError::Shape(s)) = &mut result {
             let name = given.unwrap_or_else(|| format!("t{id}"));
-            let names: Vec<&str> = args
+            let names: Vec<Name> = args
                 .iter()
-                .filter_map(|a| self.tensors.get(a.index()))
-                .map(|t| t.name.as_str())
+                .filter(|a| a.index() < self.tensors.len())
+                .map(|a| self.name(*a))
                 .collect();
             let spec_part = spec.map(|t| format!(" \"{t}\"")).unwrap_or_default();
             s.statement = Some(format!("{name} = {op}{spec_part} {}", names.join(" ")));
@@ -219,11 +219,8 @@ impl Graph {
 
     /// Adds the result tensor of a step, named as asked or after its id.
     fn add_result(&mut self, shape: ShapeRef) -> TensorId {
-        let name = match self.next_name.take() {
-            Some(n) => smol_str::SmolStr::from(n),
-            None => crate::spec::ast::numbered_name("t", "", self.tensors.len(), ""),
-        };
-        self.add_tensor(TensorEntry { name, shape, leaf: false, param: false })
+        let name = self.next_name.take().map(|n| self.names.intern(&n));
+        self.add_tensor(TensorEntry::result(name, shape))
     }
 
     /// Parses a spec, or finds it parsed already.
