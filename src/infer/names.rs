@@ -6,11 +6,8 @@ use std::collections::HashMap;
 
 use crate::spec::ast::Name;
 
-/// Distinct names looked up by a scan rather than a map: a short scan beats hashing until
-/// there are many (the map is built when the scan gets long).
-const SHORT_SCAN: usize = 16;
-
-/// The interned names, by id in order of first use.
+/// The interned names, by id in order of first use. Looked up by a fast hash (a linear scan
+/// of a few names cost more: comparing a `Name` with a `&str` is not a plain `memcmp`).
 #[derive(Clone, Default)]
 pub struct Names {
     names: Vec<Name>,
@@ -20,21 +17,13 @@ pub struct Names {
 impl Names {
     /// The id of a name, interning it on first use.
     pub fn intern(&mut self, name: &str) -> u32 {
-        if self.names.len() <= SHORT_SCAN {
-            if let Some(i) = self.names.iter().position(|n| n == name) {
-                return u32::try_from(i).unwrap_or(u32::MAX);
-            }
-        } else if let Some(&i) = self.ids.get(name) {
+        if let Some(&i) = self.ids.get(name) {
             return i;
         }
         let i = u32::try_from(self.names.len()).unwrap_or(u32::MAX);
-        self.names.push(name.into());
-        if self.names.len() == SHORT_SCAN + 1 {
-            let ids = self.names.iter().enumerate().map(|(j, n)| (n.clone(), j as u32));
-            self.ids.extend(ids);
-        } else if self.names.len() > SHORT_SCAN + 1 {
-            self.ids.insert(name.into(), i);
-        }
+        let name = Name::new(name);
+        self.names.push(name.clone());
+        self.ids.insert(name, i);
         i
     }
 
@@ -49,7 +38,7 @@ mod tests {
     use super::Names;
 
     #[test]
-    fn ids_are_stable_across_the_switch_to_the_map() {
+    fn ids_are_dense_and_stable() {
         let mut names = Names::default();
         let words: Vec<String> = (0..40).map(|i| format!("n{i}")).collect();
         let ids: Vec<u32> = words.iter().map(|w| names.intern(w)).collect();
