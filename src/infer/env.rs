@@ -371,6 +371,16 @@ impl Env {
         }
     }
 
+    /// Whether a constraint's row is the closed empty row as given (unsubstituted): such an
+    /// operand broadcasts into any result, and two such rows are equal.
+    pub fn is_closed_empty(&self, r: &RowArg) -> bool {
+        match r {
+            RowArg::Empty => true,
+            RowArg::Stored(id) => matches!(self.store.layout(*id), (_, _, 0, None)),
+            RowArg::Var(_) | RowArg::Row(_) => false,
+        }
+    }
+
     /// The row variable left at the marker of a constraint's row once the bindings are
     /// substituted.
     pub fn tail_var(&mut self, r: &RowArg) -> Option<RowVar> {

@@ -26,8 +26,12 @@ const I: RowKind = RowKind::Input;
 const O: RowKind = RowKind::Output;
 
 impl Solver {
-    /// `res ⊑ opnd`, from operand `i`'s row of kind `k`.
+    /// `res ⊑ opnd`, from operand `i`'s row of kind `k`. A closed empty operand row
+    /// broadcasts into any result: it gives no constraint.
     fn ineq(&mut self, s: &StepShapes, (i, k): (u8, RowKind), res: RowArg, opnd: RowArg) {
+        if self.env.is_closed_empty(&opnd) {
+            return;
+        }
         let tensor = s.args.get(usize::from(i)).map(|a| a.0);
         let part = Part::Operand(i, k);
         let o = self.origin(Origin { step: Some(s.step), tensor, part, span: None });
@@ -130,16 +134,20 @@ impl Solver {
         }
         for (i, (slot, rows)) in spec.rhs.iter().zip(&rhs).enumerate() {
             for (j, k) in RowKind::ALL.into_iter().enumerate() {
-                let span = slot.row(k).map_or(slot.span, |r| r.span);
+                let slot_span = slot.row(k).map_or(slot.span, |r| r.span);
+                // Two closed empty rows (a kind neither writes) are equal already.
+                let (want, arg) = ((&rows.rows[j]).into(), args[i].1.row(k));
+                if self.env.is_closed_empty(&want) && self.env.is_closed_empty(&arg) {
+                    continue;
+                }
                 let o = self.origin(Origin {
                     step: Some(step),
                     tensor: Some(args[i].0),
                     part: Part::Operand(i as u8, k),
-                    span: Some(span),
+                    span: Some(slot_span),
                 });
-                let arg = args[i].1.row(k);
                 self.mark_used_in_spec(&arg);
-                self.push_with(Constraint::RowEq((&rows.rows[j]).into(), arg), o);
+                self.push_with(Constraint::RowEq(want, arg), o);
             }
         }
         for &(v, i) in &env.fixed {
