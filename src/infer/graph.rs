@@ -22,7 +22,7 @@ use super::op::OpKind;
 use super::solver::Solver;
 use super::store::ShapeRef;
 use crate::code::{Coded, ErrorCode};
-use crate::ids::TensorId;
+use crate::ids::{StepId, TensorId};
 use crate::shape::{
     parse_shape_string, pushed, Basis, Dim, Dims, Row, Shape, ShapeText, Solved, TextAxis,
 };
@@ -55,9 +55,9 @@ pub struct Step {
     pub args: SmallVec<[TensorId; 3]>,
     /// The spec of spec operations, with its text (shared by the steps with the same text).
     pub spec: Option<Arc<StepSpec>>,
-    /// The spec's labels and their dims, for projections: a variable, or the size itself when
-    /// the step was evaluated directly (its operands were solved).
-    pub labels: Vec<(crate::spec::ast::Name, Dim)>,
+    /// Where its labels are in the graph's table of labels (start, count): read them with
+    /// [`Graph::step_labels`]. One table for all steps instead of a vector each.
+    labels: (u32, u32),
 }
 
 /// A step's spec: its text and its parse, in one allocation (a short text is stored inline).
@@ -120,6 +120,8 @@ pub struct Graph {
     next_name: Option<String>,
     /// The names given to tensors, interned.
     names: Names,
+    /// The labels of all spec steps with their dims, each step's in one run.
+    labels: Vec<(Name, Dim)>,
     /// Parsed specs by text: a program repeats a few specs many times.
     specs: SpecCache,
     /// Parsed declared shapes by text, for the same reason.
@@ -152,6 +154,7 @@ impl Graph {
             events: Vec::with_capacity(TENSORS),
             next_name: None,
             names: Names::default(),
+            labels: Vec::new(),
             specs: SpecCache::default(),
             shape_texts: HashMap::default(),
             direct: true,
@@ -281,6 +284,29 @@ impl Graph {
     /// The steps added so far.
     pub fn steps(&self) -> &[Step] {
         &self.steps
+    }
+
+    /// A spec step's labels and their dims, for projections: a variable, or the size itself
+    /// when the step was evaluated directly (its operands were solved). Empty for other steps
+    /// and unknown ones.
+    ///
+    /// ```
+    /// use einrow::ids::StepId;
+    /// use einrow::infer::Graph;
+    /// let mut g = Graph::new();
+    /// let a = g.declare("a", Some("2,3"), false).unwrap();
+    /// let b = g.declare("b", Some("3,4"), false).unwrap();
+    /// g.einsum("ij;jk=>ik", &[a, b]).unwrap();
+    /// let names: Vec<&str> = g.step_labels(StepId(0)).iter().map(|(n, _)| n.as_str()).collect();
+    /// assert_eq!(names.len(), 3);
+    /// assert!(["i", "j", "k"].iter().all(|l| names.contains(l)));
+    /// ```
+    pub fn step_labels(&self, s: StepId) -> &[(Name, Dim)] {
+        let Some(&Step { labels: (start, len), .. }) = self.steps.get(s.index()) else {
+            return &[];
+        };
+        let (start, len) = (start as usize, len as usize);
+        self.labels.get(start..start + len).unwrap_or_default()
     }
 
     /// Number of tensors.

@@ -53,11 +53,11 @@ pub fn derive_plan(
         s.read(g, t)?;
     }
     let (out, args) = sizes.split_first().ok_or_else(|| ProjectError::Data("no result".into()))?;
-    let label_sizes = label_sizes(g, i);
+    let label_sizes = label_sizes(g, step);
     let s = g.steps().get(i).ok_or_else(|| ProjectError::Data(format!("no step {step}")))?;
     let parts = match &s.spec {
         Some(spec) => {
-            let labels = LabelSizes { labels: &s.labels, sizes: &label_sizes };
+            let labels = LabelSizes { labels: g.step_labels(step), sizes: &label_sizes };
             spec_parts(&spec.parsed, SpecSizes { out, args, labels })?
         }
         None => vec![positional_part(op, out, args, slice_index)?],
@@ -75,12 +75,12 @@ pub fn derive_plan(
     })
 }
 
-/// The solved size of each label of step `i`, in the order of its labels.
-fn label_sizes(g: &mut Graph, i: usize) -> SmallVec<[Option<u64>; 8]> {
-    let n = g.steps().get(i).map_or(0, |s| s.labels.len());
+/// The solved size of each label of a step, in the order of its labels.
+fn label_sizes(g: &mut Graph, step: StepId) -> SmallVec<[Option<u64>; 8]> {
+    let n = g.step_labels(step).len();
     (0..n)
         .map(|k| {
-            let dim = g.steps().get(i).and_then(|s| s.labels.get(k)).map(|(_, d)| *d);
+            let dim = g.step_labels(step).get(k).map(|(_, d)| *d);
             dim.and_then(|d| g.dim_size(d))
         })
         .collect()

@@ -160,14 +160,14 @@ impl<'s> Bindings<'s> {
 
 impl Graph {
     /// Evaluates a spec step over fully solved operands directly: the result's shape (stored)
-    /// and the spec's labels with their sizes, or `None`, having changed nothing, when the
-    /// step needs the solver.
+    /// and where the spec's labels with their sizes were put in the table of labels, or `None`,
+    /// having changed nothing, when the step needs the solver.
     pub(super) fn try_direct(
         &mut self,
         op: OpKind,
         spec: &EinsumSpec,
         args: &[TensorId],
-    ) -> Option<(ShapeRef, Vec<(Name, Dim)>)> {
+    ) -> Option<(ShapeRef, (u32, u32))> {
         if !self.direct || !matches!(op, OpKind::Einsum | OpKind::Einsum3 | OpKind::Permute) {
             return None;
         }
@@ -195,11 +195,10 @@ impl Graph {
         }
         let rest: SmallVec<[usize; 8]> =
             (0..b.labels.len()).filter(|i| !order.contains(i)).collect();
-        let mut labels = Vec::with_capacity(b.labels.len());
         // Every label is solved: it needs no variable.
-        for &(name, _, size) in order.iter().chain(&rest).filter_map(|&i| b.labels.get(i)) {
-            labels.push((name.clone(), Dim::Solved(size)));
-        }
+        let labels = order.iter().chain(&rest).filter_map(|&i| b.labels.get(i));
+        let labels =
+            self.push_labels(labels.map(|&(name, _, size)| (name.clone(), Dim::Solved(size))));
         let store = &mut self.solver.env.store;
         let mut start = 0;
         let first = result.rows.map(|(len, leading)| {

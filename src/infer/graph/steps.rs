@@ -136,18 +136,30 @@ impl Graph {
                 let (out, env) =
                     self.lower_spec_step(step, op, &p.parsed, &self.arg_shapes(args))?;
                 self.touch_all(args, out);
-                (out, env.labels().iter().map(|(n, v)| (n.clone(), Dim::Var(*v))).collect())
+                let labels = env.labels().iter().map(|(n, v)| (n.clone(), Dim::Var(*v)));
+                (out, self.push_labels(labels))
             }
             (None, None) => {
                 let shapes = self.arg_shapes(args);
                 let out = self.lower_plain_step(step, op, &shapes, numpy.as_ref())?;
                 self.touch_all(args, out);
-                (out, Vec::new())
+                (out, (0, 0))
             }
         };
         self.steps.push(Step { op, out, args: SmallVec::from_slice(args), spec: parsed, labels });
         self.solver.run()?;
         Ok(out)
+    }
+
+    /// Appends a step's labels to the table of labels; returns where they are.
+    pub(super) fn push_labels(
+        &mut self,
+        labels: impl IntoIterator<Item = (Name, Dim)>,
+    ) -> (u32, u32) {
+        let start = self.labels.len();
+        self.labels.extend(labels);
+        let len = self.labels.len() - start;
+        (u32::try_from(start).unwrap_or(u32::MAX), u32::try_from(len).unwrap_or(0))
     }
 
     /// Marks a step's operands and result for closing at the next solve.
