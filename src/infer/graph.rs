@@ -60,6 +60,11 @@ pub struct Step {
     labels: (u32, u32),
 }
 
+// A program has millions of tensors and steps: keep their entries small.
+#[cfg(target_pointer_width = "64")]
+const _: () =
+    assert!(std::mem::size_of::<TensorEntry>() == 16 && std::mem::size_of::<Step>() == 48);
+
 /// A step's spec: its text and its parse, in one allocation (a short text is stored inline).
 #[derive(Debug)]
 pub struct StepSpec {
