@@ -4,10 +4,13 @@
 
 use std::collections::HashMap;
 
-use crate::spec::ast::Name;
+use crate::spec::ast::{same_name, Name};
 
-/// The interned names, by id in order of first use. Looked up by a fast hash (a linear scan
-/// of a few names cost more: comparing a `Name` with a `&str` is not a plain `memcmp`).
+/// How many names are looked up by a scan: a graph of a few tensors (eager use, one graph
+/// per operation) then needs no map. Past that, a scan costs more than a fast hash.
+const SHORT_SCAN: usize = 8;
+
+/// The interned names, by id in order of first use.
 #[derive(Clone, Default)]
 pub struct Names {
     names: Vec<Name>,
@@ -17,13 +20,25 @@ pub struct Names {
 impl Names {
     /// The id of a name, interning it on first use.
     pub fn intern(&mut self, name: &str) -> u32 {
-        if let Some(&i) = self.ids.get(name) {
+        let found = if self.names.len() <= SHORT_SCAN {
+            self.names.iter().position(|n| same_name(n, name)).map(|i| i as u32)
+        } else {
+            self.ids.get(name).copied()
+        };
+        if let Some(i) = found {
             return i;
         }
         let i = u32::try_from(self.names.len()).unwrap_or(u32::MAX);
-        let name = Name::new(name);
-        self.names.push(name.clone());
-        self.ids.insert(name, i);
+        self.names.push(Name::new(name));
+        match self.names.len() {
+            n if n == SHORT_SCAN + 1 => {
+                self.ids.extend(self.names.iter().enumerate().map(|(j, n)| (n.clone(), j as u32)))
+            }
+            n if n > SHORT_SCAN + 1 => {
+                self.ids.insert(Name::new(name), i);
+            }
+            _ => {}
+        }
         i
     }
 
@@ -38,7 +53,7 @@ mod tests {
     use super::Names;
 
     #[test]
-    fn ids_are_dense_and_stable() {
+    fn ids_are_dense_and_stable_across_the_switch_to_the_map() {
         let mut names = Names::default();
         let words: Vec<String> = (0..40).map(|i| format!("n{i}")).collect();
         let ids: Vec<u32> = words.iter().map(|w| names.intern(w)).collect();
