@@ -1,6 +1,7 @@
 //! Append-only compact storage of rows: the values of bound row variables and the declared
-//! shapes of leaves. One flat vector of dims and a 16-byte head per row, instead of a
-//! `Row` (two inline vectors) per entry.
+//! shapes of leaves. One flat vector of dims and a 12-byte head per row, instead of a
+//! `Row` (two inline vectors) per entry. Rows are stored one after another, so a row's dims
+//! start where the previous row's end: a head keeps only the end.
 
 use super::constraint::RowArg;
 use crate::ids::RowVar;
@@ -13,11 +14,16 @@ pub struct RowId(pub u32);
 
 #[derive(Clone, Copy, Debug)]
 struct Head {
-    start: u32,
+    /// Where its dims end in the flat vector (the next row's start).
+    end: u32,
+    /// How many of its dims form the leading flank.
     beg: u32,
-    len: u32,
+    /// Its row variable, or [`NO_VAR`].
     var: u32,
 }
+
+// The store holds several rows per operation of a program: keep a head at 12 bytes.
+const _: () = assert!(std::mem::size_of::<Head>() == 12);
 
 const NO_VAR: u32 = u32::MAX;
 
@@ -41,13 +47,11 @@ impl RowStore {
 
     /// Stores a row.
     pub fn push(&mut self, r: &Row) -> RowId {
-        let start = to_u32(self.dims.len());
         self.dims.extend_from_slice(&r.beg);
         self.dims.extend_from_slice(&r.dims);
         self.heads.push(Head {
-            start,
+            end: to_u32(self.dims.len()),
             beg: to_u32(r.beg.len()),
-            len: to_u32(r.beg.len() + r.dims.len()),
             var: r.var.map_or(NO_VAR, |v| v.0),
         });
         RowId(to_u32(self.heads.len() - 1))
@@ -55,19 +59,17 @@ impl RowStore {
 
     /// Stores a closed row of solved sizes whose first `leading` axes form its leading flank.
     pub fn push_solved(&mut self, sizes: &[Solved], leading: usize) -> RowId {
-        let start = to_u32(self.dims.len());
         self.dims.extend(sizes.iter().map(|s| Dim::Solved(*s)));
-        let (beg, len) = (to_u32(leading.min(sizes.len())), to_u32(sizes.len()));
-        self.heads.push(Head { start, beg, len, var: NO_VAR });
+        let (end, beg) = (to_u32(self.dims.len()), to_u32(leading.min(sizes.len())));
+        self.heads.push(Head { end, beg, var: NO_VAR });
         RowId(to_u32(self.heads.len() - 1))
     }
 
     /// The parts of a stored row: leading dims, row variable, trailing dims.
     pub fn parts(&self, id: RowId) -> (&[Dim], Option<RowVar>, &[Dim]) {
-        let h = self.heads[id.0 as usize];
-        let all = &self.dims[h.start as usize..(h.start + h.len) as usize];
-        let (beg, dims) = all.split_at(h.beg as usize);
-        (beg, (h.var != NO_VAR).then_some(RowVar(h.var)), dims)
+        let (start, beg, len, var) = self.layout(id);
+        let (beg, dims) = self.dims[start..start + len].split_at(beg);
+        (beg, var, dims)
     }
 
     /// A stored row, rebuilt.
@@ -79,13 +81,11 @@ impl RowStore {
     /// The position of the `i`-th dim of a stored row in the flat vector, with the row's
     /// leading length, total length and variable.
     pub fn layout(&self, id: RowId) -> (usize, usize, usize, Option<RowVar>) {
-        let h = self.heads[id.0 as usize];
-        (
-            h.start as usize,
-            h.beg as usize,
-            h.len as usize,
-            (h.var != NO_VAR).then_some(RowVar(h.var)),
-        )
+        let i = id.0 as usize;
+        let h = self.heads[i];
+        let start = i.checked_sub(1).map_or(0, |p| self.heads[p].end) as usize;
+        let var = (h.var != NO_VAR).then_some(RowVar(h.var));
+        (start, h.beg as usize, (h.end as usize).saturating_sub(start), var)
     }
 
     /// The dim at a flat position.
