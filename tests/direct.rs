@@ -193,3 +193,20 @@ fn a_solve_after_direct_steps_still_closes_open_leaves() {
         assert_eq!(shapes, ["2,3", "3,4", "5", "2,4", "4,2"], "direct: {direct}");
     }
 }
+
+/// Shrunk from `direct_evaluation_agrees_with_the_solver`: the second step's constraints all
+/// hold at once (closed empty rows on both sides), so it queued none, and the solve after it
+/// found no work allowance left and reported `did not converge`. Both paths solve it, and
+/// `i` (which nothing sizes) closes to the broadcast top.
+#[test]
+fn a_step_whose_constraints_all_hold_leaves_the_solve_its_allowance() {
+    for direct in [true, false] {
+        let mut g = graph(direct);
+        let x = g.declare("x", Some("2|"), false).expect("declares");
+        let summed = g.permute("... |  => ", x).expect("permutes");
+        let grown = g.permute(" => i | ", summed).expect("permutes");
+        g.solve().expect("solves");
+        assert_eq!(g.shape_string(summed).expect("solved"), "", "direct: {direct}");
+        assert_eq!(g.shape_string(grown).expect("solved"), "1!|", "direct: {direct}");
+    }
+}

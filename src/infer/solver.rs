@@ -91,6 +91,10 @@ impl Solver {
     /// Processes queued constraints, and deferred ones whose variables changed, until nothing
     /// more can be decided.
     pub fn run(&mut self) -> Result<(), InferError> {
+        // Every run may take at least one constraint's allowance: a run may have work without
+        // any constraint queued with an allowance (a step whose constraints all held at once,
+        // then closing decisions), and one run still cannot go on forever.
+        self.fuel = self.fuel.max(FUEL_PER_CONSTRAINT);
         // Bindings made directly (closing decisions) since the last step wake their watchers
         // too, even when they queued nothing.
         self.note_changes();
