@@ -82,7 +82,7 @@ impl Solver {
     }
 
     fn closed_result_ineq(&mut self, r: &Row, o: &Row) -> Res {
-        let f = r.flat();
+        let f = r.axes();
         let (nl, nr) = (o.beg.len(), o.dims.len());
         if nl + nr > f.len() {
             let msg = format!(
@@ -276,7 +276,7 @@ fn solved_closed(r: &Row) -> bool {
 /// The join of two closed rows in the broadcast order: right-aligned, the shorter length,
 /// equal dims kept, others the broadcast top.
 fn join_closed(a: &Row, b: &Row) -> Row {
-    let (fa, fb) = (a.flat(), b.flat());
+    let (fa, fb) = (a.axes(), b.axes());
     let n = fa.len().min(fb.len());
     let dims = fa[fa.len() - n..].iter().zip(&fb[fb.len() - n..]).map(|(p, q)| {
         match (p.solved(), q.solved()) {

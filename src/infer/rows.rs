@@ -25,14 +25,14 @@ impl Solver {
     }
 
     fn closed_eq(&mut self, a: &Row, b: &Row) -> Res {
-        let (fa, fb) = (a.flat(), b.flat());
+        let (fa, fb) = (a.axes(), b.axes());
         if fa.len() != fb.len() {
             let msg =
                 format!("rows have {} and {} axes, which cannot be equal", fa.len(), fb.len());
             return Err(self.error(ErrorCode::Rank, msg));
         }
-        for (x, y) in fa.into_iter().zip(fb) {
-            self.push_dim_eq(x, y);
+        for (x, y) in fa.iter().zip(fb.iter()) {
+            self.push_dim_eq(*x, *y);
         }
         Ok(Outcome::Done)
     }
@@ -60,7 +60,7 @@ impl Solver {
     /// `l.<x>.r = closed`: the flanks take the closed row's edges, `x` the middle (keeping the
     /// closed row's split between leading and trailing axes).
     fn open_closed_eq(&mut self, open: &Row, x: RowVar, closed: &Row) -> Res {
-        let f = closed.flat();
+        let f = closed.axes();
         let (nl, nr) = (open.beg.len(), open.dims.len());
         if nl + nr > f.len() {
             let msg = format!(

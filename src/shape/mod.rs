@@ -7,5 +7,5 @@ mod text;
 
 pub use dim::{AffineDim, Basis, BasisTable, ConvPadding, Dim, ExprId, ShowDim, Solved};
 pub use exprs::DimExprs;
-pub use row::{pushed, Dims, Row, Shape};
+pub use row::{pushed, Axes, Dims, Row, Shape};
 pub use text::{parse_shape_string, ShapeStringError, ShapeText, TextAxis, TextRow};

@@ -74,9 +74,38 @@ impl Row {
         all
     }
 
+    /// All explicit axes, leading flank first, as one slice: borrowed when one flank is empty
+    /// (a closed row's axes are usually all trailing), copied otherwise.
+    pub fn axes(&self) -> Axes<'_> {
+        match (self.beg.is_empty(), self.dims.is_empty()) {
+            (true, _) => Axes::Borrowed(&self.dims),
+            (false, true) => Axes::Borrowed(&self.beg),
+            (false, false) => Axes::Joined(self.flat()),
+        }
+    }
+
     /// All explicit axes, leading flank first.
     pub fn all(&self) -> impl Iterator<Item = &Dim> {
         self.beg.iter().chain(self.dims.iter())
+    }
+}
+
+/// A row's explicit axes as one slice ([`Row::axes`]).
+#[derive(Debug)]
+pub enum Axes<'a> {
+    /// The axes of the one flank that has any.
+    Borrowed(&'a [Dim]),
+    /// Both flanks, joined.
+    Joined(Dims),
+}
+
+impl std::ops::Deref for Axes<'_> {
+    type Target = [Dim];
+    fn deref(&self) -> &[Dim] {
+        match self {
+            Axes::Borrowed(s) => s,
+            Axes::Joined(d) => d,
+        }
     }
 }
 
