@@ -270,6 +270,9 @@ impl Solver {
             return Ok(());
         }
         let ids: SmallVec<[RowId; 2]> = pushed(self.env.row_caps(v));
+        if ids.is_empty() {
+            return Ok(());
+        }
         let mut caps: SmallVec<[Row; 2]> = SmallVec::new();
         for id in ids {
             let r = self.env.store.row(id);
