@@ -65,6 +65,16 @@ pub struct Step {
 const _: () =
     assert!(std::mem::size_of::<TensorEntry>() == 16 && std::mem::size_of::<Step>() == 48);
 
+/// A declared shape: its text and its parse, shared by the declarations with the same text
+/// (and by their events, which keep one pointer).
+#[derive(Debug)]
+pub(crate) struct DeclaredShape {
+    /// The text as given.
+    pub text: Arc<str>,
+    /// The parsed shape.
+    pub parsed: ShapeText,
+}
+
 /// A step's spec: its text and its parse, in one allocation (a short text is stored inline).
 #[derive(Debug)]
 pub struct StepSpec {
@@ -130,7 +140,7 @@ pub struct Graph {
     /// Parsed specs by text: a program repeats a few specs many times.
     specs: SpecCache,
     /// Parsed declared shapes by text, for the same reason.
-    shape_texts: HashMap<Arc<str>, Arc<ShapeText>, TextHasher>,
+    shape_texts: HashMap<Arc<str>, Arc<DeclaredShape>, TextHasher>,
     /// Spec steps over fully solved operands are evaluated directly (see `graph/direct.rs`).
     direct: bool,
 }
@@ -180,22 +190,22 @@ impl Graph {
         let (shape, text, open) = match shape {
             None => (ShapeRef::Fresh(self.solver.env.new_rows3()), None, true),
             Some(text) => {
-                let (text, parsed) = match self.shape_texts.get_key_value(text) {
-                    Some((k, p)) => (k.clone(), p.clone()),
+                let declared = match self.shape_texts.get(text) {
+                    Some(d) => d.clone(),
                     None => {
-                        let p =
-                            Arc::new(parse_shape_string(text).map_err(|e| InferError::Usage {
-                                code: ErrorCode::Syntax,
-                                message: format!("tensor `{name}`: {e}"),
-                            })?);
-                        let k: Arc<str> = text.into();
-                        self.shape_texts.insert(k.clone(), p.clone());
-                        (k, p)
+                        let parsed = parse_shape_string(text).map_err(|e| InferError::Usage {
+                            code: ErrorCode::Syntax,
+                            message: format!("tensor `{name}`: {e}"),
+                        })?;
+                        let text: Arc<str> = text.into();
+                        let d = Arc::new(DeclaredShape { text: text.clone(), parsed });
+                        self.shape_texts.insert(text, d.clone());
+                        d
                     }
                 };
-                let shape = self.shape_from_text(&parsed);
+                let shape = self.shape_from_text(&declared.parsed);
                 let open = RowKind::ALL.iter().any(|k| shape.row(*k).var.is_some());
-                (ShapeRef::store(&shape, &mut self.solver.env.store), Some(text), open)
+                (ShapeRef::store(&shape, &mut self.solver.env.store), Some(declared), open)
             }
         };
         let name = self.names.intern(name);

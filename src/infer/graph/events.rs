@@ -8,7 +8,7 @@
 
 use std::sync::Arc;
 
-use super::{Graph, Step};
+use super::{DeclaredShape, Graph, Step};
 use crate::ids::{StepId, TensorId};
 use crate::spec::ast::Name;
 
@@ -16,7 +16,7 @@ use crate::spec::ast::Name;
 #[derive(Clone, Debug)]
 pub(super) enum Event {
     /// A leaf was declared, with this shape text.
-    Declare(TensorId, Option<Arc<str>>),
+    Declare(TensorId, Option<Arc<DeclaredShape>>),
     /// A step was added (it succeeded: failed steps are undone).
     Step(StepId, Option<Box<StepExtra>>),
     /// Two tensors were required to have equal shapes.
@@ -28,6 +28,10 @@ pub(super) enum Event {
     /// The graph was solved.
     Solve,
 }
+
+// One event per declaration and per step of a program: keep an event at 16 bytes.
+#[cfg(target_pointer_width = "64")]
+const _: () = assert!(std::mem::size_of::<Event>() == 16);
 
 /// What a step event keeps besides the step: the name given to its result, numpy subscripts.
 #[derive(Clone, Debug)]
@@ -63,7 +67,8 @@ impl Graph {
         match e {
             Event::Declare(t, shape) => {
                 let entry = source.tensors.get(t.index())?;
-                self.declare(&source.name(*t), shape.as_deref(), entry.param).ok()?;
+                let text = shape.as_ref().map(|d| &*d.text);
+                self.declare(&source.name(*t), text, entry.param).ok()?;
             }
             Event::Step(step, extra) => {
                 let s @ Step { op, args, .. } = source.steps.get(step.index())?;
