@@ -14,30 +14,31 @@ const SHORT_SCAN: usize = 8;
 #[derive(Clone, Default)]
 pub struct Names {
     names: Vec<Name>,
-    ids: HashMap<Name, u32, foldhash::fast::RandomState>,
+    /// The ids by name, made when the scan gets long (a new graph then seeds no hasher).
+    ids: Option<HashMap<Name, u32, foldhash::fast::RandomState>>,
 }
 
 impl Names {
     /// The id of a name, interning it on first use.
     pub fn intern(&mut self, name: &str) -> u32 {
-        let found = if self.names.len() <= SHORT_SCAN {
-            self.names.iter().position(|n| same_name(n, name)).map(|i| i as u32)
-        } else {
-            self.ids.get(name).copied()
+        let found = match &self.ids {
+            None => self.names.iter().position(|n| same_name(n, name)).map(|i| i as u32),
+            Some(ids) => ids.get(name).copied(),
         };
         if let Some(i) = found {
             return i;
         }
         let i = u32::try_from(self.names.len()).unwrap_or(u32::MAX);
         self.names.push(Name::new(name));
-        match self.names.len() {
-            n if n == SHORT_SCAN + 1 => {
-                self.ids.extend(self.names.iter().enumerate().map(|(j, n)| (n.clone(), j as u32)))
+        match &mut self.ids {
+            Some(ids) => {
+                ids.insert(Name::new(name), i);
             }
-            n if n > SHORT_SCAN + 1 => {
-                self.ids.insert(Name::new(name), i);
+            None if self.names.len() > SHORT_SCAN => {
+                let ids = self.names.iter().enumerate().map(|(j, n)| (n.clone(), j as u32));
+                self.ids = Some(ids.collect());
             }
-            _ => {}
+            None => {}
         }
         i
     }
