@@ -32,7 +32,7 @@ use crate::spec::ast::{EinsumSpec, Name, RowKind};
 /// [`Graph::name`].
 #[derive(Clone, Debug)]
 pub struct TensorEntry {
-    /// Its name: an id in the graph's interned names, or [`GENERATED`] for a result nobody
+    /// Its name: an id in the graph's interned names, or `GENERATED` for a result nobody
     /// named (its name is made from its id when asked for). A large program names few of its
     /// tensors, and many under the same few names, so no tensor holds a string.
     name: u32,
