@@ -288,6 +288,8 @@ impl Graph {
     /// let x = g.declare("x", Some("2,3"), false).unwrap();
     /// let y = g.pointwise(&[x]).unwrap();
     /// assert_eq!((g.name(x).as_str(), g.name(y).as_str()), ("x", "t1"));
+    /// g.set_name(y, "activation");
+    /// assert_eq!(g.name(y).as_str(), "activation");
     /// ```
     pub fn name(&self, t: TensorId) -> Name {
         match self.tensors.get(t.index()) {
