@@ -95,10 +95,15 @@ impl TensorEntry {
 
     /// Its name, as given (in `names`) or made from its id `t`.
     pub(crate) fn name(&self, t: TensorId, names: &Names) -> Name {
-        match names.get(self.name) {
-            Some(name) => name.clone(),
-            None => crate::spec::ast::numbered_name("t", "", t.index(), ""),
-        }
+        name_of(self.name, t, names)
+    }
+}
+
+/// The name with id `id` in `names`, or made from the tensor id `t` (`t12`) when there is none.
+fn name_of(id: u32, t: TensorId, names: &Names) -> Name {
+    match names.get(id) {
+        Some(name) => name.clone(),
+        None => crate::spec::ast::numbered_name("t", "", t.index(), ""),
     }
 }
 
@@ -292,10 +297,8 @@ impl Graph {
     /// assert_eq!(g.name(y).as_str(), "activation");
     /// ```
     pub fn name(&self, t: TensorId) -> Name {
-        match self.tensors.get(t.index()) {
-            Some(e) => e.name(t, &self.names),
-            None => crate::spec::ast::numbered_name("t", "", t.index(), ""),
-        }
+        let id = self.tensors.get(t.index()).map_or(GENERATED, |e| e.name);
+        name_of(id, t, &self.names)
     }
 
     /// The steps added so far.
