@@ -39,19 +39,35 @@ impl Solver {
             self.show_solved(p),
             self.show_solved(q)
         );
+        // Each side's story: a variable's size comes from the constraint that bound it; a size
+        // written where the failing constraint reads it comes from that constraint. The error
+        // shows the failing step's spec, so only spans into that spec are kept.
+        let step = self.current.and_then(|o| self.origins.get(o)).and_then(|o| o.step);
         let mut spans = Vec::new();
+        let mut sides = Vec::new();
         for (d, s) in [(a, p), (b, q)] {
-            if let Dim::Var(v) = d {
-                let name = self.var_name(*v);
-                msg.push_str(&format!("; `{name}` is {}", self.show_solved(s)));
-                let root = self.env.dim_root(*v);
-                if let Some(o) = self.env.dim_info[root.index()].bound_by() {
-                    if let Some(origin) = self.origins.get(o) {
-                        msg.push_str(&format!(" from {}", super::solver::describe_origin(&origin)));
-                        spans.extend(origin.span);
-                    }
+            let (mut side, from) = match d {
+                Dim::Var(v) => {
+                    let root = self.env.dim_root(*v);
+                    let from = self.env.dim_info[root.index()].bound_by();
+                    (format!("`{}` is {}", self.var_name(*v), self.show_solved(s)), from)
+                }
+                // Both sides written: the failing constraint relates them, and the chain says so.
+                _ if !matches!((a, b), (Dim::Var(_), _) | (_, Dim::Var(_))) => continue,
+                _ => (self.show_solved(s), self.current),
+            };
+            let origin = from.and_then(|o| self.origins.get(o));
+            if let Some(origin) = &origin {
+                side.push_str(&format!(" from {}", super::solver::describe_origin(origin)));
+                if origin.step == step {
+                    spans.extend(origin.span.filter(|sp| !spans.contains(sp)));
                 }
             }
+            sides.push(side);
+        }
+        if !sides.is_empty() {
+            msg.push_str("; ");
+            msg.push_str(&sides.join(" but "));
         }
         let mut e = self.error(ErrorCode::Mismatch, msg);
         if let InferError::Shape(s) = &mut e {

@@ -54,17 +54,32 @@ pub fn render_error(graph: Option<&Graph>, e: &InferError, explain: bool) -> Str
     }
 }
 
-/// Replaces tensor ids (`t3`) in a line by the tensors' names.
+/// Replaces tensor ids (`of t3`) in a line by the tensors' names, in one pass over the line
+/// (a graph may hold millions of tensors).
 fn name_tensors(graph: Option<&Graph>, line: &str) -> String {
     let Some(g) = graph else { return line.to_string() };
-    let mut out = line.to_string();
-    for i in (0..g.tensor_count()).rev() {
-        let id = crate::ids::TensorId::from_index(i);
-        let pat = format!("of {id}");
-        if out.contains(&pat) {
-            out = out.replace(&pat, &format!("of `{}`", g.name(id)));
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(at) = rest.find("of t") {
+        let (head, tail) = rest.split_at(at + "of t".len());
+        let digits = tail.bytes().take_while(u8::is_ascii_digit).count();
+        let ends = !tail[digits..].starts_with(|c: char| c.is_alphanumeric() || c == '_');
+        let id = tail[..digits].parse::<usize>().ok().filter(|&i| i < g.tensor_count());
+        match id {
+            Some(i) if ends => {
+                out.push_str(&head[..head.len() - 1]);
+                out.push('`');
+                out.push_str(&g.name(crate::ids::TensorId::from_index(i)));
+                out.push('`');
+                rest = &tail[digits..];
+            }
+            _ => {
+                out.push_str(head);
+                rest = tail;
+            }
         }
     }
+    out.push_str(rest);
     out
 }
 
@@ -88,4 +103,29 @@ pub fn to_dot(g: &mut Graph) -> String {
         }
     }
     format!("{}", petgraph::dot::Dot::new(&pg))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::name_tensors;
+    use crate::infer::Graph;
+
+    #[track_caller]
+    fn check(line: &str, expected: &str) {
+        let mut g = Graph::new();
+        g.declare("a", Some("2"), false).expect("declares");
+        g.declare("b_long", Some("3"), false).expect("declares");
+        assert_eq!(name_tensors(Some(&g), line), expected);
+        assert_eq!(name_tensors(None, line), line);
+    }
+
+    #[test]
+    fn tensor_ids_after_of_become_names() {
+        check("row of t0", "row of `a`");
+        check("of t1, then of t0.", "of `b_long`, then of `a`.");
+        // Not tensor ids: unknown ids, longer words, no digits.
+        check("of t2 of t12 of t1a of t_ of t of tx", "of t2 of t12 of t1a of t_ of t of tx");
+        check("", "");
+        check("of t0of t1", "of t0of `b_long`");
+    }
 }
