@@ -4,7 +4,7 @@
 
 use smallvec::SmallVec;
 
-use super::constraint::{Constraint, RowArg};
+use super::constraint::{AxisAt, Constraint, RowArg};
 use super::error::InferError;
 use super::solver::{Outcome, Solver};
 use super::store::RowId;
@@ -68,8 +68,9 @@ impl Solver {
             return Err(self.error(ErrorCode::Cycle, msg.into()));
         }
         if r.beg.len() == o.beg.len() {
-            for (p, q) in r.all().zip(o.all()) {
-                self.push_dim_ineq(*p, *q);
+            let (beg, len) = (r.beg.len(), r.explicit_len());
+            for (k, (p, q)) in r.all().zip(o.all()).enumerate() {
+                self.push_dim_ineq(*p, *q, AxisAt::in_flanks(k, beg, len));
             }
             return Ok(Outcome::Done);
         }
@@ -157,9 +158,15 @@ impl Solver {
         self.add_row_cap(y, residue)
     }
 
+    /// `res ⊑ opnd` between the facing axes of two rows' leading flanks (aligned at the left
+    /// edge) and trailing flanks (aligned at the right edge).
     fn pair_flanks(&mut self, rl: &[Dim], ol: &[Dim], rr: &[Dim], or: &[Dim]) {
-        for (p, q) in rl.iter().zip(ol).chain(rr.iter().zip(or)) {
-            self.push_dim_ineq(*p, *q);
+        for (k, (p, q)) in rl.iter().zip(ol).enumerate() {
+            self.push_dim_ineq(*p, *q, AxisAt::left(k));
+        }
+        let n = rr.len().min(or.len());
+        for (k, (p, q)) in rr.iter().zip(or).enumerate() {
+            self.push_dim_ineq(*p, *q, AxisAt::right(n - k));
         }
     }
 

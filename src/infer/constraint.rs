@@ -118,6 +118,57 @@ pub struct Queued {
     pub c: Constraint,
     /// Its origin.
     pub origin: OriginId,
+    /// Where a dim constraint pairs the axes of its origin's row.
+    pub axis: AxisAt,
+    /// Whether the constraint relates its origin's rows as given (queued by lowering), rather
+    /// than rows it was derived through: only then do positions on its rows name the
+    /// origin's axes.
+    pub exact: bool,
+}
+
+// Checked at compile time: the axis and the flag fill the padding of a queued constraint.
+const _: () = assert!(std::mem::size_of::<Queued>() == 48);
+
+/// Where on a row a dim constraint pairs two axes, counted as numpy counts axes: from the left
+/// edge (0 is the first axis) or from the right edge (-1 is the last). Rows align at both
+/// edges, so the position is the same on both rows of the pair.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AxisAt(i16);
+
+impl Default for AxisAt {
+    fn default() -> AxisAt {
+        AxisAt::NONE
+    }
+}
+
+impl AxisAt {
+    /// No known position.
+    pub const NONE: AxisAt = AxisAt(i16::MIN);
+
+    /// The `i`-th axis from the left edge.
+    pub fn left(i: usize) -> AxisAt {
+        i16::try_from(i).map_or(AxisAt::NONE, AxisAt)
+    }
+
+    /// The `n`-th axis from the right edge (1 is the last).
+    pub fn right(n: usize) -> AxisAt {
+        i16::try_from(n).ok().filter(|n| *n > 0).map_or(AxisAt::NONE, |n| AxisAt(-n))
+    }
+
+    /// The position of the `k`-th of a row's explicit axes (its leading flank of `beg` axes
+    /// counted from the left, the rest of its `len` axes from the right).
+    pub fn in_flanks(k: usize, beg: usize, len: usize) -> AxisAt {
+        if k < beg {
+            AxisAt::left(k)
+        } else {
+            AxisAt::right(len - k)
+        }
+    }
+
+    /// The position, if known.
+    pub fn get(self) -> Option<i16> {
+        (self != AxisAt::NONE).then_some(self.0)
+    }
 }
 
 /// The origins of all constraints. The constraints of one operation part (an operand, the

@@ -1,7 +1,7 @@
 //! Dimension rules: equality (with affine and concatenation arithmetic), the broadcast order
 //! `res ⊑ opnd`, and size lower bounds.
 
-use super::constraint::Constraint;
+use super::constraint::{AxisAt, Constraint};
 use super::env::valid_conv_size;
 use super::error::InferError;
 use super::solver::{Outcome, Solver};
@@ -46,19 +46,28 @@ impl Solver {
         let mut spans = Vec::new();
         let mut sides = Vec::new();
         for (d, s) in [(a, p), (b, q)] {
-            let (mut side, from) = match d {
+            let (mut side, from, axis) = match d {
                 Dim::Var(v) => {
                     let root = self.env.dim_root(*v);
                     let from = self.env.dim_info[root.index()].bound_by();
-                    (format!("`{}` is {}", self.var_name(*v), self.show_solved(s)), from)
+                    let side = format!("`{}` is {}", self.var_name(*v), self.show_solved(s));
+                    (side, from, AxisAt::NONE)
                 }
-                // Both sides written: the failing constraint relates them, and the chain says so.
-                _ if !matches!((a, b), (Dim::Var(_), _) | (_, Dim::Var(_))) => continue,
-                _ => (self.show_solved(s), self.current),
+                // Both sides written: the failing constraint relates them.
+                _ if !matches!((a, b), (Dim::Var(_), _) | (_, Dim::Var(_))) => {
+                    let origin = self.current.and_then(|o| self.origins.get(o));
+                    if let (Some(origin), true) = (origin, sides.is_empty()) {
+                        let text = super::solver::describe_origin(&origin, self.current_axis);
+                        sides.push(format!("in {text}"));
+                    }
+                    continue;
+                }
+                _ => (self.show_solved(s), self.current, self.current_axis),
             };
             let origin = from.and_then(|o| self.origins.get(o));
             if let Some(origin) = &origin {
-                side.push_str(&format!(" from {}", super::solver::describe_origin(origin)));
+                let text = super::solver::describe_origin(origin, axis);
+                side.push_str(&format!(" from {text}"));
                 if origin.step == step {
                     spans.extend(origin.span.filter(|sp| !spans.contains(sp)));
                 }

@@ -1,7 +1,7 @@
 //! Row rules: flat equality (binding row variables with the closed row's split), and the
 //! broadcast order `res ⊑ opnd` with deficit templates and caps.
 
-use super::constraint::{Constraint, RowArg};
+use super::constraint::{AxisAt, Constraint, RowArg};
 use super::error::InferError;
 use super::solver::{Outcome, Solver};
 use crate::code::ErrorCode;
@@ -31,8 +31,8 @@ impl Solver {
                 format!("rows have {} and {} axes, which cannot be equal", fa.len(), fb.len());
             return Err(self.error(ErrorCode::Rank, msg));
         }
-        for (x, y) in fa.iter().zip(fb.iter()) {
-            self.push_dim_eq(*x, *y);
+        for (k, (x, y)) in fa.iter().zip(fb.iter()).enumerate() {
+            self.push_dim_eq(*x, *y, AxisAt::left(k));
         }
         Ok(Outcome::Done)
     }
@@ -43,8 +43,9 @@ impl Solver {
             return Err(self.error(ErrorCode::Cycle, msg.into()));
         }
         if a.beg.len() == b.beg.len() {
-            for (p, q) in a.all().zip(b.all()) {
-                self.push_dim_eq(*p, *q);
+            let (beg, len) = (a.beg.len(), a.explicit_len());
+            for (k, (p, q)) in a.all().zip(b.all()).enumerate() {
+                self.push_dim_eq(*p, *q, AxisAt::in_flanks(k, beg, len));
             }
             return Ok(Outcome::Done);
         }
@@ -71,11 +72,11 @@ impl Solver {
             return Err(self.error(ErrorCode::Rank, msg));
         }
         for (i, d) in open.beg.iter().enumerate() {
-            self.push_dim_eq(*d, f[i]);
+            self.push_dim_eq(*d, f[i], AxisAt::left(i));
         }
         let tail = f.len() - nr;
         for (j, d) in open.dims.iter().enumerate() {
-            self.push_dim_eq(*d, f[tail + j]);
+            self.push_dim_eq(*d, f[tail + j], AxisAt::right(nr - j));
         }
         let split = closed.beg.len();
         let mut value = Row::empty();
@@ -94,11 +95,11 @@ impl Solver {
         let lt = a.beg.len().min(b.beg.len());
         let rt = a.dims.len().min(b.dims.len());
         for i in 0..lt {
-            self.push_dim_eq(a.beg[i], b.beg[i]);
+            self.push_dim_eq(a.beg[i], b.beg[i], AxisAt::left(i));
         }
         for j in 0..rt {
             let (p, q) = (&a.dims[a.dims.len() - rt + j], &b.dims[b.dims.len() - rt + j]);
-            self.push_dim_eq(*p, *q);
+            self.push_dim_eq(*p, *q, AxisAt::right(rt - j));
         }
         let (l1, r1) = (&a.beg[lt..], &a.dims[..a.dims.len() - rt]);
         let (l2, r2) = (&b.beg[lt..], &b.dims[..b.dims.len() - rt]);
@@ -131,8 +132,8 @@ impl Solver {
         let closed = |d: &[Dim]| Row { beg: Dims::new(), var: None, dims: Dims::from_slice(d) };
         // The overlap is as long as the shorter side: `P`'s end meets `Q`'s start.
         let n = p.len().min(q.len());
-        for (a, b) in p[p.len() - n..].iter().zip(&q[..n]) {
-            self.push_dim_eq(*a, *b);
+        for (k, (a, b)) in p[p.len() - n..].iter().zip(&q[..n]).enumerate() {
+            self.push_dim_eq(*a, *b, AxisAt::left(p.len() - n + k));
         }
         let (v_row, u_row) = (closed(&p[..p.len() - n]), closed(&q[n..]));
         // At least one side is empty; it is bound first.

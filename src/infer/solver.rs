@@ -11,7 +11,7 @@ use std::collections::{HashSet, VecDeque};
 
 use smallvec::SmallVec;
 
-use super::constraint::{Constraint, Origin, OriginId, Origins, Queued, RowArg};
+use super::constraint::{AxisAt, Constraint, Origin, OriginId, Origins, Queued, RowArg};
 use super::deferred::Deferred;
 use super::env::Env;
 use super::error::{InferError, ShapeError};
@@ -42,6 +42,10 @@ pub struct Solver {
     pub stage: u8,
     /// The origin of the constraint being processed.
     pub current: Option<OriginId>,
+    /// Where the dim constraint being processed pairs the axes of its origin's rows.
+    pub current_axis: AxisAt,
+    /// Whether the constraint being processed relates its origin's rows as given.
+    current_exact: bool,
     fuel: u64,
     /// Closing decisions are tried one at a time and undone when they contradict the rest.
     pub careful: bool,
@@ -62,29 +66,38 @@ impl Solver {
         self.origins.push(o)
     }
 
-    /// Queues a constraint with an explicit origin.
+    /// Queues a constraint with an explicit origin, relating that origin's rows as given.
     pub fn push_with(&mut self, c: Constraint, origin: OriginId) {
         self.fuel += FUEL_PER_CONSTRAINT;
-        self.queue.push_back(Queued { c, origin });
+        self.queue.push_back(Queued { c, origin, axis: AxisAt::NONE, exact: true });
     }
 
     /// Queues a constraint derived from the one being processed.
     pub fn push(&mut self, c: Constraint) {
-        let origin = self.current.unwrap_or(OriginId(0));
-        self.queue.push_back(Queued { c, origin });
+        self.push_at(c, AxisAt::NONE);
     }
 
-    /// Queues `a = b` between two axes, unless they are the same (nothing to decide).
-    pub fn push_dim_eq(&mut self, a: Dim, b: Dim) {
+    /// Queues a dim constraint derived from the row constraint being processed, pairing the
+    /// axes at `at` of its rows (kept only when those rows are its origin's).
+    fn push_at(&mut self, c: Constraint, at: AxisAt) {
+        let origin = self.current.unwrap_or(OriginId(0));
+        let axis = if self.current_exact { at } else { AxisAt::NONE };
+        self.queue.push_back(Queued { c, origin, axis, exact: false });
+    }
+
+    /// Queues `a = b` between the axes at `at` of two rows, unless they are the same
+    /// (nothing to decide).
+    pub fn push_dim_eq(&mut self, a: Dim, b: Dim, at: AxisAt) {
         if a != b {
-            self.push(Constraint::DimEq(a, b));
+            self.push_at(Constraint::DimEq(a, b), at);
         }
     }
 
-    /// Queues `res ⊑ opnd` between two axes, unless they are the same (nothing to decide).
-    pub fn push_dim_ineq(&mut self, res: Dim, opnd: Dim) {
+    /// Queues `res ⊑ opnd` between the axes at `at` of two rows, unless they are the same
+    /// (nothing to decide).
+    pub fn push_dim_ineq(&mut self, res: Dim, opnd: Dim, at: AxisAt) {
         if res != opnd {
-            self.push(Constraint::DimIneq { res, opnd });
+            self.push_at(Constraint::DimIneq { res, opnd }, at);
         }
     }
 
@@ -175,6 +188,8 @@ impl Solver {
         }
         self.fuel -= 1;
         self.current = Some(q.origin);
+        self.current_axis = q.axis;
+        self.current_exact = q.exact;
         let outcome = match &q.c {
             Constraint::DimEq(a, b) => self.unify_dim(a, b),
             Constraint::DimIneq { res, opnd } => self.dim_ineq(res, opnd),
@@ -190,7 +205,7 @@ impl Solver {
                 self.defer(q);
                 Ok(())
             }
-            Err(e) => Err(self.attach(e, q.origin)),
+            Err(e) => Err(self.attach_at(e, q.origin, q.axis)),
         }
     }
 
@@ -220,6 +235,11 @@ impl Solver {
 
     /// Adds the origin's step, tensor and span to an error that has none yet.
     pub fn attach(&self, e: InferError, origin: OriginId) -> InferError {
+        self.attach_at(e, origin, AxisAt::NONE)
+    }
+
+    /// [`Solver::attach`] for a constraint on the axes at `axis` of its origin's rows.
+    fn attach_at(&self, e: InferError, origin: OriginId, axis: AxisAt) -> InferError {
         let InferError::Shape(mut s) = e else { return e };
         if let Some(o) = &self.origins.get(origin) {
             if s.step.is_none() {
@@ -229,7 +249,7 @@ impl Solver {
                     s.spans.push(span);
                 }
             }
-            s.chain.push(describe_origin(o));
+            s.chain.push(describe_origin(o, axis));
         }
         InferError::Shape(s)
     }
@@ -240,10 +260,12 @@ impl Solver {
     }
 }
 
-/// One line of an explanation: which part of which step a constraint relates.
-pub fn describe_origin(o: &Origin) -> String {
+/// One line of an explanation: which part of which step a constraint relates, and at which
+/// axis of that part's row when known.
+pub fn describe_origin(o: &Origin, axis: AxisAt) -> String {
     use super::constraint::Part;
-    let step = o.step.map(|s| format!("{s}: ")).unwrap_or_default();
+    let at = axis.get().map(|k| format!("axis {k} of ")).unwrap_or_default();
+    let step = o.step.map(|s| format!("{s}: {at}")).unwrap_or(at);
     let tensor = o.tensor.map(|t| format!(" of {t}")).unwrap_or_default();
     let span = o.span.map(|s| format!(" (spec {s})")).unwrap_or_default();
     match o.part {
