@@ -57,9 +57,10 @@ impl Solver {
         self.row_ineq(res, &Row::closed(o.all().cloned()).into())
     }
 
-    /// Queues the inequality again, as given: it is substituted anew when processed.
+    /// Queues the inequality again, as given: it is substituted anew when processed (and
+    /// still relates its origin's rows when it did).
     fn restate(&mut self, (res, opnd): Args) {
-        self.push(Constraint::RowIneq { res: res.clone(), opnd: opnd.clone() });
+        self.requeue(Constraint::RowIneq { res: res.clone(), opnd: opnd.clone() });
     }
 
     fn same_var_ineq(&mut self, r: Row, o: Row, args: Args) -> Res {

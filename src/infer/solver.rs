@@ -77,6 +77,13 @@ impl Solver {
         self.push_at(c, AxisAt::NONE);
     }
 
+    /// Queues the constraint being processed again (its rows given anew), with its origin.
+    pub fn requeue(&mut self, c: Constraint) {
+        let origin = self.current.unwrap_or(OriginId(0));
+        let exact = self.current_exact;
+        self.queue.push_back(Queued { c, origin, axis: AxisAt::NONE, exact });
+    }
+
     /// Queues a dim constraint derived from the row constraint being processed, pairing the
     /// axes at `at` of its rows (kept only when those rows are its origin's).
     fn push_at(&mut self, c: Constraint, at: AxisAt) {
