@@ -22,12 +22,6 @@ pub struct SpecEnv {
     pub row_vars: SmallVec<[RowVar; 4]>,
 }
 
-/// A slot elaborated into three rows (batch, input, output).
-pub struct SlotRows {
-    /// Rows in [`RowKind::ALL`] order.
-    pub rows: [Row; 3],
-}
-
 impl SpecEnv {
     fn dim_var(&mut self, env: &mut Env, name: &Name) -> DimVar {
         if let Some((_, v)) = self.dims.iter().find(|(n, _)| n == name) {
@@ -58,28 +52,42 @@ impl SpecEnv {
         self.dims.iter().find(|(n, _)| n == name).map(|(_, v)| *v)
     }
 
-    /// Elaborates one slot.
-    pub fn slot(&mut self, env: &mut Env, slot: &ShapeSpec) -> Result<SlotRows, InferError> {
-        let mut rows: [Row; 3] = Default::default();
-        for (i, kind) in RowKind::ALL.into_iter().enumerate() {
+    /// Elaborates one slot into `rows` (batch, input, output: [`RowKind::ALL`] order); a
+    /// kind the slot does not write is the empty row.
+    pub fn slot(
+        &mut self,
+        env: &mut Env,
+        slot: &ShapeSpec,
+        rows: &mut [Row; 3],
+    ) -> Result<(), InferError> {
+        for (out, kind) in rows.iter_mut().zip(RowKind::ALL) {
+            out.beg.clear();
+            out.dims.clear();
+            out.var = None;
             if let Some(r) = slot.row(kind) {
-                rows[i] = self.row(env, r, kind)?;
+                self.row(env, r, kind, out)?;
             }
         }
-        Ok(SlotRows { rows })
+        Ok(())
     }
 
-    fn row(&mut self, env: &mut Env, r: &ast::Row, kind: RowKind) -> Result<Row, InferError> {
-        let mut beg = Dims::new();
+    fn row(
+        &mut self,
+        env: &mut Env,
+        r: &ast::Row,
+        kind: RowKind,
+        out: &mut Row,
+    ) -> Result<(), InferError> {
         for a in &r.leading {
-            beg.push(self.axis(env, a)?);
+            let d = self.axis(env, a)?;
+            out.beg.push(d);
         }
-        let mut dims = Dims::new();
         for a in &r.trailing {
-            dims.push(self.axis(env, a)?);
+            let d = self.axis(env, a)?;
+            out.dims.push(d);
         }
-        let var = r.ellipsis.as_ref().map(|e| self.row_var(env, e.var_name(kind)));
-        Ok(Row { beg, var, dims })
+        out.var = r.ellipsis.as_ref().map(|e| self.row_var(env, e.var_name(kind)));
+        Ok(())
     }
 
     fn axis(&mut self, env: &mut Env, a: &ast::Axis) -> Result<Dim, InferError> {

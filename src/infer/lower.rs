@@ -112,31 +112,26 @@ impl Solver {
     /// Constraints of a spec operation: the operands' rows equal the elaborated slots. Returns
     /// the spec's variables (for projections) and the result slot's rows, which are the
     /// result's shape (binding fresh result rows to them would change nothing).
+    ///
+    /// The spec's variables go into `env` and the result slot's rows into `lhs` (both the
+    /// caller's: they are large, and moving them out of a return value cost copies).
     pub fn lower_spec(
         &mut self,
         step: StepId,
         args: &[(TensorId, ShapeRef)],
-        kind: OpKind,
-        spec: &EinsumSpec,
-    ) -> Result<(SpecEnv, [Row; 3]), InferError> {
-        let mut env = SpecEnv::default();
-        let lhs = env.slot(&mut self.env, &spec.lhs)?;
-        let mut rhs = Vec::with_capacity(spec.rhs.len());
-        for slot in &spec.rhs {
-            rhs.push(env.slot(&mut self.env, slot)?);
-        }
-        if kind == OpKind::Concat {
-            for name in discardable_labels(&spec.lhs, &spec.rhs) {
-                if let Some(v) = env.label(&name) {
-                    self.env.dim_info[v.index()].set_discardable(true);
-                }
-            }
-        }
-        for (i, (slot, rows)) in spec.rhs.iter().zip(&rhs).enumerate() {
+        (kind, spec): (OpKind, &EinsumSpec),
+        (env, lhs): (&mut SpecEnv, &mut [Row; 3]),
+    ) -> Result<(), InferError> {
+        env.slot(&mut self.env, &spec.lhs, lhs)?;
+        // Each operand slot is elaborated and its equalities queued in turn: variables are
+        // made and constraints queued in the same order as elaborating every slot first.
+        let mut rows: [Row; 3] = Default::default();
+        for (i, slot) in spec.rhs.iter().enumerate() {
+            env.slot(&mut self.env, slot, &mut rows)?;
             for (j, k) in RowKind::ALL.into_iter().enumerate() {
                 let slot_span = slot.row(k).map_or(slot.span, |r| r.span);
                 // Two closed empty rows (a kind neither writes) are equal already.
-                let (want, arg) = ((&rows.rows[j]).into(), args[i].1.row(k));
+                let (want, arg) = ((&rows[j]).into(), args[i].1.row(k));
                 if self.env.is_closed_empty(&want) && self.env.is_closed_empty(&arg) {
                     continue;
                 }
@@ -150,6 +145,13 @@ impl Solver {
                 self.push_with(Constraint::RowEq(want, arg), o);
             }
         }
+        if kind == OpKind::Concat {
+            for name in discardable_labels(&spec.lhs, &spec.rhs) {
+                if let Some(v) = env.label(&name) {
+                    self.env.dim_info[v.index()].set_discardable(true);
+                }
+            }
+        }
         for &(v, i) in &env.fixed {
             let o = self.origin(Origin {
                 step: Some(step),
@@ -159,7 +161,7 @@ impl Solver {
             });
             self.push_with(Constraint::AtLeast(Dim::Var(v), i.saturating_add(1)), o);
         }
-        Ok((env, lhs.rows))
+        Ok(())
     }
 
     fn mark_used_in_spec(&mut self, row: &RowArg) {

@@ -136,9 +136,14 @@ impl ShapeRef {
 
     /// Stores a shape's rows consecutively.
     pub fn store(shape: &Shape, store: &mut RowStore) -> ShapeRef {
-        let first = store.push(&shape.batch);
-        store.push(&shape.input);
-        store.push(&shape.output);
+        ShapeRef::store_rows([&shape.batch, &shape.input, &shape.output], store)
+    }
+
+    /// Stores three rows (batch, input, output: [`RowKind::ALL`] order) consecutively.
+    pub fn store_rows([batch, input, output]: [&Row; 3], store: &mut RowStore) -> ShapeRef {
+        let first = store.push(batch);
+        store.push(input);
+        store.push(output);
         ShapeRef::Stored(first)
     }
 }

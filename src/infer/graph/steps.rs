@@ -12,7 +12,7 @@ use crate::infer::error::InferError;
 use crate::infer::lower::StepShapes;
 use crate::infer::op::OpKind;
 use crate::infer::store::ShapeRef;
-use crate::shape::{Dim, Shape};
+use crate::shape::{Dim, Row};
 use crate::spec::ast::{EinsumSpec, Name};
 use crate::spec::parse_einsum;
 use std::collections::HashMap;
@@ -184,10 +184,11 @@ impl Graph {
         spec: &EinsumSpec,
         args: &[(TensorId, ShapeRef)],
     ) -> Result<(TensorId, SpecEnv), InferError> {
-        match self.solver.lower_spec(step, args, op, spec) {
-            Ok((env, [batch, input, output])) => {
-                let shape = Shape { batch, input, output };
-                let stored = ShapeRef::store(&shape, &mut self.solver.env.store);
+        let mut env = SpecEnv::default();
+        let mut lhs: [Row; 3] = Default::default();
+        match self.solver.lower_spec(step, args, (op, spec), (&mut env, &mut lhs)) {
+            Ok(()) => {
+                let stored = ShapeRef::store_rows(lhs.each_ref(), &mut self.solver.env.store);
                 let out = self.add_result(stored);
                 Ok((out, env))
             }
