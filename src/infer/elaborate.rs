@@ -9,7 +9,9 @@ use super::error::InferError;
 use crate::code::ErrorCode;
 use crate::ids::{DimVar, RowVar};
 use crate::shape::{AffineDim, ConvPadding, Dim, Dims, Row};
-use crate::spec::ast::{self, AxisKind, Coeff, ConcatPart, Name, Padding, RowKind, ShapeSpec};
+use crate::spec::ast::{
+    self, same_name, AxisKind, Coeff, ConcatPart, Name, Padding, RowKind, ShapeSpec,
+};
 
 /// The variables of one operation's spec.
 #[derive(Default)]
@@ -24,7 +26,7 @@ pub struct SpecEnv {
 
 impl SpecEnv {
     fn dim_var(&mut self, env: &mut Env, name: &Name) -> DimVar {
-        if let Some((_, v)) = self.dims.iter().find(|(n, _)| n == name) {
+        if let Some((_, v)) = self.dims.iter().find(|(n, _)| same_name(n, name)) {
             return *v;
         }
         let v = env.new_dim(Some(name));
@@ -33,7 +35,7 @@ impl SpecEnv {
     }
 
     fn row_var(&mut self, env: &mut Env, name: &str) -> RowVar {
-        if let Some((_, v)) = self.rows.iter().find(|(n, _)| n == name) {
+        if let Some((_, v)) = self.rows.iter().find(|(n, _)| same_name(n, name)) {
             return *v;
         }
         let v = env.new_row();
@@ -49,7 +51,7 @@ impl SpecEnv {
 
     /// The dim variable of a label, if the spec used it.
     pub fn label(&self, name: &str) -> Option<DimVar> {
-        self.dims.iter().find(|(n, _)| n == name).map(|(_, v)| *v)
+        self.dims.iter().find(|(n, _)| same_name(n, name)).map(|(_, v)| *v)
     }
 
     /// Elaborates one slot into `rows` (batch, input, output: [`RowKind::ALL`] order); a

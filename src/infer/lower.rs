@@ -69,8 +69,7 @@ impl Solver {
             // A fresh row has template depth 0; its template, depth 1.
             self.template_row(1, &o.beg, &o.dims)
         });
-        let [batch, input, output] = rows;
-        ShapeRef::store(&crate::shape::Shape { batch, input, output }, &mut self.env.store)
+        ShapeRef::store_rows(rows.each_ref(), &mut self.env.store)
     }
 
     /// Constraints of `a * b`: `a`'s input row against `b`'s output row.

@@ -132,8 +132,9 @@ impl Solver {
         }
     }
 
-    /// Passes the variables bound or united by the last step to the deferred set.
-    #[inline]
+    /// Passes the variables bound or united by the last step to the deferred set (inlined:
+    /// it runs after every constraint, and mostly only reads one flag).
+    #[inline(always)]
     fn note_changes(&mut self) {
         if self.env.watching {
             self.pass_changes();
