@@ -54,13 +54,14 @@ impl Solver {
         if o.var.is_some() {
             return Ok(Outcome::Defer);
         }
-        self.row_ineq(res, &Row::closed(o.all().cloned()).into())
+        let closed = self.env.scratch_arg(&Row::closed(o.all().cloned()));
+        self.row_ineq(res, &closed)
     }
 
     /// Queues the inequality again, as given: it is substituted anew when processed (and
     /// still relates its origin's rows when it did).
     fn restate(&mut self, (res, opnd): Args) {
-        self.requeue(Constraint::RowIneq { res: res.clone(), opnd: opnd.clone() });
+        self.requeue(Constraint::RowIneq { res: *res, opnd: *opnd });
     }
 
     fn same_var_ineq(&mut self, r: Row, o: Row, args: Args) -> Res {

@@ -1,13 +1,14 @@
 //! Constraints between dims and rows, and where each came from.
 
-use super::store::RowId;
+use super::store::{RowId, ShapeRef};
 use crate::ids::{RowVar, StepId, TensorId};
-use crate::shape::{Dim, Row};
+use crate::shape::Dim;
 use crate::span::Span;
 use crate::spec::ast::RowKind;
 
-/// A constraint of the solver.
-#[derive(Clone, Debug)]
+/// A constraint of the solver. It owns nothing (rows it holds live in the solver's tables),
+/// so queuing, deferring and dropping one copies a few words.
+#[derive(Clone, Copy, Debug)]
 pub enum Constraint {
     /// Strict equality of two dims (sizes and bases; affine and concat arithmetic).
     DimEq(Dim, Dim),
@@ -38,12 +39,12 @@ pub enum Constraint {
     /// The dim's size is at least this (a fixed index `i` needs size `i + 1`).
     AtLeast(Dim, u64),
     /// The product of all axes of a tensor's rows (batch, input, output) is this (§3.8).
-    TotalElems(Box<[RowArg; 3]>, u64),
+    TotalElems(ShapeRef, u64),
 }
 
 /// A row held by a constraint: a bare row variable (most constraints the solver derives relate
-/// variables), or a boxed row. Keeps queued constraints small.
-#[derive(Clone, Debug)]
+/// variables), a row of the row store, or a scratch row. Keeps queued constraints small.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RowArg {
     /// The empty closed row.
     Empty,
@@ -51,28 +52,9 @@ pub enum RowArg {
     Var(RowVar),
     /// A row of the solver's row store (a bound value or a cap), as stored.
     Stored(RowId),
-    /// Any other row.
-    Row(Box<Row>),
-}
-
-impl From<Row> for RowArg {
-    fn from(r: Row) -> RowArg {
-        match (r.var, r.explicit_len()) {
-            (None, 0) => RowArg::Empty,
-            (Some(v), 0) => RowArg::Var(v),
-            _ => RowArg::Row(Box::new(r)),
-        }
-    }
-}
-
-impl From<&Row> for RowArg {
-    fn from(r: &Row) -> RowArg {
-        match (r.var, r.explicit_len()) {
-            (None, 0) => RowArg::Empty,
-            (Some(v), 0) => RowArg::Var(v),
-            _ => RowArg::Row(Box::new(r.clone())),
-        }
-    }
+    /// Any other row, among the env's scratch rows, which live while the constraint is queued
+    /// (a deferred constraint moves its scratch rows into the store).
+    Scratch(u32),
 }
 
 impl From<RowVar> for RowArg {

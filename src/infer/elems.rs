@@ -33,7 +33,7 @@ struct Product {
 impl Solver {
     /// The product of all axes of `rows` (one tensor's batch, input and output rows) is `n`.
     pub fn total_elems(&mut self, rows: &[RowArg; 3], n: u64) -> Res {
-        let rows: [Row; 3] = rows.clone().map(|r| self.env.row_arg(&r));
+        let rows: [Row; 3] = (*rows).map(|r| self.env.row_arg(&r));
         let Some(p) = product(&rows) else {
             return Err(self.elems_error(n, "the known axes alone hold more elements"));
         };

@@ -93,6 +93,9 @@ pub struct Env {
     pub changed_dims: Vec<DimVar>,
     /// Row variables (roots at the time) bound or united since the solver last looked.
     pub changed_rows: Vec<RowVar>,
+    /// Rows that queued constraints hold ([`RowArg::Scratch`]): reused from one operation to
+    /// the next instead of a box per row.
+    scratch: Vec<Row>,
 }
 
 impl Env {
@@ -333,6 +336,14 @@ impl Env {
     pub fn row_arg(&mut self, r: &RowArg) -> Row {
         match r {
             RowArg::Empty => Row::default(),
+            RowArg::Scratch(i) => {
+                // Taken out while it is substituted (substitution reads other tables only).
+                let i = *i as usize;
+                let held = std::mem::take(&mut self.scratch[i]);
+                let out = self.row(&held);
+                self.scratch[i] = held;
+                out
+            }
             RowArg::Var(v) => {
                 let mut out = Row::default();
                 self.splice(*v, &mut out);
@@ -343,8 +354,32 @@ impl Env {
                 self.splice_stored(*id, &mut out);
                 out
             }
-            RowArg::Row(r) => self.row(r),
         }
+    }
+
+    /// A constraint's hold on `r`: the empty row or a bare variable as such, any other row as a
+    /// scratch row.
+    pub fn scratch_arg(&mut self, r: &Row) -> RowArg {
+        match (r.var, r.explicit_len()) {
+            (None, 0) => RowArg::Empty,
+            (Some(v), 0) => RowArg::Var(v),
+            _ => {
+                self.scratch.push(r.clone());
+                RowArg::Scratch(u32::try_from(self.scratch.len() - 1).unwrap_or(u32::MAX))
+            }
+        }
+    }
+
+    /// Moves a scratch row into the row store (for a constraint that outlives the queue).
+    pub fn settle(&mut self, r: &mut RowArg) {
+        if let RowArg::Scratch(i) = *r {
+            *r = RowArg::Stored(self.store.push(&self.scratch[i as usize]));
+        }
+    }
+
+    /// Forgets the scratch rows (no queued constraint may hold one).
+    pub fn clear_scratch(&mut self) {
+        self.scratch.clear();
     }
 
     /// Appends the value of `v` (substituted) at the marker of `out`.
@@ -377,7 +412,7 @@ impl Env {
         match r {
             RowArg::Empty => true,
             RowArg::Stored(id) => matches!(self.store.layout(*id), (_, _, 0, None)),
-            RowArg::Var(_) | RowArg::Row(_) => false,
+            RowArg::Var(_) | RowArg::Scratch(_) => false,
         }
     }
 
@@ -388,7 +423,7 @@ impl Env {
             RowArg::Empty => return None,
             RowArg::Var(v) => *v,
             RowArg::Stored(id) => self.store.layout(*id).3?,
-            RowArg::Row(r) => r.var?,
+            RowArg::Scratch(i) => self.scratch[*i as usize].var?,
         };
         loop {
             match self.row_value(v) {

@@ -391,7 +391,7 @@ impl Graph {
             return Err(usage(ErrorCode::Label, format!("unknown tensor {a} or {b}")));
         }
         self.events.push(Event::Equal(a, b));
-        let (sa, sb) = (self.raw_shape(a), self.raw_shape(b));
+        let (sa, sb) = (self.tensors[a.index()].shape, self.tensors[b.index()].shape);
         let o = self.solver.origin(Origin {
             step: None,
             tensor: Some(a),
@@ -399,7 +399,7 @@ impl Graph {
             span: None,
         });
         for k in RowKind::ALL {
-            self.solver.push_with(Constraint::RowEq(sa.row(k).into(), sb.row(k).into()), o);
+            self.solver.push_with(Constraint::RowEq(sa.row(k), sb.row(k)), o);
         }
         self.touch(a);
         self.touch(b);
@@ -429,14 +429,14 @@ impl Graph {
             return Err(usage(ErrorCode::Value, format!("{n} elements is above the limit 2^62")));
         }
         self.events.push(Event::TotalElems(t, n));
-        let rows = Box::new(self.tensors[t.index()].shape.rows());
+        let shape = self.tensors[t.index()].shape;
         let o = self.solver.origin(Origin {
             step: None,
             tensor: Some(t),
             part: Part::Side,
             span: None,
         });
-        self.solver.push_with(Constraint::TotalElems(rows, n), o);
+        self.solver.push_with(Constraint::TotalElems(shape, n), o);
         self.touch(t);
         self.solver.run()
     }
@@ -473,6 +473,7 @@ impl Graph {
         if self.declared.is_empty() && self.pending.is_empty() && self.solver.idle() {
             return Ok(());
         }
+        self.solver.clear_scratch();
         // Both lists are emptied in place: their buffers serve the next round.
         let mut declared = std::mem::take(&mut self.declared);
         for t in declared.drain(..) {

@@ -104,7 +104,8 @@ impl Solver {
                 part: Part::Operand(0, k),
                 span: None,
             });
-            self.push_with(Constraint::RowEq(r.into(), a.row(k)), o);
+            let r = self.env.scratch_arg(r);
+            self.push_with(Constraint::RowEq(r, a.row(k)), o);
         }
     }
 
@@ -130,7 +131,7 @@ impl Solver {
             for (j, k) in RowKind::ALL.into_iter().enumerate() {
                 let slot_span = slot.row(k).map_or(slot.span, |r| r.span);
                 // Two closed empty rows (a kind neither writes) are equal already.
-                let (want, arg) = ((&rows[j]).into(), args[i].1.row(k));
+                let (want, arg) = (self.env.scratch_arg(&rows[j]), args[i].1.row(k));
                 if self.env.is_closed_empty(&want) && self.env.is_closed_empty(&arg) {
                     continue;
                 }

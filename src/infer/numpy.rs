@@ -46,7 +46,8 @@ impl Solver {
                 self.push_with(Constraint::RowEq(shape.row(k), RowArg::Empty), o);
             }
             let row = self.numpy_operand_row(term, &mut labels, ellipsis);
-            self.push_with(Constraint::RowEq(row.into(), shape.row(RowKind::Output)), o);
+            let row = self.env.scratch_arg(&row);
+            self.push_with(Constraint::RowEq(row, shape.row(RowKind::Output)), o);
         }
         self.pin_numpy_ellipsis(spec, s, ellipsis);
         let out_row = match &spec.output {
@@ -66,7 +67,8 @@ impl Solver {
             // numpy (optimize=False) rejects input ellipsis dims the output drops.
             self.push_with(Constraint::RowEq(RowArg::Var(ellipsis), RowArg::Empty), o);
         }
-        self.push_with(Constraint::RowEq(s.out.1.row(RowKind::Output), out_row.into()), o);
+        let out_row = self.env.scratch_arg(&out_row);
+        self.push_with(Constraint::RowEq(s.out.1.row(RowKind::Output), out_row), o);
         Ok(())
     }
 
@@ -111,7 +113,8 @@ impl Solver {
             pick.cloned().unwrap_or_else(Dim::top)
         });
         let row = Row { beg: Dims::new(), var: None, dims: dims.collect() };
-        self.push(Constraint::RowEq(RowArg::Var(ellipsis), row.into()));
+        let row = self.env.scratch_arg(&row);
+        self.push(Constraint::RowEq(RowArg::Var(ellipsis), row));
     }
 
     fn numpy_label(&mut self, labels: &mut Vec<(char, DimVar)>, c: char) -> DimVar {

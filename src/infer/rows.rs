@@ -52,7 +52,8 @@ impl Solver {
         if self.stage >= 6 {
             // The least material solution of a shifted self-equation: the variable is empty.
             self.bind_row_var(x, Row::empty())?;
-            self.push(Constraint::RowEq(a.into(), b.into()));
+            let (a, b) = (self.env.scratch_arg(a), self.env.scratch_arg(b));
+            self.push(Constraint::RowEq(a, b));
             return Ok(Outcome::Done);
         }
         Ok(Outcome::Defer)
@@ -225,16 +226,16 @@ impl Solver {
         let same = |s: &mut Self, v: RowVar| own.is_some_and(|root| s.env.row_root(v) == root);
         for r in info.lower().filter(|_| !empty) {
             if !same(self, r) {
-                self.push(Constraint::RowIneq { res: r.into(), opnd: value.clone() });
+                self.push(Constraint::RowIneq { res: r.into(), opnd: value });
             }
         }
         for o in info.upper() {
             if !same(self, o) {
-                self.push(Constraint::RowIneq { res: value.clone(), opnd: o.into() });
+                self.push(Constraint::RowIneq { res: value, opnd: o.into() });
             }
         }
         for cap in info.caps().filter(|_| !empty) {
-            self.push(Constraint::RowIneq { res: RowArg::Stored(cap), opnd: value.clone() });
+            self.push(Constraint::RowIneq { res: RowArg::Stored(cap), opnd: value });
         }
     }
 }

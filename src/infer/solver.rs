@@ -108,6 +108,14 @@ impl Solver {
         }
     }
 
+    /// Forgets the scratch rows of finished work: between operations, when nothing is queued
+    /// (deferred constraints hold none).
+    pub fn clear_scratch(&mut self) {
+        if self.queue.is_empty() {
+            self.env.clear_scratch();
+        }
+    }
+
     /// Processes queued constraints, and deferred ones whose variables changed, until nothing
     /// more can be decided.
     pub fn run(&mut self) -> Result<(), InferError> {
@@ -150,8 +158,18 @@ impl Solver {
         }
     }
 
-    /// Defers a constraint until a variable of its substituted form changes.
-    fn defer(&mut self, q: Queued) {
+    /// Defers a constraint until a variable of its substituted form changes. Its scratch rows
+    /// move into the store: it outlives the queue.
+    fn defer(&mut self, mut q: Queued) {
+        match &mut q.c {
+            Constraint::RowEq(a, b)
+            | Constraint::RowIneq { res: a, opnd: b }
+            | Constraint::RowIneqRight { res: a, opnd: b } => {
+                self.env.settle(a);
+                self.env.settle(b);
+            }
+            _ => {}
+        }
         let mut dims: SmallVec<[DimVar; 8]> = SmallVec::new();
         let mut rows: SmallVec<[RowVar; 4]> = SmallVec::new();
         vars_of(&mut self.env, &q.c, &mut dims, &mut rows);
@@ -205,7 +223,7 @@ impl Solver {
             Constraint::RowIneq { res, opnd } => self.row_ineq(res, opnd),
             Constraint::RowIneqRight { res, opnd } => self.row_ineq_right(res, opnd),
             Constraint::AtLeast(d, n) => self.at_least(d, *n),
-            Constraint::TotalElems(rows, n) => self.total_elems(rows, *n),
+            Constraint::TotalElems(shape, n) => self.total_elems(&shape.rows(), *n),
         };
         match outcome {
             Ok(Outcome::Done) => Ok(()),
@@ -319,9 +337,9 @@ fn vars_of(
         | Constraint::RowIneq { res: a, opnd: b }
         | Constraint::RowIneqRight { res: a, opnd: b } => row_args(env, &[a, b], &mut dim),
         Constraint::AtLeast(d, _) => dim(env, d),
-        Constraint::TotalElems(rs, _) => {
-            let [a, b, c] = &**rs;
-            row_args(env, &[a, b, c], &mut dim);
+        Constraint::TotalElems(shape, _) => {
+            let [a, b, c] = shape.rows();
+            row_args(env, &[&a, &b, &c], &mut dim);
         }
     }
 }

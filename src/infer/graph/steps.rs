@@ -101,6 +101,7 @@ impl Graph {
     ) -> Result<TensorId, InferError> {
         let step = StepId::from_index(self.steps.len());
         self.check_args(op, args)?;
+        self.solver.clear_scratch();
         let numpy_text = spec.filter(|_| op == OpKind::Numpy).map(String::from);
         let extra = match (self.next_name.clone(), numpy_text) {
             (None, None) => None,
