@@ -274,13 +274,13 @@ impl Solver {
             return Ok(());
         }
         let mut caps: SmallVec<[Row; 2]> = SmallVec::new();
-        for id in ids {
+        for &id in &ids {
             let r = self.env.store.row(id);
             caps.push(self.env.row(&r));
         }
         match caps.len() {
             0 => Ok(()),
-            1 => self.bind_row_var(v, caps.swap_remove(0)),
+            1 => self.bind_row_var_to_cap(v, caps.swap_remove(0), ids[0]),
             _ => join_rows(&caps).map_or(Ok(()), |joined| self.bind_row_var(v, joined)),
         }
     }

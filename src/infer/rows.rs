@@ -4,6 +4,7 @@
 use super::constraint::{AxisAt, Constraint, RowArg};
 use super::error::InferError;
 use super::solver::{Outcome, Solver};
+use super::store::RowId;
 use crate::code::ErrorCode;
 use crate::ids::RowVar;
 use crate::shape::{Dim, Dims, Row};
@@ -187,11 +188,33 @@ impl Solver {
         info.used_in_spec |= moved.used_in_spec;
         info.used_in_pointwise |= moved.used_in_pointwise;
         info.depth = info.depth.max(moved.depth);
-        self.reemit_row_facts(links, RowArg::Var(root));
+        self.reemit_row_facts(links, RowArg::Var(root), None);
     }
 
     /// Binds an unbound row variable and re-emits what was known about it.
     pub fn bind_row_var(&mut self, x: RowVar, value: Row) -> Result<(), InferError> {
+        self.bind_row_var_below(x, value, None)
+    }
+
+    /// Binds an unbound row variable to (the substituted value of) one of its caps: that cap
+    /// is not re-emitted, since `cap ⊑ cap` holds.
+    pub fn bind_row_var_to_cap(
+        &mut self,
+        x: RowVar,
+        value: Row,
+        cap: RowId,
+    ) -> Result<(), InferError> {
+        self.bind_row_var_below(x, value, Some(cap))
+    }
+
+    /// Binds an unbound row variable and re-emits what was known about it, except the cap
+    /// `value` is (the caller's word).
+    fn bind_row_var_below(
+        &mut self,
+        x: RowVar,
+        value: Row,
+        own_cap: Option<RowId>,
+    ) -> Result<(), InferError> {
         let x = self.env.row_root(x);
         if value.var.map(|v| self.env.row_root(v)) == Some(x) {
             if value.explicit_len() == 0 {
@@ -209,15 +232,21 @@ impl Solver {
         }
         let stored = self.env.bind_row(x, &value);
         let value = if value.is_empty() { RowArg::Empty } else { RowArg::Stored(stored) };
-        self.reemit_row_facts(links, value);
+        self.reemit_row_facts(links, value, own_cap);
         Ok(())
     }
 
     /// Queues again what was known about a variable now bound or united, against its value.
     /// Inequalities that hold at once are not queued: with an empty value as the operand (it
-    /// broadcasts into anything: the lower neighbours' and the caps'), and between a united
-    /// variable and a neighbour now in its class (`v ⊑ v`).
-    fn reemit_row_facts(&mut self, info: super::env::RowLinks, value: RowArg) {
+    /// broadcasts into anything: the lower neighbours' and the caps'), between a united
+    /// variable and a neighbour now in its class (`v ⊑ v`), and the cap the value is
+    /// (`own_cap`: `cap ⊑ cap`).
+    fn reemit_row_facts(
+        &mut self,
+        info: super::env::RowLinks,
+        value: RowArg,
+        own_cap: Option<RowId>,
+    ) {
         let empty = matches!(value, RowArg::Empty);
         let own = match value {
             RowArg::Var(v) => Some(v),
@@ -234,7 +263,7 @@ impl Solver {
                 self.push(Constraint::RowIneq { res: value, opnd: o.into() });
             }
         }
-        for cap in info.caps().filter(|_| !empty) {
+        for cap in info.caps().filter(|c| !empty && own_cap != Some(*c)) {
             self.push(Constraint::RowIneq { res: RowArg::Stored(cap), opnd: value });
         }
     }
