@@ -134,8 +134,10 @@ impl Solver {
         let closed = |d: &[Dim]| Row { beg: Dims::new(), var: None, dims: Dims::from_slice(d) };
         // The overlap is as long as the shorter side: `P`'s end meets `Q`'s start.
         let n = p.len().min(q.len());
-        for (k, (a, b)) in p[p.len() - n..].iter().zip(&q[..n]).enumerate() {
-            self.push_dim_eq(*a, *b, AxisAt::left(p.len() - n + k));
+        // `P` and `Q` are inner parts of the rows (past their common flanks): their axes'
+        // positions on the rows are not known here.
+        for (a, b) in p[p.len() - n..].iter().zip(&q[..n]) {
+            self.push_dim_eq(*a, *b, AxisAt::NONE);
         }
         let (v_row, u_row) = (closed(&p[..p.len() - n]), closed(&q[n..]));
         // At least one side is empty; it is bound first.
