@@ -195,7 +195,7 @@ impl Solver {
 
     /// Binds an unbound row variable and re-emits what was known about it.
     pub fn bind_row_var(&mut self, x: RowVar, value: Row) -> Result<(), InferError> {
-        self.bind_row_var_below(x, value, None)
+        self.bind_row_var_except_cap(x, value, None)
     }
 
     /// Binds an unbound row variable to (the substituted value of) one of its caps: that cap
@@ -206,12 +206,12 @@ impl Solver {
         value: Row,
         cap: RowId,
     ) -> Result<(), InferError> {
-        self.bind_row_var_below(x, value, Some(cap))
+        self.bind_row_var_except_cap(x, value, Some(cap))
     }
 
-    /// Binds an unbound row variable and re-emits what was known about it, except the cap
-    /// `value` is (the caller's word).
-    fn bind_row_var_below(
+    /// Binds an unbound row variable and re-emits what was known about it, except `own_cap`:
+    /// the cap that `value` is the substituted value of (the caller's word).
+    fn bind_row_var_except_cap(
         &mut self,
         x: RowVar,
         value: Row,
