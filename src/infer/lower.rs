@@ -109,12 +109,11 @@ impl Solver {
         }
     }
 
-    /// Constraints of a spec operation: the operands' rows equal the elaborated slots. Returns
-    /// the spec's variables (for projections) and the result slot's rows, which are the
-    /// result's shape (binding fresh result rows to them would change nothing).
-    ///
-    /// The spec's variables go into `env` and the result slot's rows into `lhs` (both the
-    /// caller's: they are large, and moving them out of a return value cost copies).
+    /// Constraints of a spec operation: the operands' rows equal the elaborated slots. The
+    /// spec's variables (for projections) go into `env`, and the result slot's rows, which
+    /// are the result's shape (binding fresh result rows to them would change nothing), into
+    /// `lhs`. Both are the caller's: they are large, and moving them out of a return value
+    /// cost copies.
     pub fn lower_spec(
         &mut self,
         step: StepId,
