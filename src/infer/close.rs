@@ -179,8 +179,7 @@ impl Solver {
     fn finish_stages(&mut self, tensors: &Tensors, done: &mut [bool]) -> Result<(), InferError> {
         self.stage = 2;
         self.wake_deferred();
-        self.collapse_single_links();
-        self.run()?;
+        self.collapse_single_links()?;
         // Eager use (every step evaluated at once): nothing left for stages 3–7 to close.
         if !self.has_deferred() && !done.contains(&false) {
             return Ok(());
@@ -220,12 +219,17 @@ impl Solver {
     /// Stage 2: a variable whose only upper neighbour has it as only lower neighbour, neither
     /// with a cap, is equal to it. Only variables linked since the last collapse can newly
     /// qualify (links and caps are only ever added), so only those are looked at, in index order.
-    fn collapse_single_links(&mut self) {
+    ///
+    /// Every pair is chosen before any is united (the rule reads the links as stage 1 left
+    /// them); the equalities then run in batches, so that the queue of a large program stays
+    /// small instead of holding one constraint per variable.
+    fn collapse_single_links(&mut self) -> Result<(), InferError> {
         let mut dims = std::mem::take(&mut self.env.linked_dims);
         for v in &mut dims {
             *v = self.env.dim_root(*v);
         }
         ascending_distinct(&mut dims, DimVar::index, DimVar::from_index, self.env.dim_info.len());
+        let mut dim_pairs = Vec::new();
         for x in dims {
             if self.env.dim_bound(x) {
                 continue;
@@ -235,7 +239,7 @@ impl Solver {
                 let y = *y;
                 let yi = &self.env.dim_info[y.index()];
                 if yi.lower() == [x] && yi.cap().is_none() {
-                    self.push(Constraint::DimEq(Dim::Var(x), Dim::Var(y)));
+                    dim_pairs.push((x, y));
                 }
             }
         }
@@ -244,6 +248,7 @@ impl Solver {
             *v = self.env.row_root(*v);
         }
         ascending_distinct(&mut rows, RowVar::index, RowVar::from_index, self.env.row_info.len());
+        let mut row_pairs = Vec::new();
         for x in rows {
             if self.env.row_bound(x) {
                 continue;
@@ -251,9 +256,25 @@ impl Solver {
             let no_caps = |s: &Self, v: RowVar| s.env.row_caps(v).next().is_none();
             let Some(y) = sole(self.env.row_upper(x)) else { continue };
             if no_caps(self, x) && sole(self.env.row_lower(y)) == Some(x) && no_caps(self, y) {
-                self.push(Constraint::RowEq(x.into(), y.into()));
+                row_pairs.push((x, y));
             }
         }
+        let dim_eqs =
+            dim_pairs.into_iter().map(|(x, y)| Constraint::DimEq(Dim::Var(x), Dim::Var(y)));
+        let row_eqs = row_pairs.into_iter().map(|(x, y)| Constraint::RowEq(x.into(), y.into()));
+        self.run_in_batches(dim_eqs.chain(row_eqs))
+    }
+
+    /// Queues and runs constraints a batch at a time.
+    fn run_in_batches(&mut self, cs: impl Iterator<Item = Constraint>) -> Result<(), InferError> {
+        const BATCH: usize = 4096;
+        for (i, c) in cs.enumerate() {
+            self.push(c);
+            if i % BATCH == BATCH - 1 {
+                self.run()?;
+            }
+        }
+        self.run()
     }
 
     fn close_rows_to_caps(&mut self, rows: &[RowVar]) -> Result<(), InferError> {
