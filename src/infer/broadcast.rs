@@ -223,6 +223,13 @@ impl Solver {
         }
     }
 
+    /// `cap ⊑ o` for each upper neighbour `o` of a variable that gained the stored `cap`.
+    fn pass_cap_up(&mut self, cap: RowId, uppers: SmallVec<[RowVar; 2]>) {
+        for o in uppers {
+            self.push(Constraint::RowIneq { res: RowArg::Stored(cap), opnd: o.into() });
+        }
+    }
+
     /// `cap ⊑ y`: records a lower bound of `y`. Closed caps join (shorter length, equal dims
     /// stay, different ones become the broadcast top); a joined cap that is empty or a single
     /// size-1 axis decides `y` at once.
@@ -254,17 +261,17 @@ impl Solver {
         }
         let y_root = self.env.row_root(y);
         uppers.retain(|o| *o != y_root);
-        if !uppers.is_empty() {
-            let id = self.env.store.push(&cap);
-            for o in uppers {
-                self.push(Constraint::RowIneq { res: RowArg::Stored(id), opnd: o.into() });
-            }
-        }
         let Some(joined) = joined else {
+            // Kept as it is: one stored copy serves the link and the upper neighbours.
             let id = self.env.store.push(&cap);
+            self.pass_cap_up(id, uppers);
             self.env.row_links_mut(y).push_cap(id);
             return Ok(Outcome::Done);
         };
+        if !uppers.is_empty() {
+            let id = self.env.store.push(&cap);
+            self.pass_cap_up(id, uppers);
+        }
         let decisive = joined.explicit_len() == 0
             || (joined.explicit_len() == 1
                 && joined.all().all(|d| d.solved().is_some_and(|s| s.size == 1)));

@@ -8,6 +8,7 @@
 //! it fails: first the cap, then the cap with every axis the broadcast top, then nothing (the
 //! variable closes later, to the empty row or the top).
 
+use super::constraint::RowArg;
 use super::error::InferError;
 use super::solver::Solver;
 use crate::ids::RowVar;
@@ -66,8 +67,7 @@ impl Solver {
             return Ok(());
         }
         let Some(cap) = self.env.row_caps(v).next() else { return Ok(()) };
-        let cap = self.env.store.row(cap);
-        let cap = self.env.row(&cap);
+        let cap = self.env.row_arg(&RowArg::Stored(cap));
         let top = |r: &crate::shape::Dims| r.iter().map(|_| Dim::top()).collect();
         let value = Row { beg: top(&cap.beg), var: cap.var, dims: top(&cap.dims) };
         self.bind_row_var(v, value)

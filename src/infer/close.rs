@@ -6,7 +6,7 @@ use std::collections::HashSet;
 
 use smallvec::SmallVec;
 
-use super::constraint::Constraint;
+use super::constraint::{Constraint, RowArg};
 use super::env::sole;
 use super::error::InferError;
 use super::graph::TensorEntry;
@@ -290,15 +290,13 @@ impl Solver {
         if self.env.row_bound(v) {
             return Ok(());
         }
-        let ids: SmallVec<[RowId; 2]> = pushed(self.env.row_caps(v));
-        if ids.is_empty() {
+        if self.env.row_caps(v).next().is_none() {
             return Ok(());
         }
-        let mut caps: SmallVec<[Row; 2]> = SmallVec::new();
-        for &id in &ids {
-            let r = self.env.store.row(id);
-            caps.push(self.env.row(&r));
-        }
+        let ids: SmallVec<[RowId; 2]> = pushed(self.env.row_caps(v));
+        // Each cap is substituted straight from the store.
+        let mut caps: SmallVec<[Row; 2]> =
+            ids.iter().map(|&id| self.env.row_arg(&RowArg::Stored(id))).collect();
         match caps.len() {
             0 => Ok(()),
             1 => self.bind_row_var_to_cap(v, caps.swap_remove(0), ids[0]),
