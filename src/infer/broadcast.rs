@@ -217,9 +217,11 @@ impl Solver {
             self.env.row_links_mut(y).push_lower(x);
             self.env.linked_rows.push(x);
         }
-        let caps: SmallVec<[RowId; 2]> = pushed(self.env.row_caps(x));
-        for cap in caps {
-            self.push(Constraint::RowIneq { res: RowArg::Stored(cap), opnd: y.into() });
+        if self.env.row_caps(x).next().is_some() {
+            let caps: SmallVec<[RowId; 2]> = pushed(self.env.row_caps(x));
+            for cap in caps {
+                self.push(Constraint::RowIneq { res: RowArg::Stored(cap), opnd: y.into() });
+            }
         }
     }
 
