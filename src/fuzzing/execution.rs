@@ -38,6 +38,17 @@ fn naive_values(
         }
         values.push(v);
     }
+    Ok(evaluate(p, names, shapes, values)?.map(|values| (values, leaves)))
+}
+
+/// Extends the leaves' values (`values`, one per declaration) with every step's, in
+/// definition order; `None` when the evaluator does not model a step.
+fn evaluate(
+    p: &Program,
+    names: &[(String, TensorId)],
+    shapes: &[Option<&ConcreteShape>],
+    mut values: Values,
+) -> Result<Option<Values>, Failure> {
     for (i, s) in p.stmts.iter().enumerate() {
         let out = shapes[p.decls.len() + i]
             .ok_or_else(|| Failure::new(FailureKind::Unsolved, "a result is open"))?;
@@ -56,7 +67,21 @@ fn naive_values(
             Err(_) => return Ok(None),
         }
     }
-    Ok(Some((values, leaves)))
+    Ok(Some(values))
+}
+
+/// Whether einrow's value `have` of an element agrees with the reference's `want`, given
+/// `bound`: the element evaluated on the absolute values of the leaves. The default steps
+/// only add and multiply, so `bound` is at least the magnitude of every partial sum either
+/// side formed. Integers are exact in f64 up to 2^53 whatever the order of the sums; past
+/// that, einrow may add in another order than the reference, and the two may differ by a
+/// few roundings of `bound` (allowed: 2^-30 of it, far below what a wrong index changes).
+fn agree(have: f64, want: f64, bound: f64) -> bool {
+    const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
+    if bound <= EXACT {
+        return have == want;
+    }
+    (have - want).abs() <= bound * (1.0 / (1u64 << 30) as f64)
 }
 
 /// Small integer leaf values (in -3..=3), so every result is exact in f64.
@@ -107,13 +132,49 @@ fn execute_both(p: &Program, ch: &mut Choices) -> Result<bool, Failure> {
     let got = got.map_err(|e| {
         Failure::new(FailureKind::Differential, format!("einrow cannot run the program: {e}"))
     })?;
+    let abs_leaves = values[..p.decls.len()].iter().map(|v| v.as_ref().map(|v| abs(v))).collect();
+    let bounds = evaluate(p, &names, &shapes, abs_leaves)?.unwrap_or_default();
     for (i, (name, id)) in names.iter().enumerate().skip(p.decls.len()) {
         let want = values[i].as_deref().unwrap_or_default();
         let have = got.get(id.index()).and_then(|v| v.as_deref()).unwrap_or_default();
-        if want != have {
+        let bound = bounds.get(i).and_then(|b| b.as_deref()).unwrap_or_default();
+        let same = have.len() == want.len()
+            && bound.len() == want.len()
+            && have.iter().zip(want).zip(bound).all(|((h, w), b)| agree(*h, *w, *b));
+        if !same {
             let msg = format!("`{name}`: einrow computes {have:?}, the naive reference {want:?}");
             return Err(Failure::new(FailureKind::Differential, msg));
         }
     }
     Ok(true)
+}
+
+fn abs(v: &[f64]) -> Vec<f64> {
+    v.iter().map(|x| x.abs()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::agree;
+
+    /// The numbers of the failure found by `einrow fuzz infer` (seed 2078071772): one
+    /// rounding apart at 1.26e19, with a bound of at least the value itself.
+    #[test]
+    fn sums_past_two_to_the_53_agree_within_their_rounding() {
+        let (have, want) = (1.25524238436e19, 1.2552423843599993e19);
+        assert!(have != want);
+        assert!(agree(have, want, want));
+        assert!(agree(have, want, 4.0 * want));
+    }
+
+    /// A wrong value is still told apart: exactly below 2^53, and past it by more than a
+    /// few roundings of the bound.
+    #[test]
+    fn wrong_values_disagree() {
+        assert!(!agree(3.0, 4.0, 10.0));
+        assert!(!agree(9.0e15, 9.0e15 + 2.0, 9.0e15));
+        let want = 1.2552423843599993e19;
+        assert!(!agree(want + 3.0, want + 3.0 + 1e12, want));
+        assert!(!agree(0.0, 1.0e15, 1.0e19));
+    }
 }
