@@ -8,11 +8,13 @@ use smallvec::SmallVec;
 
 mod direct;
 mod events;
+mod labels;
 mod search;
 mod sizes;
 mod steps;
 
 use events::Event;
+pub use labels::StepLabels;
 use steps::{usage, SpecCache, TextHasher};
 
 use super::constraint::{Constraint, Origin, Part};
@@ -22,7 +24,7 @@ use super::op::OpKind;
 use super::solver::Solver;
 use super::store::ShapeRef;
 use crate::code::{Coded, ErrorCode};
-use crate::ids::{StepId, TensorId};
+use crate::ids::TensorId;
 use crate::shape::{
     parse_shape_string, pushed, Basis, Dim, Dims, Row, Shape, ShapeText, Solved, TextAxis,
 };
@@ -55,8 +57,9 @@ pub struct Step {
     pub args: SmallVec<[TensorId; 3]>,
     /// The spec of spec operations, with its text (shared by the steps with the same text).
     pub spec: Option<Arc<StepSpec>>,
-    /// Where its labels are in the graph's table of labels (start, count): read them with
-    /// [`Graph::step_labels`]. One table for all steps instead of a vector each.
+    /// Where the dims of its labels are in the graph's table of label dims (start, count): read
+    /// them with [`Graph::step_labels`]. One table for all steps instead of a vector each, and
+    /// the names once per spec (in [`StepSpec::labels`]).
     labels: (u32, u32),
 }
 
@@ -75,13 +78,17 @@ pub(crate) struct DeclaredShape {
     pub parsed: ShapeText,
 }
 
-/// A step's spec: its text and its parse, in one allocation (a short text is stored inline).
+/// A step's spec: its text, its parse and its labels, in one allocation (a short text and up
+/// to four labels are stored inline).
 #[derive(Debug)]
 pub struct StepSpec {
     /// The text as given.
     pub text: Name,
     /// The parsed spec.
     pub parsed: EinsumSpec,
+    /// Its labels, in the order every step of this spec lists their dims (see
+    /// [`Graph::step_labels`]): the order elaboration makes their variables in.
+    pub labels: SmallVec<[Name; 4]>,
 }
 
 /// The name id of a tensor named after its id.
@@ -140,8 +147,8 @@ pub struct Graph {
     next_name: Option<String>,
     /// The names given to tensors, interned.
     names: Names,
-    /// The labels of all spec steps with their dims, each step's in one run.
-    labels: Vec<(Name, Dim)>,
+    /// The dims of the labels of all spec steps, each step's in one run.
+    labels: Vec<Dim>,
     /// Parsed specs by text: a program repeats a few specs many times.
     specs: SpecCache,
     /// Parsed declared shapes by text, for the same reason.
@@ -304,29 +311,6 @@ impl Graph {
     /// The steps added so far.
     pub fn steps(&self) -> &[Step] {
         &self.steps
-    }
-
-    /// A spec step's labels and their dims, for projections: a variable, or the size itself
-    /// when the step was evaluated directly (its operands were solved). Empty for other steps
-    /// and unknown ones.
-    ///
-    /// ```
-    /// use einrow::ids::StepId;
-    /// use einrow::infer::Graph;
-    /// let mut g = Graph::new();
-    /// let a = g.declare("a", Some("2,3"), false).unwrap();
-    /// let b = g.declare("b", Some("3,4"), false).unwrap();
-    /// g.einsum("ij;jk=>ik", &[a, b]).unwrap();
-    /// let names: Vec<&str> = g.step_labels(StepId(0)).iter().map(|(n, _)| n.as_str()).collect();
-    /// assert_eq!(names.len(), 3);
-    /// assert!(["i", "j", "k"].iter().all(|l| names.contains(l)));
-    /// ```
-    pub fn step_labels(&self, s: StepId) -> &[(Name, Dim)] {
-        let Some(&Step { labels: (start, len), .. }) = self.steps.get(s.index()) else {
-            return &[];
-        };
-        let (start, len) = (start as usize, len as usize);
-        self.labels.get(start..start + len).unwrap_or_default()
     }
 
     /// Number of tensors.

@@ -26,5 +26,5 @@ mod store;
 mod visit;
 
 pub use error::{InferError, ShapeError};
-pub use graph::{Graph, Step, StepSpec, TensorEntry};
+pub use graph::{Graph, Step, StepLabels, StepSpec, TensorEntry};
 pub use op::OpKind;

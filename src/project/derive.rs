@@ -10,6 +10,7 @@ use super::spec::{spec_parts, LabelSizes, SpecSizes};
 use crate::ids::StepId;
 use crate::infer::{Graph, OpKind};
 use crate::kernel::{Accum, Combine};
+use crate::shape::Dim;
 
 /// What a step computes at each point: the accumulation and the combine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,7 +58,7 @@ pub fn derive_plan(
     let s = g.steps().get(i).ok_or_else(|| ProjectError::Data(format!("no step {step}")))?;
     let parts = match &s.spec {
         Some(spec) => {
-            let labels = LabelSizes { labels: g.step_labels(step), sizes: &label_sizes };
+            let labels = LabelSizes { names: g.step_labels(step).names(), sizes: &label_sizes };
             spec_parts(&spec.parsed, SpecSizes { out, args, labels })?
         }
         None => vec![positional_part(op, out, args, slice_index)?],
@@ -77,13 +78,9 @@ pub fn derive_plan(
 
 /// The solved size of each label of a step, in the order of its labels.
 fn label_sizes(g: &mut Graph, step: StepId) -> SmallVec<[Option<u64>; 8]> {
-    let n = g.step_labels(step).len();
-    (0..n)
-        .map(|k| {
-            let dim = g.step_labels(step).get(k).map(|(_, d)| *d);
-            dim.and_then(|d| g.dim_size(d))
-        })
-        .collect()
+    // Copied out: the sizes are read with `g` borrowed mutably.
+    let dims: SmallVec<[Dim; 8]> = g.step_labels(step).dims().into();
+    dims.into_iter().map(|d| g.dim_size(d)).collect()
 }
 
 /// Every result element written exactly once: each result axis of size > 1 follows its own

@@ -9,22 +9,21 @@ use smallvec::SmallVec;
 use super::error::ProjectError;
 use super::plan::{Index, Loop, PlanPart};
 use super::sizes::Sizes;
-use crate::shape::Dim;
 use crate::spec::ast::{self, AxisKind, ConcatPart, EinsumSpec, Name, Padding, RowKind, ShapeSpec};
 
-/// The solved size of each label of a step: its labels with their variables, and each
-/// variable's size in the same order.
+/// The solved size of each label of a step: its labels' names, and each label's size in the
+/// same order.
 #[derive(Clone, Copy)]
 pub struct LabelSizes<'a> {
     /// The step's labels.
-    pub labels: &'a [(Name, Dim)],
-    /// The size of each label's variable (`None` when unsolved).
+    pub names: &'a [Name],
+    /// The size of each label (`None` when unsolved).
     pub sizes: &'a [Option<u64>],
 }
 
 impl LabelSizes<'_> {
     fn get(&self, name: &str) -> Option<u64> {
-        let i = self.labels.iter().position(|(n, _)| Key::Label(n).same(Key::Label(name)))?;
+        let i = self.names.iter().position(|n| Key::Label(n).same(Key::Label(name)))?;
         self.sizes.get(i).copied().flatten()
     }
 }
@@ -269,7 +268,7 @@ fn part(
     }
     let mut b = Builder {
         // Every label is a loop (besides row variables' axes and placeholders).
-        loops: Vec::with_capacity(sizes.labels.labels.len()),
+        loops: Vec::with_capacity(sizes.labels.names.len()),
         keys: SmallVec::new(),
         label_size: sizes.labels,
         choice,

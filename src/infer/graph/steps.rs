@@ -7,7 +7,7 @@ use super::events::{Event, StepExtra};
 use super::{Graph, Step, StepSpec, TensorEntry};
 use crate::code::ErrorCode;
 use crate::ids::{StepId, TensorId};
-use crate::infer::elaborate::SpecEnv;
+use crate::infer::elaborate::{label_order, SpecEnv};
 use crate::infer::error::InferError;
 use crate::infer::lower::StepShapes;
 use crate::infer::op::OpKind;
@@ -129,7 +129,7 @@ impl Graph {
         if let Some(p) = &parsed {
             check_spec_arity(op, &p.parsed, args.len())?;
         }
-        let direct = parsed.as_ref().and_then(|p| self.try_direct(op, &p.parsed, args));
+        let direct = parsed.as_ref().and_then(|p| self.try_direct(op, p, args));
         let (out, labels) = match (direct, &parsed) {
             // Operands and result are solved: solving has nothing to close in them.
             (Some((shape, labels)), _) => (self.add_result(shape), labels),
@@ -137,8 +137,9 @@ impl Graph {
                 let (out, env) =
                     self.lower_spec_step(step, op, &p.parsed, &self.arg_shapes(args))?;
                 self.touch_all(args, out);
-                let labels = env.labels().iter().map(|(n, v)| (n.clone(), Dim::Var(*v)));
-                (out, self.push_labels(labels))
+                let labels = env.labels();
+                debug_assert!(labels.iter().map(|(n, _)| n).eq(&p.labels), "label order");
+                (out, self.push_labels(p, labels.iter().map(|(_, v)| Dim::Var(*v))))
             }
             (None, None) => {
                 let shapes = self.arg_shapes(args);
@@ -150,17 +151,6 @@ impl Graph {
         self.steps.push(Step { op, out, args: SmallVec::from_slice(args), spec: parsed, labels });
         self.solver.run()?;
         Ok(out)
-    }
-
-    /// Appends a step's labels to the table of labels; returns where they are.
-    pub(super) fn push_labels(
-        &mut self,
-        labels: impl IntoIterator<Item = (Name, Dim)>,
-    ) -> (u32, u32) {
-        let start = self.labels.len();
-        self.labels.extend(labels);
-        let len = self.labels.len() - start;
-        (u32::try_from(start).unwrap_or(u32::MAX), u32::try_from(len).unwrap_or(0))
     }
 
     /// Marks a step's operands and result for closing at the next solve.
@@ -247,7 +237,8 @@ impl Graph {
             spec: text.to_string(),
             error,
         })?;
-        let spec = Arc::new(StepSpec { text: Name::new(text), parsed });
+        let labels = label_order(&parsed);
+        let spec = Arc::new(StepSpec { text: Name::new(text), parsed, labels });
         self.specs.insert(spec.clone());
         Ok(spec)
     }

@@ -1,0 +1,95 @@
+//! The labels of spec steps: their names once per spec ([`StepSpec::labels`]), their dims per
+//! step in one table of the graph.
+
+use super::{Graph, Step, StepSpec};
+use crate::ids::StepId;
+use crate::shape::Dim;
+use crate::spec::ast::{same_name, Name};
+
+/// A spec step's labels with their dims: a variable, or the size itself when the step was
+/// evaluated directly (its operands were solved). Empty for other steps.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct StepLabels<'g> {
+    names: &'g [Name],
+    dims: &'g [Dim],
+}
+
+impl<'g> StepLabels<'g> {
+    /// The labels' names, in the order elaboration makes their variables.
+    pub fn names(self) -> &'g [Name] {
+        self.names
+    }
+
+    /// The labels' dims, in the order of [`StepLabels::names`].
+    pub fn dims(self) -> &'g [Dim] {
+        self.dims
+    }
+
+    /// Each label with its dim.
+    pub fn iter(self) -> impl Iterator<Item = (&'g Name, Dim)> {
+        self.names.iter().zip(self.dims.iter().copied())
+    }
+
+    /// The position of a label.
+    pub fn position(self, name: &str) -> Option<usize> {
+        self.names.iter().position(|n| same_name(n, name))
+    }
+
+    /// The dim of a label.
+    pub fn get(self, name: &str) -> Option<Dim> {
+        self.position(name).and_then(|i| self.dims.get(i).copied())
+    }
+
+    /// The number of labels.
+    pub fn len(self) -> usize {
+        self.dims.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(self) -> bool {
+        self.dims.is_empty()
+    }
+}
+
+impl Graph {
+    /// A spec step's labels and their dims, for projections (empty for other steps and
+    /// unknown ones).
+    ///
+    /// ```
+    /// use einrow::ids::StepId;
+    /// use einrow::infer::Graph;
+    /// let mut g = Graph::new();
+    /// let a = g.declare("a", Some("2,3"), false).unwrap();
+    /// let b = g.declare("b", Some("3,4"), false).unwrap();
+    /// g.einsum("ij;jk=>ik", &[a, b]).unwrap();
+    /// let labels = g.step_labels(StepId(0));
+    /// let names: Vec<&str> = labels.names().iter().map(|n| n.as_str()).collect();
+    /// assert_eq!(names, ["i", "k", "j"]);
+    /// let j = labels.get("j").and_then(|d| d.solved()).map(|s| s.size);
+    /// assert_eq!(j, Some(3));
+    /// ```
+    pub fn step_labels(&self, s: StepId) -> StepLabels<'_> {
+        let Some(Step { labels: (start, len), spec: Some(spec), .. }) = self.steps.get(s.index())
+        else {
+            return StepLabels::default();
+        };
+        let (start, len) = (*start as usize, *len as usize);
+        let dims = self.labels.get(start..start + len).unwrap_or_default();
+        let names = spec.labels.get(..dims.len()).unwrap_or_default();
+        StepLabels { names, dims: dims.get(..names.len()).unwrap_or_default() }
+    }
+
+    /// Appends the dims of a step's labels (in the order of `spec.labels`) to the table of
+    /// label dims; returns where they are.
+    pub(super) fn push_labels(
+        &mut self,
+        spec: &StepSpec,
+        dims: impl IntoIterator<Item = Dim>,
+    ) -> (u32, u32) {
+        let start = self.labels.len();
+        self.labels.extend(dims);
+        let len = self.labels.len() - start;
+        debug_assert_eq!(len, spec.labels.len(), "one dim per label of `{}`", spec.text);
+        (u32::try_from(start).unwrap_or(u32::MAX), u32::try_from(len).unwrap_or(0))
+    }
+}
