@@ -10,7 +10,7 @@ use crate::code::ErrorCode;
 use crate::ids::{DimVar, RowVar};
 use crate::shape::{AffineDim, ConvPadding, Dim, Dims, Row};
 use crate::spec::ast::{
-    self, same_name, AxisKind, Coeff, ConcatPart, EinsumSpec, Name, Padding, RowKind, ShapeSpec,
+    self, same_name, AxisKind, Coeff, ConcatPart, Name, Padding, RowKind, ShapeSpec,
 };
 
 /// The variables of one operation's spec.
@@ -137,39 +137,6 @@ impl SpecEnv {
         };
         Ok(AffineDim { stride, over, offset: a.offset, conv })
     }
-}
-
-/// The labels of a spec in the order its elaboration gives them variables, which is the order
-/// of [`SpecEnv::labels`] after elaborating the result slot and then each operand slot: slot by
-/// slot, row by row in [`RowKind::ALL`] order, leading axes before trailing ones; an affine
-/// axis's iterated label before its kernel's, concatenation components in order.
-pub fn label_order(spec: &EinsumSpec) -> SmallVec<[Name; 4]> {
-    let mut out: SmallVec<[Name; 4]> = SmallVec::new();
-    let mut add = |n: &Name| {
-        if !out.iter().any(|o| same_name(o, n)) {
-            out.push(n.clone());
-        }
-    };
-    for slot in std::iter::once(&spec.lhs).chain(&spec.rhs) {
-        for a in slot.rows().flat_map(|(_, row)| row.axes()) {
-            match &a.kind {
-                AxisKind::Label(n) => add(n),
-                AxisKind::Affine(af) => {
-                    add(&af.over);
-                    if let Some(c) = &af.conv {
-                        add(&c.kernel);
-                    }
-                }
-                AxisKind::Concat(parts) => parts.iter().for_each(|p| {
-                    if let ConcatPart::Label(n) = p {
-                        add(n);
-                    }
-                }),
-                AxisKind::Placeholder | AxisKind::Int(_) => {}
-            }
-        }
-    }
-    out
 }
 
 fn coeff(c: &Coeff) -> Result<u64, InferError> {

@@ -2,7 +2,7 @@
 //! once), solve (close the world), read shapes back.
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use smallvec::SmallVec;
 
@@ -86,9 +86,16 @@ pub struct StepSpec {
     pub text: Name,
     /// The parsed spec.
     pub parsed: EinsumSpec,
-    /// Its labels, in the order every step of this spec lists their dims (see
-    /// [`Graph::step_labels`]): the order elaboration makes their variables in.
-    pub labels: SmallVec<[Name; 4]>,
+    /// Its labels, set by its first step: every step of a spec lists its labels in the same
+    /// order (the order elaboration makes their variables in), so the names are kept once.
+    labels: OnceLock<SmallVec<[Name; 4]>>,
+}
+
+impl StepSpec {
+    /// Its labels, in the order [`Graph::step_labels`] lists their dims.
+    pub fn labels(&self) -> &[Name] {
+        self.labels.get().map_or(&[], |l| l.as_slice())
+    }
 }
 
 /// The name id of a tensor named after its id.

@@ -10,7 +10,6 @@ use super::spec::{spec_parts, LabelSizes, SpecSizes};
 use crate::ids::StepId;
 use crate::infer::{Graph, OpKind};
 use crate::kernel::{Accum, Combine};
-use crate::shape::Dim;
 
 /// What a step computes at each point: the accumulation and the combine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,9 +77,14 @@ pub fn derive_plan(
 
 /// The solved size of each label of a step, in the order of its labels.
 fn label_sizes(g: &mut Graph, step: StepId) -> SmallVec<[Option<u64>; 8]> {
-    // Copied out: the sizes are read with `g` borrowed mutably.
-    let dims: SmallVec<[Dim; 8]> = g.step_labels(step).dims().into();
-    dims.into_iter().map(|d| g.dim_size(d)).collect()
+    // Read by position: the sizes are read with `g` borrowed mutably.
+    let n = g.step_labels(step).len();
+    (0..n)
+        .map(|k| {
+            let dim = g.step_label_dims(step).get(k).copied();
+            dim.and_then(|d| g.dim_size(d))
+        })
+        .collect()
 }
 
 /// Every result element written exactly once: each result axis of size > 1 follows its own

@@ -115,12 +115,13 @@ impl<'s> Bindings<'s> {
     }
 
     /// Appends the result row of a written result row to `out`, when everything in it is
-    /// fixed.
+    /// fixed, noting in `order` the labels it uses (positions in `labels`, first occurrences).
     fn result_row(
         &self,
         written: Option<&ast::Row>,
         kind: RowKind,
         out: &mut ResultRows,
+        order: &mut SmallVec<[usize; 8]>,
     ) -> Option<()> {
         let (start, k) = (out.dims.len(), kind.index());
         let Some(w) = written else {
@@ -130,7 +131,7 @@ impl<'s> Bindings<'s> {
         // As the solver's substitution splices a row variable's value at the marker: its
         // leading axes join the leading flank, its trailing axes the trailing one.
         for a in &w.leading {
-            out.dims.push(self.axis(a)?);
+            out.dims.push(self.axis(a, order)?);
         }
         let mut leading = w.leading.len();
         if let Some(e) = &w.ellipsis {
@@ -140,21 +141,20 @@ impl<'s> Bindings<'s> {
             leading += c.leading;
         }
         for a in &w.trailing {
-            out.dims.push(self.axis(a)?);
+            out.dims.push(self.axis(a, order)?);
         }
         out.rows[k] = (out.dims.len() - start, leading);
         Some(())
     }
 
-    /// The size of a result axis (a label).
-    fn axis(&self, a: &ast::Axis) -> Option<Solved> {
+    /// The size of a result axis (a label), noting the label in `order`.
+    fn axis(&self, a: &ast::Axis, order: &mut SmallVec<[usize; 8]>) -> Option<Solved> {
         let AxisKind::Label(n) = &a.kind else { return None };
-        self.size(n)
-    }
-
-    /// The size of a label.
-    fn size(&self, name: &str) -> Option<Solved> {
-        self.find(name).and_then(|i| self.labels.get(i)).map(|(_, _, s)| *s)
+        let i = self.find(n)?;
+        if !order.contains(&i) {
+            order.push(i);
+        }
+        self.labels.get(i).map(|(_, _, s)| *s)
     }
 }
 
@@ -187,14 +187,19 @@ impl Graph {
             }
         }
         let mut result = ResultRows::default();
+        // Labels in the order the solver's elaboration creates their variables: the result
+        // slot first, then the operand slots; within a slot by kind, leading axes, then
+        // trailing ones. Every operand label is bound, and the result uses only those.
+        let mut order: SmallVec<[usize; 8]> = SmallVec::new();
         for kind in RowKind::ALL {
-            b.result_row(spec.lhs.row(kind), kind, &mut result)?;
+            b.result_row(spec.lhs.row(kind), kind, &mut result, &mut order)?;
         }
-        // Every operand label is bound, and the result uses only those: every label is
-        // solved and needs no variable.
-        let sizes: SmallVec<[Solved; 8]> =
-            step.labels.iter().map(|n| b.size(n)).collect::<Option<_>>()?;
-        let labels = self.push_labels(step, sizes.into_iter().map(Dim::Solved));
+        let rest: SmallVec<[usize; 8]> =
+            (0..b.labels.len()).filter(|i| !order.contains(i)).collect();
+        // Every label is solved: it needs no variable.
+        let labels = order.iter().chain(&rest).filter_map(|&i| b.labels.get(i));
+        let labels =
+            self.push_labels(step, labels.map(|&(name, _, size)| (name, Dim::Solved(size))));
         let store = &mut self.solver.env.store;
         let mut start = 0;
         let first = result.rows.map(|(len, leading)| {

@@ -5,6 +5,7 @@ use super::{Graph, Step, StepSpec};
 use crate::ids::StepId;
 use crate::shape::Dim;
 use crate::spec::ast::{same_name, Name};
+use smallvec::SmallVec;
 
 /// A spec step's labels with their dims: a variable, or the size itself when the step was
 /// evaluated directly (its operands were solved). Empty for other steps.
@@ -69,27 +70,46 @@ impl Graph {
     /// assert_eq!(j, Some(3));
     /// ```
     pub fn step_labels(&self, s: StepId) -> StepLabels<'_> {
-        let Some(Step { labels: (start, len), spec: Some(spec), .. }) = self.steps.get(s.index())
-        else {
+        let Some(Step { spec: Some(spec), .. }) = self.steps.get(s.index()) else {
             return StepLabels::default();
         };
-        let (start, len) = (*start as usize, *len as usize);
-        let dims = self.labels.get(start..start + len).unwrap_or_default();
-        let names = spec.labels.get(..dims.len()).unwrap_or_default();
+        let dims = self.step_label_dims(s);
+        let names = spec.labels().get(..dims.len()).unwrap_or_default();
         StepLabels { names, dims: dims.get(..names.len()).unwrap_or_default() }
     }
 
-    /// Appends the dims of a step's labels (in the order of `spec.labels`) to the table of
-    /// label dims; returns where they are.
-    pub(super) fn push_labels(
+    /// The dims of a step's labels ([`StepLabels::dims`]), read without the names.
+    pub fn step_label_dims(&self, s: StepId) -> &[Dim] {
+        let Some(&Step { labels: (start, len), .. }) = self.steps.get(s.index()) else {
+            return &[];
+        };
+        let (start, len) = (start as usize, len as usize);
+        self.labels.get(start..start + len).unwrap_or_default()
+    }
+
+    /// Appends the dims of a step's labels to the table of label dims; returns where they
+    /// are. The first step of a spec sets the spec's names; every later one lists the same
+    /// names in the same order.
+    pub(super) fn push_labels<'n>(
         &mut self,
         spec: &StepSpec,
-        dims: impl IntoIterator<Item = Dim>,
+        labels: impl IntoIterator<Item = (&'n Name, Dim)>,
     ) -> (u32, u32) {
         let start = self.labels.len();
-        self.labels.extend(dims);
+        let known = spec.labels.get();
+        let mut names: SmallVec<[Name; 4]> = SmallVec::new();
+        for (i, (name, dim)) in labels.into_iter().enumerate() {
+            match known {
+                Some(k) => debug_assert!(k.get(i) == Some(name), "label order of `{}`", spec.text),
+                None => names.push(name.clone()),
+            }
+            self.labels.push(dim);
+        }
+        if known.is_none() {
+            // Not set yet, and only this graph sets it: `set` cannot fail.
+            let _ = spec.labels.set(names);
+        }
         let len = self.labels.len() - start;
-        debug_assert_eq!(len, spec.labels.len(), "one dim per label of `{}`", spec.text);
         (u32::try_from(start).unwrap_or(u32::MAX), u32::try_from(len).unwrap_or(0))
     }
 }

@@ -7,7 +7,7 @@ use super::events::{Event, StepExtra};
 use super::{Graph, Step, StepSpec, TensorEntry};
 use crate::code::ErrorCode;
 use crate::ids::{StepId, TensorId};
-use crate::infer::elaborate::{label_order, SpecEnv};
+use crate::infer::elaborate::SpecEnv;
 use crate::infer::error::InferError;
 use crate::infer::lower::StepShapes;
 use crate::infer::op::OpKind;
@@ -16,7 +16,7 @@ use crate::shape::{Dim, Row};
 use crate::spec::ast::{EinsumSpec, Name};
 use crate::spec::parse_einsum;
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// The hasher of the graph's caches of parsed spec and shape texts: short texts hashed with a
 /// fast, randomly seeded hash (SipHash cost more than a cache hit saves on short specs).
@@ -137,9 +137,8 @@ impl Graph {
                 let (out, env) =
                     self.lower_spec_step(step, op, &p.parsed, &self.arg_shapes(args))?;
                 self.touch_all(args, out);
-                let labels = env.labels();
-                debug_assert!(labels.iter().map(|(n, _)| n).eq(&p.labels), "label order");
-                (out, self.push_labels(p, labels.iter().map(|(_, v)| Dim::Var(*v))))
+                let labels = env.labels().iter().map(|(n, v)| (n, Dim::Var(*v)));
+                (out, self.push_labels(p, labels))
             }
             (None, None) => {
                 let shapes = self.arg_shapes(args);
@@ -237,8 +236,7 @@ impl Graph {
             spec: text.to_string(),
             error,
         })?;
-        let labels = label_order(&parsed);
-        let spec = Arc::new(StepSpec { text: Name::new(text), parsed, labels });
+        let spec = Arc::new(StepSpec { text: Name::new(text), parsed, labels: OnceLock::new() });
         self.specs.insert(spec.clone());
         Ok(spec)
     }
