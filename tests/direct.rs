@@ -210,3 +210,36 @@ fn a_step_whose_constraints_all_hold_leaves_the_solve_its_allowance() {
         assert_eq!(g.shape_string(grown).expect("solved"), "1!|", "direct: {direct}");
     }
 }
+
+/// The label names of a spec are kept once, set by its first step: a direct step and a solved
+/// step of the same spec list the same names in the same order, each with its own sizes.
+#[test]
+fn steps_of_one_spec_share_label_names_in_either_order() {
+    for direct_first in [true, false] {
+        let mut g = graph(true);
+        let solved = [
+            g.declare("a", Some("2,3"), false).expect("declares"),
+            g.declare("b", Some("3,4"), false).expect("declares"),
+        ];
+        let open = [
+            g.declare("c", Some("5,..r.."), false).expect("declares"),
+            g.declare("d", Some("6,7"), false).expect("declares"),
+        ];
+        let order = if direct_first { [solved, open] } else { [open, solved] };
+        for args in order {
+            g.einsum("ij;jk=>ik", &args).expect("adds");
+        }
+        g.solve().expect("solves");
+        let sizes = |g: &mut Graph, s: usize| {
+            let labels = g.step_labels(StepId(s as u32));
+            let names: Vec<String> = labels.names().iter().map(|n| n.to_string()).collect();
+            let dims = labels.dims().to_vec();
+            let sizes: Vec<Option<u64>> = dims.into_iter().map(|d| g.dim_size(d)).collect();
+            (names, sizes)
+        };
+        let (direct, solver) = if direct_first { (0, 1) } else { (1, 0) };
+        let names = ["i", "k", "j"].map(String::from).to_vec();
+        assert_eq!(sizes(&mut g, direct), (names.clone(), vec![Some(2), Some(4), Some(3)]));
+        assert_eq!(sizes(&mut g, solver), (names, vec![Some(5), Some(7), Some(6)]));
+    }
+}
