@@ -1,11 +1,12 @@
 //! The labels of spec steps: their names once per spec ([`StepSpec::labels`]), their dims per
 //! step in one table of the graph.
 
+use smallvec::SmallVec;
+
 use super::{Graph, Step, StepSpec};
 use crate::ids::StepId;
 use crate::shape::Dim;
 use crate::spec::ast::{same_name, Name};
-use smallvec::SmallVec;
 
 /// A spec step's labels with their dims: a variable, or the size itself when the step was
 /// evaluated directly (its operands were solved). Empty for other steps.
@@ -106,7 +107,8 @@ impl Graph {
             self.labels.push(dim);
         }
         if known.is_none() {
-            // Not set yet, and only this graph sets it: `set` cannot fail.
+            // Unset a moment ago, and only this graph's steps hold this spec (a replay parses
+            // its own): `set` cannot fail, and if it did, it would hold these same names.
             let _ = spec.labels.set(names);
         }
         let len = self.labels.len() - start;
