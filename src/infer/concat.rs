@@ -1,8 +1,8 @@
 //! Equalities involving concatenation dimensions, solved as sums: solved parts are subtracted,
 //! equal unknown parts cancel, and a single unknown part takes the residual.
 
+use super::arith::concat_sum;
 use super::constraint::Constraint;
-use super::env::concat_sum;
 use super::error::InferError;
 use super::solver::{Outcome, Solver};
 use crate::code::ErrorCode;

@@ -1,8 +1,8 @@
 //! Dimension rules: equality (with affine and concatenation arithmetic), the broadcast order
 //! `res ⊑ opnd`, and size lower bounds.
 
+use super::arith::valid_conv_size;
 use super::constraint::{AxisAt, Constraint};
-use super::env::valid_conv_size;
 use super::error::InferError;
 use super::solver::{Outcome, Solver};
 use crate::code::ErrorCode;

@@ -6,9 +6,11 @@ use std::sync::{Arc, OnceLock};
 
 use smallvec::SmallVec;
 
+mod declare;
 mod direct;
 mod events;
 mod labels;
+mod read;
 mod search;
 mod sizes;
 mod steps;
@@ -25,9 +27,7 @@ use super::solver::Solver;
 use super::store::ShapeRef;
 use crate::code::{Coded, ErrorCode};
 use crate::ids::TensorId;
-use crate::shape::{
-    parse_shape_string, pushed, Basis, Dim, Dims, Row, Shape, ShapeText, Solved, TextAxis,
-};
+use crate::shape::{Dim, Shape, ShapeText};
 use crate::spec::ast::{EinsumSpec, Name, RowKind};
 
 /// A tensor of the graph. Its shape is read through [`Graph::shape`], its name through
@@ -193,75 +193,6 @@ impl Graph {
             shape_texts: HashMap::default(),
             direct: true,
         }
-    }
-
-    /// Declares a leaf tensor from a shape string (FORMAT.md: `2|4->3`, `rgb=3`, `1!`, `...`,
-    /// `..name..`); `None` means nothing is known (three open rows). A parameter's unknowns
-    /// are fixed only by the operations it takes part in.
-    pub fn declare(
-        &mut self,
-        name: &str,
-        shape: Option<&str>,
-        param: bool,
-    ) -> Result<TensorId, InferError> {
-        // `open`: whether the shape has a row variable. One without holds only sizes, and
-        // solving has nothing to close in it.
-        let (shape, text, open) = match shape {
-            None => (ShapeRef::Fresh(self.solver.env.new_rows3()), None, true),
-            Some(text) => {
-                let declared = match self.shape_texts.get(text) {
-                    Some(d) => d.clone(),
-                    None => {
-                        let parsed = parse_shape_string(text).map_err(|e| InferError::Usage {
-                            code: ErrorCode::Syntax,
-                            message: format!("tensor `{name}`: {e}"),
-                        })?;
-                        let text: Arc<str> = text.into();
-                        let d = Arc::new(DeclaredShape { text: text.clone(), parsed });
-                        self.shape_texts.insert(text, d.clone());
-                        d
-                    }
-                };
-                let shape = self.shape_from_text(&declared.parsed);
-                let open = RowKind::ALL.iter().any(|k| shape.row(*k).var.is_some());
-                (ShapeRef::store(&shape, &mut self.solver.env.store), Some(declared), open)
-            }
-        };
-        let name = self.names.intern(name);
-        let t = self.add_tensor(TensorEntry { name, shape, leaf: true, param });
-        self.events.push(Event::Declare(t, text));
-        if open {
-            self.declared.push(t);
-        }
-        Ok(t)
-    }
-
-    fn shape_from_text(&mut self, t: &ShapeText) -> Shape {
-        let mut vars: SmallVec<[(&str, crate::ids::RowVar); 3]> = SmallVec::new();
-        let mut shape = Shape::default();
-        for kind in RowKind::ALL {
-            let row = t.row(kind);
-            let beg: Dims = pushed(row.beg.iter().map(|a| self.text_dim(a)));
-            let dims: Dims = pushed(row.dims.iter().map(|a| self.text_dim(a)));
-            let var = row.var.as_ref().map(|n| match vars.iter().find(|(m, _)| *m == n.as_str()) {
-                Some((_, v)) => *v,
-                None => {
-                    let v = self.solver.env.new_row();
-                    vars.push((n.as_str(), v));
-                    v
-                }
-            });
-            *shape.row_mut(kind) = Row { beg, var, dims };
-        }
-        shape
-    }
-
-    fn text_dim(&mut self, a: &TextAxis) -> Dim {
-        if a.top {
-            return Dim::top();
-        }
-        let basis = a.basis.as_deref().map_or(Basis::DEFAULT, |b| self.solver.bases.intern(b));
-        Dim::Solved(Solved { size: a.size, basis })
     }
 
     fn add_tensor(&mut self, t: TensorEntry) -> TensorId {
@@ -484,94 +415,5 @@ impl Graph {
             self.dims(t)?;
         }
         Ok(())
-    }
-
-    /// The current shape of a tensor, with the bindings substituted.
-    pub fn shape(&mut self, t: TensorId) -> Shape {
-        let [batch, input, output] =
-            self.tensors[t.index()].shape.rows().map(|r| self.solver.env.row_arg(&r));
-        Shape { batch, input, output }
-    }
-
-    /// The solved sizes of a tensor's rows (batch, input, output), or an error naming what is
-    /// still unknown.
-    pub fn dims(&mut self, t: TensorId) -> Result<[Vec<Solved>; 3], InferError> {
-        let shape = self.shape(t);
-        let mut out: [Vec<Solved>; 3] = Default::default();
-        for (i, kind) in RowKind::ALL.into_iter().enumerate() {
-            let row = shape.row(kind);
-            if row.var.is_some() {
-                return Err(self.unknown(t, &format!("its {} row", kind.name())));
-            }
-            for d in row.all() {
-                match d.solved() {
-                    Some(s) => out[i].push(s),
-                    None => return Err(self.unsolved_axis(t, kind, d)),
-                }
-            }
-        }
-        Ok(out)
-    }
-
-    /// An axis left unsolved: a basis conflict between its parts, or an unknown.
-    fn unsolved_axis(&self, t: TensorId, kind: RowKind, d: &Dim) -> InferError {
-        let what = format!("the {} axis `{}`", kind.name(), d.show(&self.solver.env.exprs));
-        match super::env::basis_conflict(*d, &self.solver.env.exprs) {
-            Some((parts, a, b)) => {
-                let name = self.name(t);
-                let (a, b) = (self.basis_name(a), self.basis_name(b));
-                let msg = format!(
-                    "`{name}`: {what}: {parts} have conflicting dimension bases `{a}` and `{b}`"
-                );
-                InferError::shape(ErrorCode::Mismatch, msg)
-            }
-            None => self.unknown(t, &what),
-        }
-    }
-
-    fn unknown(&self, t: TensorId, what: &str) -> InferError {
-        let name = self.name(t);
-        InferError::shape(
-            ErrorCode::Unresolved,
-            format!("the shape of `{name}` is not known: {what} is unresolved"),
-        )
-    }
-
-    /// The shape as a FORMAT.md shape string (`2|4->3`, `rgb=3`, `1!`).
-    pub fn shape_string(&mut self, t: TensorId) -> Result<String, InferError> {
-        let [b, i, o] = self.dims(t)?;
-        let show = |v: &[Solved]| {
-            v.iter()
-                .map(|s| {
-                    if s.is_top() {
-                        "1!".to_string()
-                    } else if s.basis.is_named() {
-                        format!("{}={}", self.solver.bases.name(s.basis), { s.size })
-                    } else {
-                        { s.size }.to_string()
-                    }
-                })
-                .collect::<Vec<_>>()
-                .join(",")
-        };
-        let mut text = String::new();
-        if !b.is_empty() {
-            text.push_str(&format!("{}|", show(&b)));
-        }
-        if !i.is_empty() {
-            text.push_str(&format!("{}->", show(&i)));
-        }
-        text.push_str(&show(&o));
-        Ok(text)
-    }
-
-    /// The solved size of a dim (after [`Graph::solve`]), e.g. of a step's label.
-    pub fn dim_size(&mut self, d: Dim) -> Option<u64> {
-        self.solver.env.dim(&d).solved().map(|s| s.size)
-    }
-
-    /// The name of a basis.
-    pub fn basis_name(&self, b: Basis) -> &str {
-        self.solver.bases.name(b)
     }
 }
