@@ -16,6 +16,7 @@ mod error;
 pub mod explain;
 mod graph;
 mod info;
+mod join;
 mod lower;
 mod names;
 mod numpy;
