@@ -1,5 +1,5 @@
 //! The einsum benchmark cases shared by `benches/kernel.rs` (criterion) and
-//! `examples/bench_einsum.rs` (driven by `bench/compare_numpy.py`).
+//! `examples/bench_einsum.rs` (driven by `benches/compare_numpy.py`).
 
 use einrow::tensor::{DType, Tensor};
 

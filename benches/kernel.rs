@@ -1,7 +1,7 @@
 //! Criterion benchmarks of einsum on the kernel: the cases of `benches/cases.rs` (GEMM-shaped
 //! contractions, a 5-operand chain, memory-bound sums, transposes, Hadamard, trace), on the
 //! calling thread only so numbers are comparable across machines and runs. For ratios
-//! against numpy run `python3 bench/compare_numpy.py`.
+//! against numpy run `python3 benches/compare_numpy.py`.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use einrow::kernel::RunOptions;

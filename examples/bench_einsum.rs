@@ -1,5 +1,5 @@
 //! Times einrow's einsum on the benchmark cases of `benches/cases.rs` and prints one JSON
-//! object per case (`{"case", "best_s", "median_s", "runs"}`); `bench/compare_numpy.py`
+//! object per case (`{"case", "best_s", "median_s", "runs"}`); `benches/compare_numpy.py`
 //! drives it and times numpy on the same cases in the same run.
 //!
 //! Usage: `bench_einsum [--threads N] [--min-time SECONDS] [--case NAME]... [--list]`,

@@ -11,7 +11,7 @@ the ratios against the targets:
   other cases         einrow <= 1.0 x optimize=True and <= 0.1 x optimize=False
   512^2 f32 GEMM      >= 70% of the microbenchmark FLOP/s
 
-Usage: python3 bench/compare_numpy.py [--threads N] [--min-time S] [--case NAME ...]
+Usage: python3 benches/compare_numpy.py [--threads N] [--min-time S] [--case NAME ...]
        [--no-build] [--json FILE]
 Threads are pinned with OPENBLAS/OMP/MKL_NUM_THREADS for numpy and --threads +
 RAYON_NUM_THREADS for einrow. Timings are the best of repeated runs (robust to load).
