@@ -11,6 +11,14 @@
 //!
 //! With several sizes, each size runs in a child process of its own (re-executing this binary),
 //! so that every peak-memory figure (`VmHWM` from `/proc/self/status`) belongs to one size.
+//!
+//! `--repeat N` runs N rounds of all sizes, interleaved (every round runs each size once, so
+//! that the machine's drift touches all sizes alike), and ends with each size's median time
+//! and the ratios of the medians:
+//!
+//! ```text
+//! cargo run --profile bench --example infer_scale -- --repeat 5 10000 100000 1000000
+//! ```
 
 #[path = "../benches/support/transformer.rs"]
 mod transformer;
@@ -19,10 +27,23 @@ use std::process::Command;
 use std::time::Instant;
 
 fn main() {
-    let sizes: Vec<usize> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let repeat = args
+        .iter()
+        .position(|a| a == "--repeat")
+        .and_then(|i| args.get(i + 1))
+        .and_then(|n| n.parse::<usize>().ok())
+        .unwrap_or(1)
+        .max(1);
+    let sizes: Vec<usize> = args
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i == 0 || args[i - 1] != "--repeat")
+        .filter_map(|(_, a)| a.parse().ok())
+        .collect();
     let sizes = if sizes.is_empty() { vec![10_000, 100_000, 1_000_000] } else { sizes };
-    if let [n] = sizes[..] {
-        run_one(n);
+    if let ([n], 1) = (&sizes[..], repeat) {
+        run_one(*n);
         return;
     }
     println!(
@@ -30,21 +51,48 @@ fn main() {
         "ops", "build ms", "solve ms", "total ms", "µs/op", "peak MiB"
     );
     let exe = std::env::current_exe().expect("the benchmark knows its own path");
-    let mut totals = Vec::new();
-    for n in sizes {
-        let out = Command::new(&exe).arg(n.to_string()).output().expect("child runs");
-        let text = String::from_utf8_lossy(&out.stdout);
-        print!("{text}");
-        if !out.status.success() {
-            eprintln!("{}", String::from_utf8_lossy(&out.stderr));
-            std::process::exit(1);
+    let mut totals: Vec<Vec<f64>> = vec![Vec::new(); sizes.len()];
+    let mut ops = vec![0; sizes.len()];
+    for _ in 0..repeat {
+        for (i, n) in sizes.iter().enumerate() {
+            let (count, ms) = run_child(&exe, *n);
+            ops[i] = count;
+            totals[i].push(ms);
         }
-        let total = text.split_whitespace().nth(3).and_then(|t| t.parse::<f64>().ok());
-        totals.push((n, total.unwrap_or(f64::NAN)));
     }
-    for w in totals.windows(2) {
-        let ((n0, t0), (n1, t1)) = (w[0], w[1]);
-        println!("time({n1})/time({n0}) = {:.2}", t1 / t0);
+    let medians: Vec<f64> = totals.iter_mut().map(|t| median(t)).collect();
+    if repeat > 1 {
+        for (n, m) in ops.iter().zip(&medians) {
+            println!("median of {repeat} at {n} ops: {m:.1} ms, {:.3} µs/op", m * 1e3 / *n as f64);
+        }
+    }
+    for (w, m) in sizes.windows(2).zip(medians.windows(2)) {
+        println!("time({})/time({}) = {:.2}", w[1], w[0], m[1] / m[0]);
+    }
+}
+
+/// Runs one size in a child process, echoes its table row, and returns its number of
+/// operations and total time (ms).
+fn run_child(exe: &std::path::Path, n: usize) -> (usize, f64) {
+    let out = Command::new(exe).arg(n.to_string()).output().expect("child runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    print!("{text}");
+    if !out.status.success() {
+        eprintln!("{}", String::from_utf8_lossy(&out.stderr));
+        std::process::exit(1);
+    }
+    let field = |i: usize| text.split_whitespace().nth(i);
+    let ops = field(0).and_then(|t| t.parse().ok()).unwrap_or(n);
+    (ops, field(3).and_then(|t| t.parse().ok()).unwrap_or(f64::NAN))
+}
+
+/// The median (the mean of the middle two for an even count).
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    match v.len() {
+        0 => f64::NAN,
+        n if n % 2 == 1 => v[n / 2],
+        n => (v[n / 2 - 1] + v[n / 2]) / 2.0,
     }
 }
 
