@@ -13,8 +13,8 @@
 //! so that every peak-memory figure (`VmHWM` from `/proc/self/status`) belongs to one size.
 //!
 //! `--repeat N` runs N rounds of all sizes, interleaved (every round runs each size once, so
-//! that the machine's drift touches all sizes alike), and ends with each size's median time
-//! and the ratios of the medians:
+//! that the machine's drift touches all sizes alike), and ends with each size's median and
+//! best time and the ratios of the medians:
 //!
 //! ```text
 //! cargo run --profile bench --example infer_scale -- --repeat 5 10000 100000 1000000
@@ -62,8 +62,14 @@ fn main() {
     }
     let medians: Vec<f64> = totals.iter_mut().map(|t| median(t)).collect();
     if repeat > 1 {
-        for (n, m) in ops.iter().zip(&medians) {
-            println!("median of {repeat} at {n} ops: {m:.1} ms, {:.3} µs/op", m * 1e3 / *n as f64);
+        for ((n, m), t) in ops.iter().zip(&medians).zip(&totals) {
+            let per_op = |ms: f64| ms * 1e3 / *n as f64;
+            let best = t.iter().copied().fold(f64::INFINITY, f64::min);
+            println!(
+                "{n} ops, {repeat} runs: median {m:.1} ms ({:.3} µs/op), best {best:.1} ms ({:.3} µs/op)",
+                per_op(*m),
+                per_op(best)
+            );
         }
     }
     for (w, m) in sizes.windows(2).zip(medians.windows(2)) {
