@@ -7,6 +7,7 @@ use einrow::code::Coded;
 use einrow::ids::{StepId, TensorId};
 use einrow::infer::{Graph, OpKind};
 use einrow::project::{derive_plan, Compute};
+use einrow::shape::Dim;
 use proptest::prelude::*;
 
 /// One step of a generated program.
@@ -242,4 +243,19 @@ fn steps_of_one_spec_share_label_names_in_either_order() {
         assert_eq!(sizes(&mut g, direct), (names.clone(), vec![Some(2), Some(4), Some(3)]));
         assert_eq!(sizes(&mut g, solver), (names, vec![Some(5), Some(7), Some(6)]));
     }
+}
+
+/// A failed step rebuilds the graph from its events: the rebuilt graph keeps direct
+/// evaluation off when it was turned off (the differential test above relies on it).
+#[test]
+fn a_failed_step_keeps_direct_evaluation_off() {
+    let mut g = graph(false);
+    let a = g.declare("a", Some("2,3"), false).expect("declares");
+    let b = g.declare("b", Some("3,4"), false).expect("declares");
+    let c = g.declare("c", Some("5,4"), false).expect("declares");
+    g.einsum("ij;jk=>ik", &[a, c]).expect_err("j is 3 and 5");
+    g.einsum("ij;jk=>ik", &[a, b]).expect("adds");
+    let labels = g.step_labels(StepId(0));
+    assert_eq!(labels.len(), 3);
+    assert!(labels.dims().iter().all(|d| matches!(d, Dim::Var(_))), "{:?}", labels.dims());
 }

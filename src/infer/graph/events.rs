@@ -41,9 +41,17 @@ pub(super) struct StepExtra {
 }
 
 impl Graph {
+    /// An empty graph with this graph's settings (direct evaluation on or off), to replay
+    /// events into.
+    pub(super) fn empty_like(&self) -> Graph {
+        let mut g = Graph::new();
+        g.direct = self.direct;
+        g
+    }
+
     /// Rebuilds the graph from its first `events` events (deterministic: the same ids).
     pub(super) fn roll_back_to(&mut self, events: usize) {
-        let mut g = Graph::new();
+        let mut g = self.empty_like();
         let ok = self.events[..events].iter().all(|e| g.replay_event(self, e).is_some());
         if ok {
             *self = g;
@@ -53,7 +61,7 @@ impl Graph {
     /// Rebuilds the graph from its events and solves the last round carefully; `None` when
     /// that fails too (or the graph cannot be rebuilt).
     pub(super) fn replay_carefully(&self) -> Option<Graph> {
-        let mut g = Graph::new();
+        let mut g = self.empty_like();
         for e in &self.events {
             g.replay_event(self, e)?;
         }

@@ -67,7 +67,7 @@ impl Graph {
     /// Replays the events with the chosen rows fixed right after their declarations, solving
     /// the last round carefully.
     fn replay_with(&self, choices: &[Choice]) -> Option<Graph> {
-        let mut g = Graph::new();
+        let mut g = self.empty_like();
         for e in &self.events {
             g.replay_event(self, e)?;
             if let Event::Declare(t, _) = e {
