@@ -8,7 +8,7 @@ use crate::shape::{AffineDim, Basis, ConvPadding, Dim, DimExprs, Solved};
 
 /// The simpler dim an affine dim stands for: its size when its parts are known, and `over`
 /// itself for `stride 1` without a valid kernel. `None` while it stays affine.
-pub(crate) fn simplify_affine(a: AffineDim) -> Option<Dim> {
+pub(super) fn simplify_affine(a: AffineDim) -> Option<Dim> {
     let padded = !matches!(a.conv, Some((_, _, ConvPadding::Valid)));
     if a.stride == 1 && padded {
         return Some(a.over);
@@ -96,7 +96,7 @@ pub fn valid_conv_size(stride: u64, over: u64, dilation: u64, kernel: u64) -> Op
 /// The simpler dim a flat concatenation stands for: its only part, or the sum of solved parts
 /// with compatible bases (a named basis beats the default; size-0 parts are dropped). `None`
 /// while it stays a concatenation.
-pub(crate) fn simplify_concat(flat: &[Dim]) -> Option<Dim> {
+pub(super) fn simplify_concat(flat: &[Dim]) -> Option<Dim> {
     match flat {
         [] => Some(Dim::size(0)),
         [one] => Some(*one),

@@ -12,6 +12,8 @@ use std::collections::HashMap;
 use ena::unify::{InPlaceUnificationTable, NoError, UnifyValue};
 use smallvec::SmallVec;
 
+/// Kept at their former place in the public API (they live in [`super::arith`]).
+pub use super::arith::{basis_conflict, concat_sum, valid_conv_size};
 use super::arith::{simplify_affine, simplify_concat};
 use super::constraint::RowArg;
 pub use super::info::{sole, DimFacts, DimInfo, LinkSlab, RowInfo, RowLinks};

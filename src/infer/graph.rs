@@ -92,7 +92,9 @@ pub struct StepSpec {
 }
 
 impl StepSpec {
-    /// Its labels, in the order [`Graph::step_labels`] lists their dims.
+    /// Its labels, in the order [`Graph::step_labels`] lists their dims. Set by the first step
+    /// of the spec that got as far as listing them (a spec reached through a step of the graph
+    /// always has them); empty before.
     pub fn labels(&self) -> &[Name] {
         self.labels.get().map_or(&[], |l| l.as_slice())
     }

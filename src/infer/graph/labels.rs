@@ -74,13 +74,14 @@ impl Graph {
         let Some(Step { spec: Some(spec), .. }) = self.steps.get(s.index()) else {
             return StepLabels::default();
         };
-        let dims = self.step_label_dims(s);
-        let names = spec.labels().get(..dims.len()).unwrap_or_default();
-        StepLabels { names, dims: dims.get(..names.len()).unwrap_or_default() }
+        let (names, dims) = (spec.labels(), self.step_label_dims(s));
+        // Equally long for every step that succeeded; cut to the shorter one in any case.
+        let n = names.len().min(dims.len());
+        StepLabels { names: &names[..n], dims: &dims[..n] }
     }
 
     /// The dims of a step's labels ([`StepLabels::dims`]), read without the names.
-    pub fn step_label_dims(&self, s: StepId) -> &[Dim] {
+    pub(crate) fn step_label_dims(&self, s: StepId) -> &[Dim] {
         let Some(&Step { labels: (start, len), .. }) = self.steps.get(s.index()) else {
             return &[];
         };
@@ -106,6 +107,11 @@ impl Graph {
             }
             self.labels.push(dim);
         }
+        debug_assert!(
+            known.is_none_or(|k| k.len() == self.labels.len() - start),
+            "label count of `{}`",
+            spec.text
+        );
         if known.is_none() {
             // Unset a moment ago, and only this graph's steps hold this spec (a replay parses
             // its own): `set` cannot fail, and if it did, it would hold these same names.
