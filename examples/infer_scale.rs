@@ -9,8 +9,9 @@
 //! the release profile an unrelated edit can move hot functions between codegen units and
 //! change their inlining, which shifts the figures by a few percent.
 //!
-//! With several sizes, each size runs in a child process of its own (re-executing this binary),
-//! so that every peak-memory figure (`VmHWM` from `/proc/self/status`) belongs to one size.
+//! With several sizes (or several rounds), each run is a child process of its own
+//! (re-executing this binary), so that every peak-memory figure (`VmHWM` from
+//! `/proc/self/status`) belongs to one size.
 //!
 //! `--repeat N` runs N rounds of all sizes, interleaved (every round runs each size once, so
 //! that the machine's drift touches all sizes alike), and ends with each size's median and
@@ -27,20 +28,7 @@ use std::process::Command;
 use std::time::Instant;
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let repeat = args
-        .iter()
-        .position(|a| a == "--repeat")
-        .and_then(|i| args.get(i + 1))
-        .and_then(|n| n.parse::<usize>().ok())
-        .unwrap_or(1)
-        .max(1);
-    let sizes: Vec<usize> = args
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| *i == 0 || args[i - 1] != "--repeat")
-        .filter_map(|(_, a)| a.parse().ok())
-        .collect();
+    let (sizes, repeat) = parse_args();
     let sizes = if sizes.is_empty() { vec![10_000, 100_000, 1_000_000] } else { sizes };
     if let ([n], 1) = (&sizes[..], repeat) {
         run_one(*n);
@@ -77,6 +65,26 @@ fn main() {
     }
 }
 
+/// The sizes and the number of rounds given on the command line; exits with a usage message
+/// on anything else.
+fn parse_args() -> (Vec<usize>, usize) {
+    let mut args = std::env::args().skip(1);
+    let (mut sizes, mut repeat) = (Vec::new(), 1);
+    while let Some(a) = args.next() {
+        let ok = if a == "--repeat" {
+            let n = args.next().and_then(|n| n.parse::<usize>().ok()).filter(|n| *n >= 1);
+            n.map(|n| repeat = n).is_some()
+        } else {
+            a.parse().map(|n| sizes.push(n)).is_ok()
+        };
+        if !ok {
+            eprintln!("usage: infer_scale [--repeat N] [OPERATIONS ...] (N ≥ 1; not `{a}`)");
+            std::process::exit(2);
+        }
+    }
+    (sizes, repeat)
+}
+
 /// Runs one size in a child process, echoes its table row, and returns its number of
 /// operations and total time (ms).
 fn run_child(exe: &std::path::Path, n: usize) -> (usize, f64) {
@@ -88,8 +96,13 @@ fn run_child(exe: &std::path::Path, n: usize) -> (usize, f64) {
         std::process::exit(1);
     }
     let field = |i: usize| text.split_whitespace().nth(i);
-    let ops = field(0).and_then(|t| t.parse().ok()).unwrap_or(n);
-    (ops, field(3).and_then(|t| t.parse().ok()).unwrap_or(f64::NAN))
+    let ops = field(0).and_then(|t| t.parse().ok());
+    let ms = field(3).and_then(|t| t.parse().ok());
+    let (Some(ops), Some(ms)) = (ops, ms) else {
+        eprintln!("the run of {n} operations printed no table row");
+        std::process::exit(1);
+    };
+    (ops, ms)
 }
 
 /// The median (the mean of the middle two for an even count).
