@@ -1,5 +1,5 @@
 //! The solver's state: ena union-find tables for dim and row variables, with small `Copy`
-//! values pointing into arenas (dims in a vector, rows in a [`RowStore`]), and side tables for
+//! values pointing into arenas (dims in a vector, rows in a `RowStore`), and side tables for
 //! bounds, caps and provenance.
 //!
 //! A bound variable's value is stored once (in `dim_values` / the row store; solved sizes are
@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use ena::unify::{InPlaceUnificationTable, NoError, UnifyValue};
 use smallvec::SmallVec;
 
-/// Kept at their former place in the public API (they live in [`super::arith`]).
+/// Dim arithmetic the public API offers here (it lives in `infer/arith.rs`).
 pub use super::arith::{basis_conflict, concat_sum, valid_conv_size};
 use super::arith::{simplify_affine, simplify_concat};
 use super::constraint::RowArg;

@@ -1,7 +1,7 @@
 //! Stage 2 — shape inference: constraints per operation, solved by union-find over dim and row
 //! variables (ena), with OCANNL's broadcast order, row templates, caps and staged closing.
 
-pub mod arith;
+mod arith;
 mod broadcast;
 mod careful;
 mod close;
