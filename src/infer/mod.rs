@@ -2,6 +2,7 @@
 //! variables (ena), with OCANNL's broadcast order, row templates, caps and staged closing.
 
 mod arith;
+pub(crate) mod bindings;
 mod broadcast;
 mod careful;
 mod close;
