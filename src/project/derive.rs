@@ -62,9 +62,20 @@ pub fn derive_plan(
         }
         None => vec![positional_part(op, out, args, slice_index)?],
     };
+    Ok(assemble(op, out, args, parts, compute))
+}
+
+/// The plan of an operation from its parts and the sizes of its result and operands.
+pub(super) fn assemble(
+    op: OpKind,
+    out: &Sizes,
+    args: &[Sizes],
+    parts: Vec<PlanPart>,
+    compute: Compute,
+) -> IndexPlan {
     let result_dims = out.memory().to_vec();
     let bijective = parts.len() == 1 && is_bijective(&parts[0], &result_dims);
-    Ok(IndexPlan {
+    IndexPlan {
         op,
         result_dims,
         operand_dims: args.iter().map(|a| a.memory().to_vec()).collect(),
@@ -72,7 +83,7 @@ pub fn derive_plan(
         accum: compute.accum,
         combine: compute.combine,
         bijective,
-    })
+    }
 }
 
 /// The solved size of each label of a step, in the order of its labels.

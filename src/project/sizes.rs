@@ -78,6 +78,30 @@ impl Sizes {
         Ok(())
     }
 
+    /// Sizes given row by row: `push_row(kind, dims)` appends a row's sizes to `dims` and
+    /// returns the length of its leading flank.
+    pub fn from_rows(mut push_row: impl FnMut(RowKind, &mut SmallVec<[u64; 8]>) -> usize) -> Sizes {
+        let mut out = Sizes::default();
+        for kind in RowKind::MEMORY_ORDER {
+            let start = out.dims.len();
+            let beg = push_row(kind, &mut out.dims);
+            out.rows[kind.index()] = Span { start, beg, len: out.dims.len() - start };
+        }
+        out
+    }
+
+    /// The sizes of a [`Concrete`] shape.
+    pub fn from_concrete(c: &Concrete) -> Sizes {
+        Sizes::from_rows(|kind, dims| {
+            let row = c.row(kind);
+            // Pushed one by one: `extend_from_slice` costs more than these few sizes.
+            for &size in row.beg.iter().chain(&row.dims) {
+                dims.push(size);
+            }
+            row.beg.len()
+        })
+    }
+
     /// The row of a kind.
     pub fn row(&self, kind: RowKind) -> RowSizes<'_> {
         let s = self.rows[kind.index()];

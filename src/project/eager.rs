@@ -1,0 +1,199 @@
+//! Plans of one spec over operands of known sizes, without building a graph: what an eager
+//! framework asks on every call (numpy's `einsum`, with OCANNL specs).
+//!
+//! The common case — operand axes that agree, a spec of labels, placeholders and row variables
+//! — is read off the operands (`infer/bindings.rs`, as the graph's direct evaluation does) and
+//! planned at once. Every other case (fixed indices, strided or concatenated axes, result axes
+//! no operand fixes, and every error) goes through a graph of one step, so the answer and the
+//! explained errors are exactly those of [`Graph`]; `tests/eager.rs` checks that both routes
+//! give the same plans and errors.
+
+use smallvec::SmallVec;
+
+use super::concrete::Concrete;
+use super::derive::{assemble, derive_plan, Compute};
+use super::error::ProjectError;
+use super::plan::IndexPlan;
+use super::sizes::Sizes;
+use super::spec::{spec_parts, LabelSizes, SpecSizes};
+use crate::code::ErrorCode;
+use crate::ids::StepId;
+use crate::infer::bindings::{read_off, DirectSolution, OperandRows};
+use crate::infer::{Graph, InferError, OpKind};
+use crate::shape::{Basis, Solved};
+use crate::spec::ast::{Name, RowKind};
+use crate::spec::lexer::MAX_INT;
+use crate::spec::parse_einsum;
+
+/// The names of the operands in the errors of [`plan_einsum`] (in the failing step's
+/// statement, `t2 = einsum "ij;jk=>ik" a b`), in order.
+pub const OPERAND_NAMES: [&str; 3] = ["a", "b", "c"];
+
+/// The plan of an OCANNL spec (`rhs1;rhs2=>lhs`, one to three operand slots) over operands
+/// of these sizes, with the default [`Compute`] of its operation (permute for one operand,
+/// einsum for two, einsum3 for three).
+///
+/// The same plan as [`derive_plan`] gives after declaring the operands in a [`Graph`], adding
+/// the step and solving. Errors are the graph's too: the failing statement names the operands
+/// `a`, `b` and `c` ([`OPERAND_NAMES`]) and the result after them (`t2 = einsum "…" a b`).
+/// Only sizes count: operands of the same sizes split differently into leading and trailing
+/// flanks have the same plan.
+///
+/// ```
+/// use einrow::project::{plan_einsum, Concrete, ConcreteRow};
+///
+/// let shape = |dims: &[u64]| {
+///     let output = ConcreteRow { beg: vec![], dims: dims.to_vec() };
+///     Concrete { rows: [ConcreteRow::default(), ConcreteRow::default(), output] }
+/// };
+/// let plan = plan_einsum("ij;jk=>ik", &[&shape(&[2, 3]), &shape(&[3, 4])])?;
+/// assert_eq!(plan.result_dims, vec![2, 4]);
+/// assert!(plan.to_string().contains("j in 0..3"));
+///
+/// let err = plan_einsum("ij;jk=>ik", &[&shape(&[2, 3]), &shape(&[5, 4])]).unwrap_err();
+/// assert_eq!(einrow::Coded::code(&err), einrow::ErrorCode::Mismatch);
+/// # Ok::<(), einrow::project::ProjectError>(())
+/// ```
+pub fn plan_einsum(spec: &str, operands: &[&Concrete]) -> Result<IndexPlan, ProjectError> {
+    let op = match operands.len() {
+        1 => OpKind::Permute,
+        2 => OpKind::Einsum,
+        3 => OpKind::Einsum3,
+        n => return Err(usage(ErrorCode::Arity, format!("a spec takes 1 to 3 operands, not {n}"))),
+    };
+    for (name, c) in OPERAND_NAMES.iter().zip(operands) {
+        let mut sizes = c.rows.iter().flat_map(|r| r.beg.iter().chain(&r.dims));
+        if let Some(big) = sizes.find(|s| **s > MAX_INT) {
+            let message = format!("operand `{name}` has a size of {big}; sizes are at most 2^62");
+            return Err(usage(ErrorCode::Value, message));
+        }
+    }
+    match read_off_plan(spec, operands, op) {
+        Some(plan) => plan,
+        None => plan_through_graph(spec, operands, op),
+    }
+}
+
+/// The plan when the step's solution can be read off the operands; `None` when it needs the
+/// solver (or does not parse: the graph reports that).
+fn read_off_plan(
+    text: &str,
+    operands: &[&Concrete],
+    op: OpKind,
+) -> Option<Result<IndexPlan, ProjectError>> {
+    let spec = parse_einsum(text).ok()?;
+    if spec.rhs.len() != operands.len() {
+        return None;
+    }
+    let mut solution = DirectSolution::default();
+    read_off(&spec, &mut solution, |i, dims: &mut SmallVec<[Solved; 8]>| {
+        operands.get(i).map(|c| push_solved(c, dims))
+    })?;
+    let args: SmallVec<[Sizes; 3]> = operands.iter().map(|c| Sizes::from_concrete(c)).collect();
+    // The result's rows lie one after the other in `dims`, in `RowKind::ALL` order.
+    let mut starts = [0; 3];
+    let mut next = 0;
+    for (start, (len, _)) in starts.iter_mut().zip(solution.rows) {
+        *start = next;
+        next += len;
+    }
+    let out = Sizes::from_rows(|kind, dims| {
+        let (k, (len, leading)) = (kind.index(), solution.rows[kind.index()]);
+        let row = solution.dims.get(starts[k]..starts[k] + len).unwrap_or_default();
+        dims.extend(row.iter().map(|s| s.size));
+        leading
+    });
+    let names: SmallVec<[Name; 8]> = solution.labels.iter().map(|(n, _)| (*n).clone()).collect();
+    let sizes: SmallVec<[Option<u64>; 8]> =
+        solution.labels.iter().map(|(_, s)| Some(s.size)).collect();
+    let labels = LabelSizes { names: &names, sizes: &sizes };
+    let parts = spec_parts(&spec, SpecSizes { out: &out, args: &args, labels });
+    let compute = Compute::default_for(op, operands.len());
+    Some(parts.map(|parts| assemble(op, &out, &args, parts, compute)))
+}
+
+/// Appends an operand's sizes (plain, of the default basis) row by row in [`RowKind::ALL`]
+/// order; returns its rows.
+fn push_solved(c: &Concrete, dims: &mut SmallVec<[Solved; 8]>) -> OperandRows {
+    let solved = |size: &u64| Solved { size: *size, basis: Basis::DEFAULT };
+    RowKind::ALL.map(|kind| {
+        let row = c.row(kind);
+        for size in row.beg.iter().chain(&row.dims) {
+            dims.push(solved(size));
+        }
+        (row.len(), row.beg.len())
+    })
+}
+
+/// The plan through a graph of one step: the operands declared with their sizes, the step
+/// added, solved and planned.
+fn plan_through_graph(
+    spec: &str,
+    operands: &[&Concrete],
+    op: OpKind,
+) -> Result<IndexPlan, ProjectError> {
+    let mut g = Graph::new();
+    let mut args: SmallVec<[crate::ids::TensorId; 3]> = SmallVec::new();
+    for (name, c) in OPERAND_NAMES.iter().zip(operands) {
+        args.push(g.declare(name, Some(&shape_text(c)), false)?);
+    }
+    g.add_step(op, &args, Some(spec))?;
+    g.solve()?;
+    derive_plan(&mut g, StepId::from_index(0), Compute::default_for(op, operands.len()), 0)
+}
+
+/// A shape string of a concrete shape (`2|4->3`): each row's sizes in order, kinds not
+/// needed left out.
+fn shape_text(c: &Concrete) -> String {
+    let row = |kind| {
+        let r: &super::concrete::ConcreteRow = c.row(kind);
+        let sizes = r.beg.iter().chain(&r.dims).map(u64::to_string);
+        sizes.collect::<Vec<_>>().join(",")
+    };
+    let (batch, input, output) = (row(RowKind::Batch), row(RowKind::Input), row(RowKind::Output));
+    let mut text = String::new();
+    if !batch.is_empty() {
+        text.push_str(&batch);
+        text.push('|');
+    }
+    if !input.is_empty() {
+        text.push_str(&input);
+        text.push_str("->");
+    }
+    text.push_str(&output);
+    text
+}
+
+fn usage(code: ErrorCode, message: String) -> ProjectError {
+    ProjectError::Infer(InferError::Usage { code, message })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shape_text;
+    use crate::project::{Concrete, ConcreteRow};
+    use crate::shape::parse_shape_string;
+    use crate::spec::ast::RowKind;
+
+    fn concrete(rows: [&[u64]; 3]) -> Concrete {
+        Concrete { rows: rows.map(|r| ConcreteRow { beg: vec![], dims: r.to_vec() }) }
+    }
+
+    /// Every combination of empty and non-empty rows reads back as the same sizes.
+    #[test]
+    fn shape_texts_read_back_as_the_same_rows() {
+        let rows: [&[u64]; 3] = [&[2, 3], &[4], &[5, 6]];
+        for mask in 0..8 {
+            let pick: [&[u64]; 3] =
+                std::array::from_fn(|k| if mask & (1 << k) != 0 { rows[k] } else { &[] });
+            let text = shape_text(&concrete(pick));
+            let parsed = parse_shape_string(&text).expect("parses");
+            for kind in RowKind::ALL {
+                let row = parsed.row(kind);
+                let sizes: Vec<u64> = row.beg.iter().chain(&row.dims).map(|a| a.size).collect();
+                assert_eq!(sizes, pick[kind.index()], "{kind:?} row of `{text}`");
+                assert!(row.var.is_none(), "`{text}` is closed");
+            }
+        }
+    }
+}
