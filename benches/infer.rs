@@ -10,7 +10,7 @@ mod transformer;
 use criterion::{black_box, criterion_group, criterion_main, BatchSize, Criterion};
 use einrow::ids::StepId;
 use einrow::infer::{Graph, OpKind};
-use einrow::project::{derive_plan, plan_einsum, Compute, Concrete, ConcreteRow};
+use einrow::project::{derive_plan, plan_einsum, Compute, Concrete};
 
 /// A graph with the two declared 2-d leaves of `ij;jk=>ik`.
 ///
@@ -27,12 +27,6 @@ fn two_leaves() -> Box<Graph> {
 fn declare_two(g: &mut Graph) {
     g.declare("a", Some("2,3"), false).expect("declares");
     g.declare("b", Some("3,4"), false).expect("declares");
-}
-
-/// A matrix's sizes: one output row of two axes.
-fn matrix(rows: u64, cols: u64) -> Concrete {
-    let output = ConcreteRow { beg: vec![], dims: vec![rows, cols] };
-    Concrete { rows: [ConcreteRow::default(), ConcreteRow::default(), output] }
 }
 
 fn one_spec(c: &mut Criterion) {
@@ -82,7 +76,7 @@ fn one_spec(c: &mut Criterion) {
     });
     // The eager route: operand sizes given, no graph (`project::plan_einsum`). The plan is
     // dropped outside the timing, as the rows above drop theirs.
-    let (a, b) = (matrix(2, 3), matrix(3, 4));
+    let (a, b) = (Concrete::output(&[2, 3]), Concrete::output(&[3, 4]));
     group.bench_function("plan_einsum ij;jk=>ik (eager, sizes given)", |bench| {
         bench
             .iter_with_large_drop(|| plan_einsum(black_box("ij;jk=>ik"), &[&a, &b]).expect("plans"))

@@ -7,7 +7,7 @@ use einrow::code::{Coded, ErrorCode};
 use einrow::ids::{StepId, TensorId};
 use einrow::infer::{Graph, InferError, OpKind};
 use einrow::project::{derive_plan, plan_einsum, Compute, Concrete, ConcreteRow, IndexPlan};
-use einrow::project::{ProjectError, OPERAND_NAMES};
+use einrow::project::{operand_name, ProjectError};
 use proptest::prelude::*;
 
 /// A declared shape without row variables: an output row, sometimes batch and input rows.
@@ -136,7 +136,8 @@ fn op(operands: usize) -> OpKind {
     match operands {
         1 => OpKind::Permute,
         2 => OpKind::Einsum,
-        _ => OpKind::Einsum3,
+        3 => OpKind::Einsum3,
+        _ => OpKind::Concat,
     }
 }
 
@@ -153,8 +154,8 @@ fn through_solver(spec: &str, shapes: &[String]) -> Result<IndexPlan, ProjectErr
     let mut g = Graph::new();
     g.set_direct_evaluation(false);
     let mut args: Vec<TensorId> = Vec::new();
-    for (name, shape) in OPERAND_NAMES.iter().zip(shapes) {
-        args.push(g.declare(name, Some(shape), false)?);
+    for (i, shape) in shapes.iter().enumerate() {
+        args.push(g.declare(&operand_name(i), Some(shape), false)?);
     }
     let op = op(shapes.len());
     g.add_step(op, &args, Some(spec))?;
@@ -189,10 +190,9 @@ proptest! {
     }
 }
 
-/// A matrix's sizes: one output row.
+/// A matrix's sizes.
 fn matrix(rows: u64, cols: u64) -> Concrete {
-    let output = ConcreteRow { beg: vec![], dims: vec![rows, cols] };
-    Concrete { rows: [ConcreteRow::default(), ConcreteRow::default(), output] }
+    Concrete::output(&[rows, cols])
 }
 
 #[test]
@@ -214,6 +214,8 @@ fn steps_the_operands_do_not_settle_go_through_the_solver() {
         ("i => 0", &["5"][..]),
         ("i+k; k => i", &["6", "3"][..]),
         ("a^b => a", &["7"][..]),
+        ("i; j; k; l => i^j^k^l", &["2", "3", "1", "4"][..]),
+        ("i; i; i; i => i", &["2", "2", "2", "2"][..]),
     ] {
         let shapes: Vec<String> = shapes.iter().map(|s| s.to_string()).collect();
         same_outcome(spec, &shapes).unwrap_or_else(|diff| panic!("{diff}"));
@@ -238,14 +240,18 @@ fn a_malformed_spec_is_a_syntax_error_with_its_span() {
 }
 
 #[test]
-fn one_to_three_operands_are_planned_and_other_counts_refused() {
+fn any_number_of_operands_but_none_is_planned() {
     let m = matrix(2, 2);
     assert!(plan_einsum("ij => ji", &[&m]).is_ok());
     assert!(plan_einsum("ij; jk; kl => il", &[&m, &m, &m]).is_ok());
+    let concat =
+        plan_einsum("i, j; i, j; i, j; i, j => i^i^i^i, j", &[&m; 4]).expect("concatenates");
+    assert_eq!((concat.op, concat.result_dims), (OpKind::Concat, vec![8, 2]));
     for operands in [vec![], vec![&m; 4]] {
         let err = plan_einsum("ij => ji", &operands).expect_err("arity");
         assert_eq!(err.code(), ErrorCode::Arity);
     }
+    assert_eq!([0, 2, 25, 26].map(operand_name), ["a", "c", "z", "x27"]);
     // A spec whose slots do not match the operands is refused as the graph refuses it.
     let err = plan_einsum("ij => ji", &[&m, &m]).expect_err("arity");
     assert_eq!(err.code(), ErrorCode::Arity);

@@ -40,6 +40,13 @@ pub struct Concrete {
 }
 
 impl Concrete {
+    /// A shape of one output row of these sizes (batch and input rows empty): a plain
+    /// n-dimensional array.
+    pub fn output(dims: &[u64]) -> Concrete {
+        let output = ConcreteRow { beg: Vec::new(), dims: dims.to_vec() };
+        Concrete { rows: [ConcreteRow::default(), ConcreteRow::default(), output] }
+    }
+
     /// The solved shape of `t` (fails when something is still unknown).
     pub fn of(g: &mut Graph, t: TensorId) -> Result<Concrete, InferError> {
         Sizes::of(g, t).map(|s| s.to_concrete())

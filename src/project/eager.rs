@@ -25,50 +25,56 @@ use crate::spec::ast::{Name, RowKind};
 use crate::spec::lexer::MAX_INT;
 use crate::spec::parse_einsum;
 
-/// The names of the operands in the errors of [`plan_einsum`] (in the failing step's
-/// statement, `t2 = einsum "ij;jk=>ik" a b`), in order.
-pub const OPERAND_NAMES: [&str; 3] = ["a", "b", "c"];
+/// The name of the `i`-th operand (from 0) in the errors of [`plan_einsum`], as the failing
+/// step's statement shows it (`t2 = einsum "ij;jk=>ik" a b`): `a` to `z`, then `x27`, `x28`…
+pub fn operand_name(i: usize) -> String {
+    match u8::try_from(i) {
+        Ok(k) if k < 26 => char::from(b'a' + k).to_string(),
+        _ => format!("x{}", i + 1),
+    }
+}
 
-/// The plan of an OCANNL spec (`rhs1;rhs2=>lhs`, one to three operand slots) over operands
-/// of these sizes, with the default [`Compute`] of its operation (permute for one operand,
-/// einsum for two, einsum3 for three).
+/// The plan of an OCANNL spec (`rhs1;rhs2=>lhs`) over operands of these sizes, with the
+/// default [`Compute`] of its operation: a permute for one operand, an einsum for two, einsum3
+/// for three, a concatenation (`a;b;c;d=>a^b^c^d`) for more.
 ///
 /// The same plan as [`derive_plan`] gives after declaring the operands in a [`Graph`], adding
 /// the step and solving. Errors are the graph's too: the failing statement names the operands
-/// `a`, `b` and `c` ([`OPERAND_NAMES`]) and the result after them (`t2 = einsum "…" a b`).
-/// Only sizes count: operands of the same sizes split differently into leading and trailing
-/// flanks have the same plan.
+/// after [`operand_name`] and the result after them (`t2 = einsum "…" a b`). Only sizes
+/// count: operands of the same sizes split differently into leading and trailing flanks have
+/// the same plan.
 ///
 /// ```
-/// use einrow::project::{plan_einsum, Concrete, ConcreteRow};
+/// use einrow::project::{plan_einsum, Concrete};
 ///
-/// let shape = |dims: &[u64]| {
-///     let output = ConcreteRow { beg: vec![], dims: dims.to_vec() };
-///     Concrete { rows: [ConcreteRow::default(), ConcreteRow::default(), output] }
-/// };
-/// let plan = plan_einsum("ij;jk=>ik", &[&shape(&[2, 3]), &shape(&[3, 4])])?;
+/// let plan = plan_einsum("ij;jk=>ik", &[&Concrete::output(&[2, 3]), &Concrete::output(&[3, 4])])?;
 /// assert_eq!(plan.result_dims, vec![2, 4]);
 /// assert!(plan.to_string().contains("j in 0..3"));
 ///
-/// let err = plan_einsum("ij;jk=>ik", &[&shape(&[2, 3]), &shape(&[5, 4])]).unwrap_err();
+/// let err = plan_einsum("ij;jk=>ik", &[&Concrete::output(&[2, 3]), &Concrete::output(&[5, 4])])
+///     .unwrap_err();
 /// assert_eq!(einrow::Coded::code(&err), einrow::ErrorCode::Mismatch);
 /// # Ok::<(), einrow::project::ProjectError>(())
 /// ```
 pub fn plan_einsum(spec: &str, operands: &[&Concrete]) -> Result<IndexPlan, ProjectError> {
     let op = match operands.len() {
+        0 => return Err(usage(ErrorCode::Arity, "a spec needs at least one operand".into())),
         1 => OpKind::Permute,
         2 => OpKind::Einsum,
         3 => OpKind::Einsum3,
-        n => return Err(usage(ErrorCode::Arity, format!("a spec takes 1 to 3 operands, not {n}"))),
+        _ => OpKind::Concat,
     };
-    for (name, c) in OPERAND_NAMES.iter().zip(operands) {
+    for (i, c) in operands.iter().enumerate() {
         let mut sizes = c.rows.iter().flat_map(|r| r.beg.iter().chain(&r.dims));
         if let Some(big) = sizes.find(|s| **s > MAX_INT) {
+            let name = operand_name(i);
             let message = format!("operand `{name}` has a size of {big}; sizes are at most 2^62");
             return Err(usage(ErrorCode::Value, message));
         }
     }
-    match read_off_plan(spec, operands, op) {
+    // A concatenation is never read off (as the graph's direct evaluation does not).
+    let read = (op != OpKind::Concat).then(|| read_off_plan(spec, operands, op)).flatten();
+    match read {
         Some(plan) => plan,
         None => plan_through_graph(spec, operands, op),
     }
@@ -134,8 +140,8 @@ fn plan_through_graph(
 ) -> Result<IndexPlan, ProjectError> {
     let mut g = Graph::new();
     let mut args: SmallVec<[crate::ids::TensorId; 3]> = SmallVec::new();
-    for (name, c) in OPERAND_NAMES.iter().zip(operands) {
-        args.push(g.declare(name, Some(&shape_text(c)), false)?);
+    for (i, c) in operands.iter().enumerate() {
+        args.push(g.declare(&operand_name(i), Some(&shape_text(c)), false)?);
     }
     g.add_step(op, &args, Some(spec))?;
     g.solve()?;
@@ -175,7 +181,7 @@ mod tests {
     use crate::shape::parse_shape_string;
     use crate::spec::ast::RowKind;
 
-    fn concrete(rows: [&[u64]; 3]) -> Concrete {
+    fn shape_of(rows: [&[u64]; 3]) -> Concrete {
         Concrete { rows: rows.map(|r| ConcreteRow { beg: vec![], dims: r.to_vec() }) }
     }
 
@@ -186,7 +192,7 @@ mod tests {
         for mask in 0..8 {
             let pick: [&[u64]; 3] =
                 std::array::from_fn(|k| if mask & (1 << k) != 0 { rows[k] } else { &[] });
-            let text = shape_text(&concrete(pick));
+            let text = shape_text(&shape_of(pick));
             let parsed = parse_shape_string(&text).expect("parses");
             for kind in RowKind::ALL {
                 let row = parsed.row(kind);

@@ -6,10 +6,9 @@ use std::time::Duration;
 
 use einrow::formats::convert::{named_einsum, read_tensor, to_nested_json, to_vespa, NamedTensor};
 use einrow::formats::vespa::Tensor as VespaTensor;
-use einrow::infer::{Graph, OpKind};
 use einrow::kernel::RunOptions;
 use einrow::numpy::{einsum_with, time_runs};
-use einrow::project::{derive_plan, run_plan, Compute, IndexPlan};
+use einrow::project::{plan_einsum, run_plan, Concrete, IndexPlan};
 use einrow::tensor::{DType, Tensor};
 use einrow::Coded;
 
@@ -165,24 +164,14 @@ fn random_unit(state: &mut u64) -> f64 {
     (x >> 11) as f64 / (1u64 << 52) as f64 - 1.0
 }
 
-/// Solves an OCANNL spec over operands declared as output-only rows and derives its plan.
+/// The plan of an OCANNL spec over the operands' sizes (each an output row).
 fn ocannl_plan(spec: &str, tensors: &[&Tensor]) -> Result<IndexPlan, Failure> {
-    let mut g = Graph::new();
-    let mut ids = Vec::new();
-    for (i, t) in tensors.iter().enumerate() {
-        let shape: Vec<String> = t.shape().iter().map(usize::to_string).collect();
-        ids.push(g.declare(&format!("x{}", i + 1), Some(&shape.join(",")), false).map_err(coded)?);
-    }
-    let op = match ids.len() {
-        1 => OpKind::Permute,
-        2 => OpKind::Einsum,
-        3 => OpKind::Einsum3,
-        _ => OpKind::Concat,
-    };
-    g.add_step(op, &ids, Some(spec)).map_err(coded)?;
-    g.solve().map_err(coded)?;
-    let step = einrow::ids::StepId(0);
-    derive_plan(&mut g, step, Compute::default_for(op, ids.len()), 0).map_err(coded)
+    let shapes: Vec<Concrete> = tensors
+        .iter()
+        .map(|t| Concrete::output(&t.shape().iter().map(|&d| d as u64).collect::<Vec<_>>()))
+        .collect();
+    let refs: Vec<&Concrete> = shapes.iter().collect();
+    plan_einsum(spec, &refs).map_err(coded)
 }
 
 fn print_numpy_plan(spec: &str, tensors: &[&Tensor]) -> Result<(), Failure> {
