@@ -7,7 +7,7 @@ use super::gen::Generated;
 use crate::code::ErrorCode;
 use crate::infer::program::Program;
 use crate::infer::OpKind;
-use crate::shape::{parse_shape_string, ShapeText, TextAxis, TextRow};
+use crate::shape::{parse_shape_string, rows_text, ShapeText, TextAxis, TextRow};
 use crate::spec::ast::RowKind;
 
 /// What a case expects.
@@ -118,20 +118,11 @@ pub fn shape_text_string(t: &ShapeText) -> String {
         items.extend(r.dims.iter().map(axis_text));
         items.join(",")
     };
-    let (b, i, o) = (
-        row(&t.batch, RowKind::Batch),
-        row(&t.input, RowKind::Input),
-        row(&t.output, RowKind::Output),
-    );
-    let mut out = String::new();
-    if !b.is_empty() {
-        out.push_str(&format!("{b}|"));
-    }
-    if !i.is_empty() {
-        out.push_str(&format!("{i}->"));
-    }
-    out.push_str(&o);
-    out
+    rows_text(
+        &row(&t.batch, RowKind::Batch),
+        &row(&t.input, RowKind::Input),
+        &row(&t.output, RowKind::Output),
+    )
 }
 
 fn axis_text(a: &TextAxis) -> String {

@@ -13,6 +13,7 @@
 
 use smallvec::SmallVec;
 
+use crate::infer::op::OpKind;
 use crate::shape::Solved;
 use crate::spec::ast::{self, same_name, AxisKind, EinsumSpec, Name, RowKind};
 
@@ -46,6 +47,12 @@ struct Bindings<'s> {
 struct Covered {
     dims: SmallVec<[Solved; 4]>,
     leading: usize,
+}
+
+/// Whether steps of this operation may be read off their operands: einsum, einsum3 and
+/// permute (a concatenation's sizes are sums, which the solver works out).
+pub(crate) fn reads_off(op: OpKind) -> bool {
+    matches!(op, OpKind::Einsum | OpKind::Einsum3 | OpKind::Permute)
 }
 
 /// Reads the solution of a spec step off its operands into `out` (which starts empty; filled

@@ -18,9 +18,9 @@ use super::sizes::Sizes;
 use super::spec::{spec_parts, LabelSizes, SpecSizes};
 use crate::code::ErrorCode;
 use crate::ids::StepId;
-use crate::infer::bindings::{read_off, DirectSolution, OperandRows};
+use crate::infer::bindings::{read_off, reads_off, DirectSolution, OperandRows};
 use crate::infer::{Graph, InferError, OpKind};
-use crate::shape::{Basis, Solved};
+use crate::shape::{rows_text, Basis, Solved};
 use crate::spec::ast::{Name, RowKind};
 use crate::spec::lexer::MAX_INT;
 use crate::spec::parse_einsum;
@@ -72,8 +72,7 @@ pub fn plan_einsum(spec: &str, operands: &[&Concrete]) -> Result<IndexPlan, Proj
             return Err(usage(ErrorCode::Value, message));
         }
     }
-    // A concatenation is never read off (as the graph's direct evaluation does not).
-    let read = (op != OpKind::Concat).then(|| read_off_plan(spec, operands, op)).flatten();
+    let read = reads_off(op).then(|| read_off_plan(spec, operands, op)).flatten();
     match read {
         Some(plan) => plan,
         None => plan_through_graph(spec, operands, op),
@@ -152,22 +151,11 @@ fn plan_through_graph(
 /// needed left out.
 fn shape_text(c: &Concrete) -> String {
     let row = |kind| {
-        let r: &super::concrete::ConcreteRow = c.row(kind);
+        let r = c.row(kind);
         let sizes = r.beg.iter().chain(&r.dims).map(u64::to_string);
         sizes.collect::<Vec<_>>().join(",")
     };
-    let (batch, input, output) = (row(RowKind::Batch), row(RowKind::Input), row(RowKind::Output));
-    let mut text = String::new();
-    if !batch.is_empty() {
-        text.push_str(&batch);
-        text.push('|');
-    }
-    if !input.is_empty() {
-        text.push_str(&input);
-        text.push_str("->");
-    }
-    text.push_str(&output);
-    text
+    rows_text(&row(RowKind::Batch), &row(RowKind::Input), &row(RowKind::Output))
 }
 
 fn usage(code: ErrorCode, message: String) -> ProjectError {

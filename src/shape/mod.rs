@@ -8,4 +8,4 @@ mod text;
 pub use dim::{AffineDim, Basis, BasisTable, ConvPadding, Dim, ExprId, ShowDim, Solved};
 pub use exprs::DimExprs;
 pub use row::{pushed, Axes, Dims, Row, Shape};
-pub use text::{parse_shape_string, ShapeStringError, ShapeText, TextAxis, TextRow};
+pub use text::{parse_shape_string, rows_text, ShapeStringError, ShapeText, TextAxis, TextRow};

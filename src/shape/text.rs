@@ -66,6 +66,22 @@ impl Coded for ShapeStringError {
     }
 }
 
+/// The shape string of three written rows (each its axes joined by commas): `batch|` and
+/// `input->` are left out when those rows are empty (`2|4->3`, `4->3`, `3`).
+pub fn rows_text(batch: &str, input: &str, output: &str) -> String {
+    let mut text = String::with_capacity(batch.len() + input.len() + output.len() + 3);
+    if !batch.is_empty() {
+        text.push_str(batch);
+        text.push('|');
+    }
+    if !input.is_empty() {
+        text.push_str(input);
+        text.push_str("->");
+    }
+    text.push_str(output);
+    text
+}
+
 /// Parses a shape string.
 pub fn parse_shape_string(text: &str) -> Result<ShapeText, ShapeStringError> {
     let (batch, rest, rest_at) = match text.find('|') {

@@ -11,7 +11,7 @@ use smallvec::SmallVec;
 
 use super::{Graph, StepSpec};
 use crate::ids::TensorId;
-use crate::infer::bindings::{read_off, DirectSolution};
+use crate::infer::bindings::{read_off, reads_off, DirectSolution};
 use crate::infer::op::OpKind;
 use crate::infer::store::ShapeRef;
 use crate::shape::{Dim, Solved};
@@ -27,7 +27,7 @@ impl Graph {
         step: &StepSpec,
         args: &[TensorId],
     ) -> Option<(ShapeRef, (u32, u32))> {
-        if !self.direct || !matches!(op, OpKind::Einsum | OpKind::Einsum3 | OpKind::Permute) {
+        if !self.direct || !reads_off(op) {
             return None;
         }
         let mut solution = DirectSolution::default();

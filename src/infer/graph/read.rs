@@ -5,7 +5,7 @@ use super::Graph;
 use crate::code::ErrorCode;
 use crate::ids::TensorId;
 use crate::infer::error::InferError;
-use crate::shape::{Basis, Dim, Shape, Solved};
+use crate::shape::{rows_text, Basis, Dim, Shape, Solved};
 use crate::spec::ast::RowKind;
 
 impl Graph {
@@ -77,15 +77,7 @@ impl Graph {
                 .collect::<Vec<_>>()
                 .join(",")
         };
-        let mut text = String::new();
-        if !b.is_empty() {
-            text.push_str(&format!("{}|", show(&b)));
-        }
-        if !i.is_empty() {
-            text.push_str(&format!("{}->", show(&i)));
-        }
-        text.push_str(&show(&o));
-        Ok(text)
+        Ok(rows_text(&show(&b), &show(&i), &show(&o)))
     }
 
     /// The solved size of a dim (after [`Graph::solve`]), e.g. of a step's label.
