@@ -436,18 +436,52 @@ fn values_past_two_to_the_53_may_round_differently() {
     }
 }
 
-/// Open: the concatenation's flat equalities make its label `b` one dim in both operands, yet
-/// the solution has `b` as `1!` in `t0` (a pointwise result of open leaves, the first kept
-/// open by the einsum `t1`) and as `1` in `x5`; the independent checker reports it. Found by
-/// `einrow fuzz infer --open --seed 1137455446 --count 30000` (program text shrunk by the
-/// fuzzer); present at ee8fae6 already, not fixed yet.
+/// Fixed: the concatenation's flat equalities make its label `b` one dim in both operands, yet
+/// the solution had `b` as `1!` in `t0` and as `1` in `x5`. `b` is also the valid convolution
+/// `c<+b` of the einsum `t1`, solved backward from `x5`'s 1 once closing had bound its `over`
+/// to `1!`: the kernel came out 1, but the axis takes its `over`'s basis, so it read `1!`. Now
+/// closing gives such an `over` the solved size's basis, and a backward solution whose basis
+/// differs is an error. Found by `einrow fuzz infer --open --seed 1137455446 --count 30000`.
 #[test]
-#[ignore = "open solver issue: a concatenation label solved to 1! in one operand and 1 in another"]
 fn a_concatenation_label_is_one_dim_in_every_operand() {
     never_violates(
         "tensor x0\ntensor x1: ...\ntensor x2: ...|\ntensor x5: 1|1,1,1\n\
          t0 = pointwise x0 x1\n\
          t1 = einsum \"...|...->a, c<+b, _; b, d| => ..input..|a, b, c, d, ..batch..\" x0 x2\n\
          t4 = concat \"a|...->c0, b, c; a|...->c1, b, c => a|...->c0^c1, b, c\" t0 x5\n",
+    );
+}
+
+/// The smaller program behind the one above: `x0`'s axis `c<+b` is one with `x5`'s `1`.
+#[test]
+fn a_convolution_solved_backward_keeps_the_basis_of_its_size() {
+    let text = "tensor x0
+tensor x2: ...|
+tensor x5: 1|1,1,1
+\
+                t1 = einsum \"...|...->a, c<+b, _; b, d| => ..input..|a, b, c, d, ..batch..\" x0 x2\n\
+                t4 = concat \"a|...->c0, b, c; a|...->c1, b, c => a|...->c0^c1, b, c\" x0 x5\n";
+    never_violates(text);
+    expect_shapes(text, &[("x0", "1|1!,1,1"), ("x5", "1|1,1,1"), ("t4", "1|2,1,1")]);
+}
+
+/// An axis over the broadcast top takes the top's basis (reference §3.3: `d = s*o` with the
+/// basis of `over`), so `2*c` with `c = 1!` is not the user's `2`: rejected in either order,
+/// and the message names the basis instead of reading `2 vs 2`.
+#[test]
+fn an_axis_over_the_broadcast_top_is_not_a_plain_size() {
+    for text in [
+        "tensor y: 1!\ntensor x: 2\nt = einsum \"c; 2*c => c\" y x\n",
+        "tensor x: 2\ntensor y: 1!\nt = einsum \"2*c; c => c\" x y\n",
+    ] {
+        expect_rejected(text, ErrorCode::Mismatch);
+    }
+    let text = "tensor y: 1!\ntensor x: 2\nt = einsum \"c; 2*c => c\" y x\n";
+    let outcome = check_program(&program(text)).unwrap_or_else(|f| panic!("{f}"));
+    let Outcome::Rejected { message, .. } = outcome else { panic!("solved: {outcome:?}") };
+    assert!(message.contains("bcast_if_1=2 vs 2"), "{message}");
+    expect_shapes(
+        "tensor x\ntensor y: 1!\nt = einsum \"2*c; c => c\" x y\n",
+        &[("x", "bcast_if_1=2"), ("y", "1!"), ("t", "1!")],
     );
 }

@@ -120,7 +120,7 @@ fn compare_shape(g: &Graph, name: &str, want: &str, got: &[Vec<Solved>; 3]) -> C
         let ok = axes.len() == got[i].len()
             && axes.iter().zip(&got[i]).all(|(w, s)| axis_matches(g, w, *s));
         if !ok {
-            let have: Vec<String> = got[i].iter().map(|s| show(g, *s)).collect();
+            let have: Vec<String> = got[i].iter().map(|s| g.solved_text(*s)).collect();
             return Err(format!(
                 "{name}: {} row expected {want:?}, got [{}]",
                 kind.name(),
@@ -141,15 +141,5 @@ fn axis_matches(g: &Graph, w: &TextAxis, s: Solved) -> bool {
             s.size == 1 && (s.basis == Basis::DEFAULT || s.basis == Basis::BCAST)
         }
         None => s.size == w.size && s.basis == Basis::DEFAULT,
-    }
-}
-
-fn show(g: &Graph, s: Solved) -> String {
-    if s.is_top() {
-        "1!".into()
-    } else if s.basis.is_named() {
-        format!("{}={}", g.basis_name(s.basis), { s.size })
-    } else {
-        { s.size }.to_string()
     }
 }

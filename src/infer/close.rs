@@ -206,6 +206,7 @@ impl Solver {
         self.run()?;
         self.stage = 7;
         self.wake_deferred();
+        self.run()?;
         self.each_open(tensors, done, false, |s, t, vars| {
             s.close_all(t, vars)?;
             s.run()
@@ -427,11 +428,21 @@ impl Solver {
             }
             // A lone fixed index 0 needs size 1: the broadcast top, with or without a cap
             // (whether a cap has arrived by now depends on the order of operations).
-            _ if at_least == 1 => Ok(Dim::top()),
+            _ if at_least == 1 => Ok(self.top_or_conv_over(v)),
             Some(cap) => Ok(cap),
             None if at_least > 0 => Ok(Dim::Solved(Solved::new(at_least))),
             None if discardable => Ok(Dim::size(0)),
-            None => Ok(Dim::top()),
+            None => Ok(self.top_or_conv_over(v)),
+        }
+    }
+
+    /// The broadcast top, or size 1 with the basis a deferred valid convolution needs of its
+    /// `over` (`Solver::conv_over_basis`): same size, so the same sizes are chosen, but the
+    /// convolution's axis keeps the basis its solved size has.
+    fn top_or_conv_over(&mut self, v: DimVar) -> Dim {
+        match self.conv_over_basis(v) {
+            Some(basis) => Dim::Solved(Solved { size: 1, basis }),
+            None => Dim::top(),
         }
     }
 }

@@ -116,6 +116,17 @@ impl Deferred {
         entries.into_iter().map(|e| e.q).collect()
     }
 
+    /// The deferred constraints waiting on a dim variable (as registered: by the unbound roots
+    /// of their substituted form when they were last deferred).
+    pub fn waiting_on(&self, v: DimVar) -> impl Iterator<Item = &Queued> {
+        let watchers = self.dims.get(&v).into_iter().flatten();
+        watchers.filter_map(|&(slot, generation)| {
+            let i = slot as usize;
+            let live = self.generation[i] == generation;
+            live.then(|| self.slots[i].as_ref().map(|e| &e.q)).flatten()
+        })
+    }
+
     /// The deferred constraints, in no particular order.
     pub fn constraints(&self) -> impl Iterator<Item = &Queued> {
         self.slots.iter().flatten().map(|e| &e.q)

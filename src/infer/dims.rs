@@ -21,11 +21,45 @@ impl Solver {
             (Dim::Var(x), t) | (t, Dim::Var(x)) => self.bind_var(*x, *t),
             (Dim::Solved(p), Dim::Solved(q)) => Err(self.solved_mismatch(a, b, *p, *q)),
             (Dim::Affine(x), other) | (other, Dim::Affine(x)) => {
-                let a = self.env.exprs.get_affine(*x);
-                self.affine_eq(&a, other)
+                let (x, other) = (*x, *other);
+                let outcome = self.affine_eq(&self.env.exprs.get_affine(x), &other)?;
+                match (&outcome, other.solved()) {
+                    (Outcome::Done, Some(n)) => self.check_affine_value(Dim::Affine(x), n),
+                    _ => Ok(outcome),
+                }
             }
             (Dim::Concat(_), _) | (_, Dim::Concat(_)) => self.concat_eq(&ra, &rb),
         }
+    }
+
+    /// After an affine dim was solved backward from `n`, its forward value must be `n`. The
+    /// sizes agree by construction, but the forward basis is its `over`'s (or a named part's),
+    /// which an `over` bound elsewhere (say to `1!`) need not share with `n`.
+    fn check_affine_value(&mut self, d: Dim, n: Solved) -> Res {
+        match self.env.dim(&d) {
+            Dim::Solved(f) if f != n => Err(self.solved_mismatch(&d, &Dim::Solved(n), f, n)),
+            _ => Ok(Outcome::Done),
+        }
+    }
+
+    /// The basis `v` must close with when it is the `over` of a deferred valid convolution
+    /// `affine = n` with `n` solved: the affine dim takes the basis of its `over`, so closing
+    /// `over` to the broadcast top would give the axis `1!`'s basis instead of `n`'s. `None`
+    /// when no such equation waits on `v`.
+    pub fn conv_over_basis(&mut self, v: DimVar) -> Option<crate::shape::Basis> {
+        for (a, b) in self.dim_eqs_waiting_on(v) {
+            let (a, b) = (self.env.dim(&a), self.env.dim(&b));
+            let ((Dim::Affine(id), Dim::Solved(n)) | (Dim::Solved(n), Dim::Affine(id))) = (a, b)
+            else {
+                continue;
+            };
+            let aff = self.env.exprs.get_affine(id);
+            let valid = matches!(aff.conv, Some((_, _, ConvPadding::Valid)));
+            if valid && aff.over == Dim::Var(v) {
+                return Some(n.basis);
+            }
+        }
+        None
     }
 
     fn solved_mismatch(&mut self, a: &Dim, b: &Dim, p: Solved, q: Solved) -> InferError {
@@ -90,14 +124,12 @@ impl Solver {
         self.env.dim_name(v).map_or_else(|| v.to_string(), String::from)
     }
 
-    /// A solved dim as users write it (`3`, `rgb=3`, `1!`).
+    /// A solved dim as users write it (`3`, `rgb=3`, `1! (broadcast)`).
     pub fn show_solved(&self, s: Solved) -> String {
         if s.is_top() {
             "1! (broadcast)".into()
-        } else if s.basis.is_named() {
-            format!("{}={}", self.bases.name(s.basis), { s.size })
         } else {
-            { s.size }.to_string()
+            s.text(&self.bases)
         }
     }
 

@@ -199,6 +199,15 @@ impl Solver {
         out
     }
 
+    /// The deferred dim equalities waiting on `v`.
+    pub fn dim_eqs_waiting_on(&self, v: DimVar) -> SmallVec<[(Dim, Dim); 2]> {
+        let eqs = self.deferred.waiting_on(v).filter_map(|q| match q.c {
+            Constraint::DimEq(a, b) => Some((a, b)),
+            _ => None,
+        });
+        eqs.collect()
+    }
+
     /// Retries every deferred constraint (the stage advanced).
     pub fn wake_deferred(&mut self) {
         self.deferred.wake_all();

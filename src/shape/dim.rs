@@ -85,6 +85,19 @@ impl Solved {
     pub fn is_top(self) -> bool {
         self == Solved::TOP
     }
+
+    /// The dim as a shape string writes it: `1!` for the top, `rgb=3` for a named basis, `3`
+    /// for the default one. The reserved broadcast basis on a size other than 1 (an affine
+    /// axis over `1!`, e.g. `2*o` with `o = 1!`) is written `bcast_if_1=2`: it is not `2`.
+    pub fn text(self, bases: &BasisTable) -> String {
+        if self.is_top() {
+            "1!".into()
+        } else if self.basis == Basis::DEFAULT {
+            { self.size }.to_string()
+        } else {
+            format!("{}={}", bases.name(self.basis), { self.size })
+        }
+    }
 }
 
 /// The padding behaviour of a convolution dimension.

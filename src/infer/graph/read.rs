@@ -63,20 +63,8 @@ impl Graph {
     /// The shape as a FORMAT.md shape string (`2|4->3`, `rgb=3`, `1!`).
     pub fn shape_string(&mut self, t: TensorId) -> Result<String, InferError> {
         let [b, i, o] = self.dims(t)?;
-        let show = |v: &[Solved]| {
-            v.iter()
-                .map(|s| {
-                    if s.is_top() {
-                        "1!".to_string()
-                    } else if s.basis.is_named() {
-                        format!("{}={}", self.solver.bases.name(s.basis), { s.size })
-                    } else {
-                        { s.size }.to_string()
-                    }
-                })
-                .collect::<Vec<_>>()
-                .join(",")
-        };
+        let show =
+            |v: &[Solved]| v.iter().map(|&s| self.solved_text(s)).collect::<Vec<_>>().join(",");
         Ok(rows_text(&show(&b), &show(&i), &show(&o)))
     }
 
@@ -88,5 +76,10 @@ impl Graph {
     /// The name of a basis.
     pub fn basis_name(&self, b: Basis) -> &str {
         self.solver.bases.name(b)
+    }
+
+    /// A solved dim as a shape string writes it (`3`, `rgb=3`, `1!`; see [`Solved::text`]).
+    pub fn solved_text(&self, s: Solved) -> String {
+        s.text(&self.solver.bases)
     }
 }
