@@ -67,6 +67,18 @@ fn plans_print_as_loops() {
     );
 }
 
+/// A label repeated among a concatenation's components is iterated by every part: no operand
+/// is left out for it (it used to leave every operand out, and the plan had no part).
+#[test]
+fn a_repeated_concatenation_label_reads_every_operand() {
+    check(
+        OpKind::Einsum,
+        Some("i; i => i^i"),
+        &["2", "2"],
+        "out[..] = neutral of `+=`\nfor i in 0..2: out[i] += x1[i] * x2[i]\nfor i in 0..2: out[i+2] += x1[i] * x2[i]",
+    );
+}
+
 #[test]
 fn same_convolution_pads_by_half_the_kernel() {
     let p = plan(OpKind::Einsum, Some("o=+k; k => o"), &["5", "3"]);

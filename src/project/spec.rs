@@ -230,17 +230,18 @@ fn choices(axes: &[ConcatAxis]) -> Result<Vec<Vec<usize>>, ProjectError> {
     Ok(combos)
 }
 
-/// The labels of the components a choice leaves out.
+/// The labels of the components a choice leaves out, except those it also chooses (`i^i`
+/// repeats a label: every part iterates it, so no operand is left out for it).
 fn inactive_labels<'s>(axes: &[ConcatAxis<'s>], choice: &[usize]) -> Vec<&'s Name> {
-    axes.iter()
-        .zip(choice)
-        .flat_map(|(ax, c)| {
-            ax.parts.iter().enumerate().filter(move |(i, _)| i != c).filter_map(|(_, p)| match p {
-                ConcatPart::Label(n) => Some(n),
-                ConcatPart::Size(_) => None,
-            })
-        })
-        .collect()
+    let label = |ax: &ConcatAxis<'s>, i: usize| match ax.parts.get(i) {
+        Some(ConcatPart::Label(n)) => Some(n),
+        _ => None,
+    };
+    let chosen: Vec<&Name> = axes.iter().zip(choice).filter_map(|(ax, &c)| label(ax, c)).collect();
+    let left_out = axes.iter().zip(choice).flat_map(|(ax, &c)| {
+        (0..ax.parts.len()).filter(move |&i| i != c).filter_map(move |i| label(ax, i))
+    });
+    left_out.filter(|n| !chosen.contains(n)).collect()
 }
 
 /// The sizes a spec operation's plan reads: the result's, the operands' and the labels'.
