@@ -10,7 +10,7 @@ mod transformer;
 use criterion::{black_box, criterion_group, criterion_main, BatchSize, Criterion};
 use einrow::ids::StepId;
 use einrow::infer::{Graph, OpKind};
-use einrow::project::{derive_plan, plan_einsum, Compute, Concrete};
+use einrow::project::{derive_plan, plan_einsum, Compute, Concrete, EinsumPlanner};
 
 /// A graph with the two declared 2-d leaves of `ij;jk=>ik`.
 ///
@@ -80,6 +80,15 @@ fn one_spec(c: &mut Criterion) {
     group.bench_function("plan_einsum ij;jk=>ik (eager, sizes given)", |bench| {
         bench
             .iter_with_large_drop(|| plan_einsum(black_box("ij;jk=>ik"), &[&a, &b]).expect("plans"))
+    });
+    // The same with one planner reused from call to call (`project::EinsumPlanner`): each call
+    // parses, reads off and plans in full, into the buffers of the call before.
+    let mut planner = EinsumPlanner::new();
+    group.bench_function("EinsumPlanner::plan ij;jk=>ik (eager, buffers reused)", |bench| {
+        bench.iter(|| {
+            let plan = planner.plan(black_box("ij;jk=>ik"), &[&a, &b]).expect("plans");
+            black_box(plan.parts.len())
+        })
     });
     group.bench_function("new graph + declare + parse+infer ij;jk=>ik", |b| {
         b.iter(|| {

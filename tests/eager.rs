@@ -1,11 +1,15 @@
 //! The eager planner (`project::plan_einsum`) agrees with the graph: for random specs of one to
 //! three operand slots over random operand sizes, its plan or error is the one a graph gives
 //! after declaring the operands, adding the step with direct evaluation off (so that the
-//! solver decides everything) and solving.
+//! solver decides everything) and solving. An `EinsumPlanner` reused from case to case (its
+//! buffers holding the previous case's plan) gives the same plans and errors.
 
 use einrow::code::{Coded, ErrorCode};
 use einrow::ids::{StepId, TensorId};
 use einrow::infer::{Graph, InferError, OpKind};
+use std::cell::RefCell;
+
+use einrow::project::EinsumPlanner;
 use einrow::project::{derive_plan, plan_einsum, Compute, Concrete, ConcreteRow, IndexPlan};
 use einrow::project::{operand_name, ProjectError};
 use proptest::prelude::*;
@@ -163,20 +167,41 @@ fn through_solver(spec: &str, shapes: &[String]) -> Result<IndexPlan, ProjectErr
     derive_plan(&mut g, StepId::from_index(0), Compute::default_for(op, shapes.len()), 0)
 }
 
-/// The eager plan of `spec` over these declared shapes.
-fn eager(spec: &str, shapes: &[String]) -> Result<IndexPlan, ProjectError> {
-    let sizes: Vec<Concrete> = shapes.iter().map(|s| concrete(s)).collect();
-    let refs: Vec<&Concrete> = sizes.iter().collect();
-    plan_einsum(spec, &refs)
+thread_local! {
+    /// One planner for every case of a test thread: each case plans into the buffers of the
+    /// case before.
+    static PLANNER: RefCell<EinsumPlanner> = RefCell::new(EinsumPlanner::new());
 }
 
-/// Both routes give the same plan, or errors of the same code and text.
-fn same_outcome(spec: &str, shapes: &[String]) -> Result<(), String> {
-    match (eager(spec, shapes), through_solver(spec, shapes)) {
-        (Ok(a), Ok(b)) if a == b => Ok(()),
-        (Err(a), Err(b)) if a.code() == b.code() && a.to_string() == b.to_string() => Ok(()),
-        (a, b) => Err(format!("`{spec}` over {shapes:?}:\neager  {a:?}\nsolver {b:?}")),
+/// The eager plan of `spec` over these declared shapes: by [`plan_einsum`] (fresh buffers),
+/// or by the thread's reused planner.
+fn eager(spec: &str, shapes: &[String], reused: bool) -> Result<IndexPlan, ProjectError> {
+    let sizes: Vec<Concrete> = shapes.iter().map(|s| concrete(s)).collect();
+    let refs: Vec<&Concrete> = sizes.iter().collect();
+    if reused {
+        PLANNER.with_borrow_mut(|p| p.plan(spec, &refs).cloned())
+    } else {
+        plan_einsum(spec, &refs)
     }
+}
+
+/// The routes give the same plan, or errors of the same code and text.
+fn same_outcome(spec: &str, shapes: &[String]) -> Result<(), String> {
+    let same =
+        |a: &Result<IndexPlan, ProjectError>, b: &Result<IndexPlan, ProjectError>| match (a, b) {
+            (Ok(a), Ok(b)) => a == b,
+            (Err(a), Err(b)) => a.code() == b.code() && a.to_string() == b.to_string(),
+            _ => false,
+        };
+    let (fresh, solver) = (eager(spec, shapes, false), through_solver(spec, shapes));
+    if !same(&fresh, &solver) {
+        return Err(format!("`{spec}` over {shapes:?}:\neager  {fresh:?}\nsolver {solver:?}"));
+    }
+    let reused = eager(spec, shapes, true);
+    if !same(&reused, &fresh) {
+        return Err(format!("`{spec}` over {shapes:?}:\nreused {reused:?}\nfresh  {fresh:?}"));
+    }
+    Ok(())
 }
 
 proptest! {
@@ -275,4 +300,33 @@ fn a_leading_flank_does_not_change_the_plan() {
     for spec in ["ij => ji", "..r.., j => j, ..r..", "i, ... => ..., i"] {
         assert_eq!(plan_einsum(spec, &[&split]).ok(), plan_einsum(spec, &[&flat]).ok(), "{spec}");
     }
+}
+
+/// A planner reused over plans of different shapes (several parts, one part, one to four
+/// operands, a strided axis, an error in between) gives each time what a fresh one gives.
+#[test]
+fn a_reused_planner_plans_like_a_fresh_one() {
+    let m = matrix(2, 2);
+    let calls: [(&str, Vec<&Concrete>); 7] = [
+        ("i, j; i, j; i, j; i, j => i^i^i^i, j", vec![&m; 4]),
+        ("ij;jk=>ik", vec![&m; 2]),
+        ("ij => ji", vec![&m]),
+        ("ij;jk=>ik", vec![&m; 3]),
+        ("2*i, j => i, j", vec![&m]),
+        ("ij; jk; kl => il", vec![&m; 3]),
+        ("i, j; i, j => i^i, j", vec![&m; 2]),
+    ];
+    let mut planner = EinsumPlanner::new();
+    for round in 0..2 {
+        for (spec, operands) in &calls {
+            let fresh = plan_einsum(spec, operands);
+            let reused = planner.plan(spec, operands).cloned();
+            match (&reused, &fresh) {
+                (Ok(a), Ok(b)) => assert_eq!(a, b, "round {round}: {spec}"),
+                (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "{spec}"),
+                _ => panic!("round {round}: {spec}: reused {reused:?}, fresh {fresh:?}"),
+            }
+        }
+    }
+    assert!(planner.plan("i, j; i, j => i^i, j", &[&m, &m]).is_ok_and(|p| p.parts.len() == 2));
 }

@@ -10,6 +10,7 @@ use super::spec::{spec_parts, LabelSizes, SpecSizes};
 use crate::ids::StepId;
 use crate::infer::{Graph, OpKind};
 use crate::kernel::{Accum, Combine};
+use crate::spec::ast::Name;
 
 /// What a step computes at each point: the accumulation and the combine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,35 +56,39 @@ pub fn derive_plan(
     let (out, args) = sizes.split_first().ok_or_else(|| ProjectError::Data("no result".into()))?;
     let label_sizes = label_sizes(g, step);
     let s = g.steps().get(i).ok_or_else(|| ProjectError::Data(format!("no step {step}")))?;
-    let parts = match &s.spec {
+    let mut plan = IndexPlan::empty(op);
+    match &s.spec {
         Some(spec) => {
-            let labels = LabelSizes { names: g.step_labels(step).names(), sizes: &label_sizes };
-            spec_parts(&spec.parsed, SpecSizes { out, args, labels })?
+            let names = g.step_labels(step).names().iter();
+            let labels: SmallVec<[(&Name, Option<u64>); 8]> = names.zip(label_sizes).collect();
+            let labels = LabelSizes(&labels);
+            spec_parts(&spec.parsed, SpecSizes { out, args, labels }, &mut plan.parts)?
         }
-        None => vec![positional_part(op, out, args, slice_index)?],
+        None => plan.parts.push(positional_part(op, out, args, slice_index)?),
     };
-    Ok(assemble(op, out, args, parts, compute))
+    assemble(&mut plan, (op, compute), out, args);
+    Ok(plan)
 }
 
-/// The plan of an operation from its parts and the sizes of its result and operands.
+/// Completes a plan whose parts are in place: its operation, computation, and the sizes of
+/// its result and operands (written into the plan's buffers, which keep their capacity).
 pub(super) fn assemble(
-    op: OpKind,
+    plan: &mut IndexPlan,
+    (op, compute): (OpKind, Compute),
     out: &Sizes,
     args: &[Sizes],
-    parts: Vec<PlanPart>,
-    compute: Compute,
-) -> IndexPlan {
-    let result_dims = out.memory().to_vec();
-    let bijective = parts.len() == 1 && is_bijective(&parts[0], &result_dims);
-    IndexPlan {
-        op,
-        result_dims,
-        operand_dims: args.iter().map(|a| a.memory().to_vec()).collect(),
-        parts,
-        accum: compute.accum,
-        combine: compute.combine,
-        bijective,
+) {
+    plan.op = op;
+    plan.accum = compute.accum;
+    plan.combine = compute.combine;
+    plan.result_dims.clear();
+    plan.result_dims.extend_from_slice(out.memory());
+    plan.operand_dims.resize_with(args.len(), Vec::new);
+    for (dims, a) in plan.operand_dims.iter_mut().zip(args) {
+        dims.clear();
+        dims.extend_from_slice(a.memory());
     }
+    plan.bijective = plan.parts.len() == 1 && is_bijective(&plan.parts[0], &plan.result_dims);
 }
 
 /// The solved size of each label of a step, in the order of its labels.

@@ -21,9 +21,9 @@ use crate::ids::StepId;
 use crate::infer::bindings::{read_off, reads_off, DirectSolution, OperandRows};
 use crate::infer::{Graph, InferError, OpKind};
 use crate::shape::{rows_text, Basis, Solved};
-use crate::spec::ast::{Name, RowKind};
+use crate::spec::ast::{EinsumSpec, Name, RowKind};
 use crate::spec::lexer::MAX_INT;
-use crate::spec::parse_einsum;
+use crate::spec::parse_einsum_into;
 
 /// The name of the `i`-th operand (from 0) in the errors of [`plan_einsum`], as the failing
 /// step's statement shows it (`t2 = einsum "ij;jk=>ik" a b`): `a` to `z`, then `x27`, `x28`…
@@ -42,7 +42,7 @@ pub fn operand_name(i: usize) -> String {
 /// the step and solving. Errors are the graph's too: the failing statement names the operands
 /// after [`operand_name`] and the result after them (`t2 = einsum "…" a b`). Only sizes
 /// count: operands of the same sizes split differently into leading and trailing flanks have
-/// the same plan.
+/// the same plan. To plan many specs, an [`EinsumPlanner`] reuses one plan's buffers.
 ///
 /// ```
 /// use einrow::project::{plan_einsum, Concrete};
@@ -57,13 +57,73 @@ pub fn operand_name(i: usize) -> String {
 /// # Ok::<(), einrow::project::ProjectError>(())
 /// ```
 pub fn plan_einsum(spec: &str, operands: &[&Concrete]) -> Result<IndexPlan, ProjectError> {
-    let op = match operands.len() {
-        0 => return Err(usage(ErrorCode::Arity, "a spec needs at least one operand".into())),
-        1 => OpKind::Permute,
-        2 => OpKind::Einsum,
-        3 => OpKind::Einsum3,
-        _ => OpKind::Concat,
-    };
+    let mut planner = EinsumPlanner::new();
+    planner.plan(spec, operands)?;
+    Ok(planner.into_plan())
+}
+
+/// Plans one spec after another, as an eager framework does on every call, writing each plan
+/// into the same buffers: after the first few calls, planning a spec the operands settle
+/// allocates nothing for the plan. Each call parses, reads off or solves, and plans in full
+/// ([`plan_einsum`] is one call on a fresh planner); only memory is reused.
+///
+/// ```
+/// use einrow::project::{Concrete, EinsumPlanner};
+///
+/// let mut planner = EinsumPlanner::new();
+/// let (a, b) = (Concrete::output(&[2, 3]), Concrete::output(&[3, 4]));
+/// assert_eq!(planner.plan("ij;jk=>ik", &[&a, &b])?.result_dims, vec![2, 4]);
+/// assert_eq!(planner.plan("ij=>ji", &[&a])?.result_dims, vec![3, 2]);
+/// # Ok::<(), einrow::project::ProjectError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct EinsumPlanner {
+    /// The last spec parsed.
+    spec: EinsumSpec,
+    /// The last plan made.
+    plan: IndexPlan,
+}
+
+impl Default for EinsumPlanner {
+    fn default() -> Self {
+        EinsumPlanner::new()
+    }
+}
+
+impl EinsumPlanner {
+    /// A planner with empty buffers.
+    pub fn new() -> EinsumPlanner {
+        EinsumPlanner { spec: EinsumSpec::default(), plan: IndexPlan::empty(OpKind::Permute) }
+    }
+
+    /// The plan of `spec` over `operands`, as [`plan_einsum`] gives it, borrowed until the
+    /// next call. After an error the planner holds no meaningful plan.
+    pub fn plan(&mut self, spec: &str, operands: &[&Concrete]) -> Result<&IndexPlan, ProjectError> {
+        let op = match operands.len() {
+            0 => return Err(usage(ErrorCode::Arity, "a spec needs at least one operand".into())),
+            1 => OpKind::Permute,
+            2 => OpKind::Einsum,
+            3 => OpKind::Einsum3,
+            _ => OpKind::Concat,
+        };
+        check_sizes(operands)?;
+        let read = reads_off(op)
+            .then(|| read_off_plan((spec, &mut self.spec), operands, op, &mut self.plan));
+        match read.flatten() {
+            Some(done) => done?,
+            None => self.plan = plan_through_graph(spec, operands, op)?,
+        }
+        Ok(&self.plan)
+    }
+
+    /// The last plan made.
+    pub fn into_plan(self) -> IndexPlan {
+        self.plan
+    }
+}
+
+/// Sizes above 2^62 are an error of the operand that has one.
+fn check_sizes(operands: &[&Concrete]) -> Result<(), ProjectError> {
     for (i, c) in operands.iter().enumerate() {
         let mut sizes = c.rows.iter().flat_map(|r| r.beg.iter().chain(&r.dims));
         if let Some(big) = sizes.find(|s| **s > MAX_INT) {
@@ -72,29 +132,32 @@ pub fn plan_einsum(spec: &str, operands: &[&Concrete]) -> Result<IndexPlan, Proj
             return Err(usage(ErrorCode::Value, message));
         }
     }
-    let read = reads_off(op).then(|| read_off_plan(spec, operands, op)).flatten();
-    match read {
-        Some(plan) => plan,
-        None => plan_through_graph(spec, operands, op),
-    }
+    Ok(())
 }
 
-/// The plan when the step's solution can be read off the operands; `None` when it needs the
-/// solver (or does not parse: the graph reports that).
+/// The plan, written into `plan` (the spec parsed into `spec`), when the step's solution can be read off the operands;
+/// `None` when it needs the solver (or does not parse: the graph reports that).
 fn read_off_plan(
-    text: &str,
+    (text, spec): (&str, &mut EinsumSpec),
     operands: &[&Concrete],
     op: OpKind,
-) -> Option<Result<IndexPlan, ProjectError>> {
-    let spec = parse_einsum(text).ok()?;
+    plan: &mut IndexPlan,
+) -> Option<Result<(), ProjectError>> {
+    parse_einsum_into(text, spec).ok()?;
+    let spec = &*spec;
     if spec.rhs.len() != operands.len() {
         return None;
     }
     let mut solution = DirectSolution::default();
-    read_off(&spec, &mut solution, |i, dims: &mut SmallVec<[Solved; 8]>| {
+    read_off(spec, &mut solution, |i, dims: &mut SmallVec<[Solved; 8]>| {
         operands.get(i).map(|c| push_solved(c, dims))
     })?;
-    let args: SmallVec<[Sizes; 3]> = operands.iter().map(|c| Sizes::from_concrete(c)).collect();
+    // Filled in place: a `Sizes` is a hundred bytes, and collecting moves each one.
+    let mut args: SmallVec<[Sizes; 3]> = SmallVec::new();
+    args.resize_with(operands.len(), Sizes::default);
+    for (a, c) in args.iter_mut().zip(operands) {
+        a.set_concrete(c);
+    }
     // The result's rows lie one after the other in `dims`, in `RowKind::ALL` order.
     let mut starts = [0; 3];
     let mut next = 0;
@@ -108,13 +171,12 @@ fn read_off_plan(
         dims.extend(row.iter().map(|s| s.size));
         leading
     });
-    let names: SmallVec<[Name; 8]> = solution.labels.iter().map(|(n, _)| (*n).clone()).collect();
-    let sizes: SmallVec<[Option<u64>; 8]> =
-        solution.labels.iter().map(|(_, s)| Some(s.size)).collect();
-    let labels = LabelSizes { names: &names, sizes: &sizes };
-    let parts = spec_parts(&spec, SpecSizes { out: &out, args: &args, labels });
+    let labels: SmallVec<[(&Name, Option<u64>); 8]> =
+        solution.labels.iter().map(|&(n, s)| (n, Some(s.size))).collect();
+    let labels = LabelSizes(&labels);
     let compute = Compute::default_for(op, operands.len());
-    Some(parts.map(|parts| assemble(op, &out, &args, parts, compute)))
+    let parts = spec_parts(spec, SpecSizes { out: &out, args: &args, labels }, &mut plan.parts);
+    Some(parts.map(|()| assemble(plan, (op, compute), &out, &args)))
 }
 
 /// Appends an operand's sizes (plain, of the default basis) row by row in [`RowKind::ALL`]

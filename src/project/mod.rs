@@ -13,7 +13,7 @@ mod spec;
 
 pub use concrete::{Concrete, ConcreteRow};
 pub use derive::{derive_plan, Compute};
-pub use eager::{operand_name, plan_einsum};
+pub use eager::{operand_name, plan_einsum, EinsumPlanner};
 pub use error::ProjectError;
 pub use plan::{Index, IndexPlan, Loop, PlanPart};
 pub use run::{run_graph, run_plan};

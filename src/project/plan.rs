@@ -46,7 +46,7 @@ pub enum Index {
 }
 
 /// One nest of a plan. Plans have one part, except concatenations: one part per component.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PlanPart {
     /// The product space.
     pub loops: Vec<Loop>,
@@ -74,6 +74,22 @@ pub struct IndexPlan {
     /// Whether every result element is written exactly once: then no neutral-element
     /// initialisation is needed (OCANNL's surjective and injective test).
     pub bijective: bool,
+}
+
+impl IndexPlan {
+    /// A plan of `op` with no parts and no sizes, to be filled in (its buffers are reused
+    /// from one plan to the next by [`super::EinsumPlanner`]).
+    pub fn empty(op: OpKind) -> IndexPlan {
+        IndexPlan {
+            op,
+            result_dims: Vec::new(),
+            operand_dims: Vec::new(),
+            parts: Vec::new(),
+            accum: Accum::Add,
+            combine: Combine::First,
+            bijective: false,
+        }
+    }
 }
 
 impl Index {

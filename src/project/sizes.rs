@@ -80,19 +80,30 @@ impl Sizes {
 
     /// Sizes given row by row: `push_row(kind, dims)` appends a row's sizes to `dims` and
     /// returns the length of its leading flank.
-    pub fn from_rows(mut push_row: impl FnMut(RowKind, &mut SmallVec<[u64; 8]>) -> usize) -> Sizes {
+    #[inline]
+    pub fn from_rows(push_row: impl FnMut(RowKind, &mut SmallVec<[u64; 8]>) -> usize) -> Sizes {
         let mut out = Sizes::default();
-        for kind in RowKind::MEMORY_ORDER {
-            let start = out.dims.len();
-            let beg = push_row(kind, &mut out.dims);
-            out.rows[kind.index()] = Span { start, beg, len: out.dims.len() - start };
-        }
+        out.set_rows(push_row);
         out
     }
 
-    /// The sizes of a [`Concrete`] shape.
-    pub fn from_concrete(c: &Concrete) -> Sizes {
-        Sizes::from_rows(|kind, dims| {
+    /// Replaces the sizes with those given row by row (as [`Sizes::from_rows`]).
+    #[inline]
+    pub fn set_rows(
+        &mut self,
+        mut push_row: impl FnMut(RowKind, &mut SmallVec<[u64; 8]>) -> usize,
+    ) {
+        self.dims.clear();
+        for kind in RowKind::MEMORY_ORDER {
+            let start = self.dims.len();
+            let beg = push_row(kind, &mut self.dims);
+            self.rows[kind.index()] = Span { start, beg, len: self.dims.len() - start };
+        }
+    }
+
+    /// Replaces the sizes with those of a [`Concrete`] shape.
+    pub fn set_concrete(&mut self, c: &Concrete) {
+        self.set_rows(|kind, dims| {
             let row = c.row(kind);
             // Pushed one by one: `extend_from_slice` costs more than these few sizes.
             for &size in row.beg.iter().chain(&row.dims) {

@@ -11,20 +11,14 @@ use super::plan::{Index, Loop, PlanPart};
 use super::sizes::Sizes;
 use crate::spec::ast::{self, AxisKind, ConcatPart, EinsumSpec, Name, Padding, RowKind, ShapeSpec};
 
-/// The solved size of each label of a step: its labels' names, and each label's size in the
-/// same order.
+/// The solved size of each label of a step (`None` when unsolved), in the order of its labels.
 #[derive(Clone, Copy)]
-pub struct LabelSizes<'a> {
-    /// The step's labels.
-    pub names: &'a [Name],
-    /// The size of each label (`None` when unsolved).
-    pub sizes: &'a [Option<u64>],
-}
+pub struct LabelSizes<'a>(pub &'a [(&'a Name, Option<u64>)]);
 
 impl LabelSizes<'_> {
     fn get(&self, name: &str) -> Option<u64> {
-        let i = self.names.iter().position(|n| Key::Label(n).same(Key::Label(name)))?;
-        self.sizes.get(i).copied().flatten()
+        let found = self.0.iter().find(|(n, _)| Key::Label(n).same(Key::Label(name)));
+        found.and_then(|(_, size)| *size)
     }
 }
 
@@ -54,7 +48,7 @@ struct ConcatAxis<'s> {
 }
 
 struct Builder<'s, 'a> {
-    loops: Vec<Loop>,
+    loops: &'a mut Vec<Loop>,
     keys: SmallVec<[(Key<'s>, usize); 8]>,
     label_size: LabelSizes<'a>,
     /// Chosen component per concatenation axis, in spec order.
@@ -149,9 +143,11 @@ impl<'s> Builder<'s, '_> {
         Index::Fixed(0)
     }
 
-    /// The indices of one tensor under one slot, in memory order.
-    fn slot(&mut self, slot: &'s ShapeSpec, shape: &Sizes) -> Vec<Index> {
-        let mut out = Vec::with_capacity(shape.memory().len());
+    /// The indices of one tensor under one slot, in memory order, written into `out`
+    /// (cleared first).
+    fn slot(&mut self, slot: &'s ShapeSpec, shape: &Sizes, out: &mut Vec<Index>) {
+        out.clear();
+        out.reserve(shape.memory().len());
         for kind in RowKind::MEMORY_ORDER {
             let sizes = shape.row(kind).all();
             let Some(row) = slot.row(kind) else { continue };
@@ -170,7 +166,6 @@ impl<'s> Builder<'s, '_> {
                 out.push(self.axis(a, sizes.get(nl + middle + j).copied().unwrap_or(1)));
             }
         }
-        out
     }
 }
 
@@ -255,50 +250,64 @@ pub struct SpecSizes<'a> {
     pub labels: LabelSizes<'a>,
 }
 
-/// The part of one choice of concatenation components (`None` when the result or every
-/// operand is left out).
+/// The part of one choice of concatenation components, written into `part` (its buffers
+/// reused); `false` when the result or every operand is left out (then `part` holds no plan).
 fn part(
     spec: &EinsumSpec,
     sizes: SpecSizes,
-    choice: &[usize],
-    inactive: &[&Name],
-) -> Option<PlanPart> {
+    (choice, inactive): (&[usize], &[&Name]),
+    part: &mut PlanPart,
+) -> bool {
     let active = |slot: &ShapeSpec| inactive.is_empty() || !mentions_any(slot, inactive);
     if !active(&spec.lhs) {
-        return None;
+        return false;
     }
-    let mut b = Builder {
-        // Every label is a loop (besides row variables' axes and placeholders).
-        loops: Vec::with_capacity(sizes.labels.names.len()),
-        keys: SmallVec::new(),
-        label_size: sizes.labels,
-        choice,
-        concat_seen: 0,
-    };
-    let result = b.slot(&spec.lhs, sizes.out);
-    let mut operands = Vec::with_capacity(sizes.args.len());
-    for (slot, shape) in spec.rhs.iter().zip(sizes.args) {
+    let PlanPart { loops, result, operands } = part;
+    loops.clear();
+    // Every label is a loop (besides row variables' axes and placeholders).
+    loops.reserve(sizes.labels.0.len());
+    operands.resize_with(sizes.args.len(), || None);
+    let mut b =
+        Builder { loops, keys: SmallVec::new(), label_size: sizes.labels, choice, concat_seen: 0 };
+    b.slot(&spec.lhs, sizes.out, result);
+    let mut any = false;
+    for ((slot, shape), indices) in spec.rhs.iter().zip(sizes.args).zip(operands.iter_mut()) {
         if active(slot) {
-            operands.push(Some(b.slot(slot, shape)));
+            b.slot(slot, shape, indices.get_or_insert_with(Vec::new));
+            any = true;
         } else {
             b.concat_seen += concat_count(slot);
-            operands.push(None);
+            *indices = None;
         }
     }
-    let any = operands.iter().any(Option::is_some);
-    any.then_some(PlanPart { loops: b.loops, result, operands })
+    any
 }
 
-/// The plan parts of a spec operation.
-pub fn spec_parts(spec: &EinsumSpec, sizes: SpecSizes) -> Result<Vec<PlanPart>, ProjectError> {
+/// The plan parts of a spec operation, written into `parts`: the parts it holds are reused
+/// (their buffers keep their capacity), extra ones are dropped.
+pub fn spec_parts(
+    spec: &EinsumSpec,
+    sizes: SpecSizes,
+    parts: &mut Vec<PlanPart>,
+) -> Result<(), ProjectError> {
     let axes = concat_axes(spec);
+    let mut kept = 0;
+    let mut add = |parts: &mut Vec<PlanPart>, choice: (&[usize], &[&Name])| {
+        if parts.len() == kept {
+            parts.push(PlanPart::default());
+        }
+        if part(spec, sizes, choice, &mut parts[kept]) {
+            kept += 1;
+        }
+    };
     if axes.is_empty() {
-        return Ok(part(spec, sizes, &[], &[]).into_iter().collect());
+        add(parts, (&[], &[]));
+    } else {
+        for choice in choices(&axes)? {
+            let inactive = inactive_labels(&axes, &choice);
+            add(parts, (&choice, &inactive));
+        }
     }
-    let mut parts = Vec::new();
-    for choice in choices(&axes)? {
-        let inactive = inactive_labels(&axes, &choice);
-        parts.extend(part(spec, sizes, &choice, &inactive));
-    }
-    Ok(parts)
+    parts.truncate(kept);
+    Ok(())
 }

@@ -263,8 +263,9 @@ pub struct LabelsSpec {
     pub multichar: bool,
 }
 
-/// An einsum spec in OCANNL syntax: `rhs1;rhs2;...=>lhs`.
-#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+/// An einsum spec in OCANNL syntax: `rhs1;rhs2;...=>lhs`. The default is an empty spec to
+/// parse into ([`crate::spec::parse_einsum_into`]).
+#[derive(Clone, Default, PartialEq, Eq, Hash, Debug)]
 pub struct EinsumSpec {
     /// The operand slots (one or more).
     pub rhs: Vec<ShapeSpec>,

@@ -19,4 +19,4 @@ mod validate;
 
 pub use error::SpecError;
 pub use numpy::parse_numpy;
-pub use parse::{parse_einsum, parse_labels};
+pub use parse::{parse_einsum, parse_einsum_into, parse_labels};

@@ -40,14 +40,30 @@ pub fn parse_labels(spec: &str) -> Result<LabelsSpec, SpecError> {
 /// assert_eq!(spec.rhs.len(), 2);
 /// ```
 pub fn parse_einsum(spec: &str) -> Result<EinsumSpec, SpecError> {
+    let mut out = EinsumSpec::default();
+    parse_einsum_into(spec, &mut out)?;
+    Ok(out)
+}
+
+/// Parses an einsum spec into `out`, reusing its buffers: the tree [`parse_einsum`] returns,
+/// written in place (what a caller parsing spec after spec saves is the allocation and the
+/// move of the tree). After an error, `out` holds no meaningful spec.
+///
+/// ```
+/// let mut spec = einrow::spec::ast::EinsumSpec::default();
+/// einrow::spec::parse_einsum_into("ij;jk=>ik", &mut spec).unwrap();
+/// einrow::spec::parse_einsum_into("i=>", &mut spec).unwrap();
+/// assert_eq!(spec, einrow::spec::parse_einsum("i=>").unwrap());
+/// ```
+pub fn parse_einsum_into(spec: &str, out: &mut EinsumSpec) -> Result<(), SpecError> {
     let multichar = is_multichar(spec);
-    let mut out = einsum_slots(spec, multichar);
+    empty_slots(out, spec, multichar);
     let mut tokens = Lexer::new(spec, multichar);
-    match einsum(spec, &mut out, &mut tokens) {
-        Ok(()) if !tokens.failed() => Ok(out),
+    match einsum(spec, out, &mut tokens) {
+        Ok(()) if !tokens.failed() => Ok(()),
         _ => exact(spec, multichar, |tokens| {
-            let mut out = einsum_slots(spec, multichar);
-            einsum(spec, &mut out, tokens).map(|()| out)
+            empty_slots(out, spec, multichar);
+            einsum(spec, out, tokens)
         }),
     }
 }
@@ -94,11 +110,13 @@ fn labels(
     check_slots(once(&out.shape), None, seen).map_err(Failure::Check)
 }
 
-/// An einsum spec with an empty slot per operand of `spec` (one more than its `;`s).
-fn einsum_slots(spec: &str, multichar: bool) -> EinsumSpec {
+/// Empties `out` into an empty slot per operand of `spec` (one more than its `;`s).
+fn empty_slots(out: &mut EinsumSpec, spec: &str, multichar: bool) {
     let operands = spec.bytes().filter(|&c| c == b';').count() + 1;
-    let rhs = (0..operands).map(|_| ShapeSpec::default()).collect();
-    EinsumSpec { rhs, lhs: ShapeSpec::default(), multichar }
+    out.rhs.clear();
+    out.rhs.resize_with(operands, ShapeSpec::default);
+    out.lhs = ShapeSpec::default();
+    out.multichar = multichar;
 }
 
 /// Parses the einsum spec `spec` from `tokens` into `out`, which holds an empty slot per
@@ -133,10 +151,12 @@ mod tests {
             });
             (fast.ok(), exact.ok())
         } else {
-            let mut out = einsum_slots(spec, multichar);
+            let mut out = EinsumSpec::default();
+            empty_slots(&mut out, spec, multichar);
             let fast = einsum(spec, &mut out, &mut tokens).map(|()| format!("{out:?}"));
             let exact = exact(spec, multichar, |tokens| {
-                let mut out = einsum_slots(spec, multichar);
+                let mut out = EinsumSpec::default();
+                empty_slots(&mut out, spec, multichar);
                 einsum(spec, &mut out, tokens).map(|()| format!("{out:?}"))
             });
             (fast.ok(), exact.ok())
