@@ -3,7 +3,7 @@
 use smallvec::SmallVec;
 
 use super::error::ProjectError;
-use super::plan::{Index, IndexPlan, PlanPart};
+use super::plan::{room_for, Index, IndexPlan, PlanPart};
 use super::positional::positional_part;
 use super::sizes::Sizes;
 use super::spec::{spec_parts, LabelSizes, SpecSizes};
@@ -59,8 +59,10 @@ pub fn derive_plan(
     let mut plan = IndexPlan::empty(op);
     match &s.spec {
         Some(spec) => {
-            let names = g.step_labels(step).names().iter();
-            let labels: SmallVec<[(&Name, Option<u64>); 8]> = names.zip(label_sizes).collect();
+            let mut labels: SmallVec<[(&Name, Option<u64>); 8]> = SmallVec::new();
+            for (name, &size) in g.step_labels(step).names().iter().zip(&label_sizes) {
+                labels.push((name, size));
+            }
             let labels = LabelSizes(&labels);
             spec_parts(&spec.parsed, SpecSizes { out, args, labels }, &mut plan.parts)?
         }
@@ -81,12 +83,19 @@ pub(super) fn assemble(
     plan.op = op;
     plan.accum = compute.accum;
     plan.combine = compute.combine;
-    plan.result_dims.clear();
-    plan.result_dims.extend_from_slice(out.memory());
+    let fill = |dims: &mut Vec<u64>, sizes: &Sizes| {
+        if dims.capacity() == 0 {
+            *dims = sizes.memory().to_vec();
+        } else {
+            dims.clear();
+            dims.extend_from_slice(sizes.memory());
+        }
+    };
+    fill(&mut plan.result_dims, out);
+    room_for(&mut plan.operand_dims, args.len());
     plan.operand_dims.resize_with(args.len(), Vec::new);
     for (dims, a) in plan.operand_dims.iter_mut().zip(args) {
-        dims.clear();
-        dims.extend_from_slice(a.memory());
+        fill(dims, a);
     }
     plan.bijective = plan.parts.len() == 1 && is_bijective(&plan.parts[0], &plan.result_dims);
 }

@@ -76,6 +76,18 @@ pub struct IndexPlan {
     pub bijective: bool,
 }
 
+/// Makes room for `n` elements in `v`: an empty vector allocates exactly `n` (cheaper than
+/// growing one, which fresh plans would do for every vector); a vector with a buffer keeps it,
+/// growing if needed.
+#[inline]
+pub(super) fn room_for<T>(v: &mut Vec<T>, n: usize) {
+    if v.capacity() == 0 {
+        *v = Vec::with_capacity(n);
+    } else {
+        v.reserve(n.saturating_sub(v.len()));
+    }
+}
+
 impl IndexPlan {
     /// A plan of `op` with no parts and no sizes, to be filled in (its buffers are reused
     /// from one plan to the next by [`super::EinsumPlanner`]).

@@ -7,7 +7,7 @@
 use smallvec::SmallVec;
 
 use super::error::ProjectError;
-use super::plan::{Index, Loop, PlanPart};
+use super::plan::{room_for, Index, Loop, PlanPart};
 use super::sizes::Sizes;
 use crate::spec::ast::{self, AxisKind, ConcatPart, EinsumSpec, Name, Padding, RowKind, ShapeSpec};
 
@@ -147,7 +147,7 @@ impl<'s> Builder<'s, '_> {
     /// (cleared first).
     fn slot(&mut self, slot: &'s ShapeSpec, shape: &Sizes, out: &mut Vec<Index>) {
         out.clear();
-        out.reserve(shape.memory().len());
+        room_for(out, shape.memory().len());
         for kind in RowKind::MEMORY_ORDER {
             let sizes = shape.row(kind).all();
             let Some(row) = slot.row(kind) else { continue };
@@ -265,7 +265,8 @@ fn part(
     let PlanPart { loops, result, operands } = part;
     loops.clear();
     // Every label is a loop (besides row variables' axes and placeholders).
-    loops.reserve(sizes.labels.0.len());
+    room_for(loops, sizes.labels.0.len());
+    room_for(operands, sizes.args.len());
     operands.resize_with(sizes.args.len(), || None);
     let mut b =
         Builder { loops, keys: SmallVec::new(), label_size: sizes.labels, choice, concat_seen: 0 };
@@ -301,9 +302,12 @@ pub fn spec_parts(
         }
     };
     if axes.is_empty() {
+        room_for(parts, 1);
         add(parts, (&[], &[]));
     } else {
-        for choice in choices(&axes)? {
+        let choices = choices(&axes)?;
+        room_for(parts, choices.len());
+        for choice in choices {
             let inactive = inactive_labels(&axes, &choice);
             add(parts, (&choice, &inactive));
         }

@@ -114,7 +114,12 @@ fn labels(
 fn empty_slots(out: &mut EinsumSpec, spec: &str, multichar: bool) {
     let operands = spec.bytes().filter(|&c| c == b';').count() + 1;
     out.rhs.clear();
-    out.rhs.resize_with(operands, ShapeSpec::default);
+    if out.rhs.capacity() == 0 {
+        // A fresh spec: allocated at its size (growing an empty vector costs more).
+        out.rhs = (0..operands).map(|_| ShapeSpec::default()).collect();
+    } else {
+        out.rhs.resize_with(operands, ShapeSpec::default);
+    }
     out.lhs = ShapeSpec::default();
     out.multichar = multichar;
 }
