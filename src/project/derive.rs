@@ -84,12 +84,9 @@ pub(super) fn assemble(
     plan.accum = compute.accum;
     plan.combine = compute.combine;
     let fill = |dims: &mut Vec<u64>, sizes: &Sizes| {
-        if dims.capacity() == 0 {
-            *dims = sizes.memory().to_vec();
-        } else {
-            dims.clear();
-            dims.extend_from_slice(sizes.memory());
-        }
+        dims.clear();
+        room_for(dims, sizes.memory().len());
+        dims.extend_from_slice(sizes.memory());
     };
     fill(&mut plan.result_dims, out);
     room_for(&mut plan.operand_dims, args.len());
