@@ -34,7 +34,48 @@
 //! inference over a graph), [`project`] (indexing plans), [`kernel`] (a strided CPU kernel
 //! over [`tensor`]s). [`numpy`] implements numpy's einsum; [`formats`] speaks Vespa and
 //! TensorStore; [`check`] runs conformance case files. Every error has an [`ErrorCode`].
+//!
+//! # Where to read on
+//!
+//! - [`infer::program`]: the text format of `einrow infer` programs, every operation.
+//! - [`check::format`]: the case format (case kinds, expectations, shape strings, error codes)
+//!   and the contract of `einrow check`.
+//! - `fuzzing` (feature `fuzzing`, on by default): fuzzing your own shape rules against
+//!   einrow's generators and independent checker.
+//! - [`architecture`]: the pipeline, the invariants the code keeps, and why each dependency is
+//!   there.
+//!
+//! # Where einrow goes beyond OCANNL
+//!
+//! einrow follows OCANNL's shape semantics (its syntax, row variables, broadcasting and staged
+//! closing), and goes beyond it where OCANNL fails on a valid program or reports less than it
+//! could:
+//!
+//! - Each `_` is a fresh placeholder (OCANNL makes all `_` of a spec one variable; its own
+//!   documentation describes an unconstrained placeholder). Integer concatenation components
+//!   (`3^a => a`) are read, as OCANNL's documentation advertises and its grammar rejects; in a
+//!   result they are a syntax error, since they would leave elements unwritten.
+//! - When OCANNL's closing policy (leaves take their caps) makes a satisfiable program fail,
+//!   [`Graph::solve`](infer::Graph::solve) replays it and decides carefully (each leaf: its
+//!   cap, else the broadcast top, else open), then searches lengths of open leaf rows: the
+//!   closing-order and periodic counterexamples of OCANNL's documentation solve. The search
+//!   runs only after a contradiction: a program that leaves something undetermined
+//!   (`unresolved`) keeps that error, since any chosen length would be a guess.
+//! - A parameter's row closes empty only when the parameter was used pointwise only (a bias);
+//!   any other row of a parameter that no operation determines is an `unresolved` error.
+//! - numpy einsum is solved by the same engine (numpy's size-1 axes are the broadcast top
+//!   `1!`), as the `numpy` operation of a graph.
+//! - Errors name the step, the tensors and the rows, and put carets under both conflicting
+//!   places of the spec; [`explain`](infer::explain) (`einrow infer --explain`) prints the
+//!   chain of constraints. A dimension mismatch says where each size came from
+//!   (`` `j` is 3 from … but 4 from … ``) and at which axis of the failing row, counted as
+//!   numpy counts axes (`axis 0` is the first, `axis -1` the last). Only the constraints that
+//!   an operation itself queued carry axis positions: a constraint derived through a row
+//!   variable's links relates other rows than its origin names.
 
+#![warn(missing_docs)]
+
+pub mod architecture;
 pub mod check;
 pub mod code;
 pub mod diagnostic;

@@ -1,11 +1,14 @@
-//! The conformance runner behind `einrow check` (the contract of `tests/conformance/FORMAT.md`).
+//! The conformance runner behind `einrow check`.
 //!
 //! A case file is one JSON object with a `cases` list; each case has a `kind` that selects the
-//! module below that runs it. A kind einrow does not implement fails with "unsupported kind".
+//! code that runs it. A kind einrow does not implement fails with "unsupported kind". The
+//! format of case files, the runner's contract and the error codes are described in
+//! [`format`](mod@format).
 
 mod case;
 pub mod compare;
 mod einsum;
+pub mod format;
 mod infer;
 mod parse;
 mod runner;
