@@ -1,14 +1,111 @@
-//! Programs: a graph written as text or as an `infer` case, built into a [`Graph`].
+//! Programs: a graph written as text (what `einrow infer` reads) or as an `infer` case, built
+//! into a [`Graph`].
 //!
-//! The text format, one statement per line (`#` starts a comment):
+//! # The text format
+//!
+//! One statement per line; `#` starts a comment, blank lines are skipped. A statement is a
+//! declaration of a leaf or an operation:
 //!
 //! ```text
-//! tensor x: 2|3->4        # a leaf with a known shape (FORMAT.md shape string)
-//! tensor u                # a leaf nothing is known about
-//! param w: ...->...       # a parameter: never guessed
-//! y = compose w x         # ops: pointwise, compose, transpose, batch_slice
-//! z = einsum "ij;jk=>ik" a b   # spec ops: permute, einsum, einsum3, concat
+//! tensor NAME                  # a leaf nothing is known about (all three rows open)
+//! tensor NAME: SHAPE           # a leaf with a shape string
+//! param NAME: SHAPE            # a parameter: its unknowns are never guessed
+//! OUT = OP ARG...              # an operation defining the tensor OUT
+//! OUT = OP "SPEC" ARG...       # an operation that takes a spec, quoted, before its operands
 //! ```
+//!
+//! `SHAPE` is a shape string as in the [case format](crate::check::format#shared-notations):
+//! the rows `batch|input->output`, axes separated by commas, each a size (`3`), a size with a
+//! basis (`rgb=3`) or the broadcast top (`1!`), and `...` or `..name..` where a row is open
+//! (`...|784` is a batch row of unknown rank and one output axis). Rows not written are empty.
+//! A parameter's unknowns are fixed only by the operations it takes part in; what they leave
+//! open is an `unresolved` error, except a row of a parameter used only pointwise (a bias),
+//! which closes empty. An operand names a tensor declared or defined above; a name defined
+//! again refers to its latest definition from then on.
+//!
+//! # Operations
+//!
+//! These are all the operations; each name is also the `op` of a step in an `infer` case.
+//!
+//! | op | operands | spec | result |
+//! |---|---|---|---|
+//! | `pointwise` | 1 to 3 | none | elementwise: every operand broadcasts into the result, row by row (batch, input, output) |
+//! | `pointwise_un` | 1 | none | `pointwise` with one operand |
+//! | `pointwise3` | 3 | none | `pointwise` with three operands |
+//! | `compose` | 2 | none | matrix-multiply style: the first's input row contracts with the second's output row; the result has the second's input row, the first's output row, and both batch rows broadcast |
+//! | `transpose` | 1 | none | swaps the input and output rows |
+//! | `batch_slice` | 1 | none | drops the leftmost batch axis |
+//! | `permute` | 1 | einsum spec, one operand slot | rearranges, reduces, embeds or takes a diagonal (`ij => ji`, `ii => i`, `i => 0,i`) |
+//! | `einsum` | 2 | einsum spec, two slots | OCANNL's einsum: `rhs1; rhs2 => lhs` (`ij;jk=>ik`, `...|i->o; ...|o->h => ...|i->h`) |
+//! | `einsum3` | 3 | einsum spec, three slots | the same with three operands (`ij;jk;kl=>il`) |
+//! | `concat` | 1 or more | einsum spec, one slot per operand | concatenation along a `^` axis of the result (`i;j=>i^j`) |
+//! | `numpy` | 1 or more | numpy subscripts | numpy's einsum (`ij,jk->ik`, `...ij,...jk->...ik`): operands and result are output rows, and labels broadcast as numpy's do (declare numpy's size-1 axes as the broadcast top `1!`) |
+//!
+//! Einsum specs are OCANNL's labels-spec syntax, parsed by
+//! [`parse_einsum`](crate::spec::parse_einsum): each slot has the layout
+//! `batch|input->output`, with labels, `_` placeholders, `...` and `..name..` row variables,
+//! fixed indices (`0`), strided and convolution axes (`2*o+k`) and concatenations (`a^b`).
+//! numpy subscripts are parsed by [`parse_numpy`](crate::spec::parse_numpy). A spec whose
+//! number of operand slots differs from the number of operands is an `arity` error, and so is
+//! an operand count outside the table.
+//!
+//! In a text program the three pointwise names all take one to three operands; an `infer`
+//! case holds `pointwise` to 2, `pointwise_un` to 1 and `pointwise3` to 3.
+//!
+//! # Example
+//!
+//! Every operation once, with the shapes `einrow infer` prints for it:
+//!
+//! ```
+//! use einrow::infer::program::Program;
+//!
+//! let text = r#"
+//! tensor x: 8|784
+//! param w: ...->128              # sized by inference: 784->128
+//! tensor b: 128
+//! tensor m: 4,6
+//! tensor n: 6,5
+//! tensor k: 5,2
+//! tensor u: 3
+//! tensor v: 2
+//! h = compose w x                # 8|128
+//! r = pointwise h b              # 8|128: b broadcasts over the batch
+//! a = pointwise_un r             # 8|128
+//! t = transpose w                # 128->784
+//! s = batch_slice x              # 784
+//! mt = permute "ij => ji" m      # 6,4
+//! mn = einsum "ij;jk=>ik" m n    # 4,5
+//! mnk = einsum3 "ij;jk;kl=>il" m n k   # 4,2
+//! uv = concat "i;j=>i^j" u v     # 5
+//! p = numpy "ij,jk->ik" m n      # 4,5
+//! "#;
+//! let built = Program::parse_text(text)?.build();
+//! built.result.map_err(|(e, _)| e)?;
+//! let mut g = built.graph;
+//! let shapes: Vec<String> = built
+//!     .names
+//!     .iter()
+//!     .map(|(name, id)| format!("{name}: {}", g.shape_string(*id).unwrap()))
+//!     .collect();
+//! assert_eq!(shapes[1], "w: 784->128");
+//! assert_eq!(shapes[8..].join("; "), "h: 8|128; r: 8|128; a: 8|128; t: 128->784; s: 784; \
+//!     mt: 6,4; mn: 4,5; mnk: 4,2; uv: 5; p: 4,5");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Errors
+//!
+//! A program that cannot be read is a [`ProgramError`] with its line (`syntax`, or `arity` for
+//! an `infer` case step with the wrong operand count). Building it reports the first failing
+//! statement's [`InferError`] with its line: an unknown operand is a `label` error, and every
+//! shape error carries the [`ErrorCode`] of the [case format](crate::check::format#error-codes).
+//! `einrow infer --explain` prints the chain of constraints behind a shape error.
+//!
+//! # `infer` cases
+//!
+//! [`Program::from_case`] reads the same program from the JSON of an `infer` case
+//! (`"tensors"` and `"steps"`), which may also give leaf `values` and each step's `accum` and
+//! `combine`, for running it; `einrow infer` accepts such a file too.
 
 use serde_json::Value;
 

@@ -5,8 +5,34 @@ use std::process::ExitCode;
 use einrow::infer::explain::{render_error, to_dot};
 use einrow::infer::program::Program;
 
+/// The program format in brief, printed after the options by `einrow infer --help`.
+const PROGRAM_FORMAT: &str = "\
+Program format (one statement per line, `#` starts a comment):
+  tensor NAME[: SHAPE]      a leaf, e.g. `tensor x: ...|784` (batch unknown, 784 outputs)
+  param NAME[: SHAPE]       a parameter: its unknowns are never guessed
+  OUT = OP ARG...           an operation
+  OUT = OP \"SPEC\" ARG...    an operation that takes a spec
+SHAPE is `batch|input->output`, each axis a size (3), a size with a basis (rgb=3) or the
+broadcast top (1!); `...` or `..name..` leaves a row open.
+
+Operations (operand count, spec):
+  pointwise (1-3), pointwise_un (1), pointwise3 (3)
+                       elementwise, every operand broadcasting into the result
+  compose (2)          the first's input row contracts with the second's output row
+  transpose (1)        swaps the input and output rows
+  batch_slice (1)      drops the leftmost batch axis
+  permute (1, spec)    one operand: \"ij => ji\", \"ii => i\"
+  einsum (2, spec)     \"ij;jk=>ik\", \"...|i->o; ...|o->h => ...|i->h\"
+  einsum3 (3, spec)    \"ij;jk;kl=>il\"
+  concat (n, spec)     along a `^` axis of the result: \"i;j=>i^j\"
+  numpy (n, spec)      numpy einsum subscripts: \"...ij,...jk->...ik\"
+
+Every operation is documented in one place: the module einrow::infer::program of the crate
+documentation (`cargo doc --open`).";
+
 /// Arguments of `einrow infer`.
 #[derive(clap::Args)]
+#[command(after_help = PROGRAM_FORMAT)]
 pub struct Args {
     /// A program in einrow's text format, or an `infer` case as JSON (`-` for stdin).
     file: String,
