@@ -9,8 +9,8 @@
 //!   malformed ones); [`fit`]: operand shapes that fit a given spec;
 //! - [`props`]: the properties (solutions check, determinism, order independence, round trips,
 //!   no panics) as functions returning a [`props::Failure`];
-//! - [`shrink`] and [`case_file`]: shrinking a failing program and writing it as a FORMAT.md
-//!   case file to keep as a test;
+//! - [`shrink`] and [`case_file`]: shrinking a failing program and writing it as a case file
+//!   ([`check::format`](crate::check::format)) to keep as a test;
 //! - [`specs`] and [`numpy`]: spec text (valid and near-valid) and numpy einsum cases;
 //! - [`exec`] and [`execution`]: a naive evaluator of solved programs, compared with
 //!   einrow's projections and kernel;

@@ -38,7 +38,8 @@ pub enum Constraint {
     },
     /// The dim's size is at least this (a fixed index `i` needs size `i + 1`).
     AtLeast(Dim, u64),
-    /// The product of all axes of a tensor's rows (batch, input, output) is this (§3.8).
+    /// The product of all axes of a tensor's rows (batch, input, output) is this (OCANNL's
+    /// `Total_elems`).
     TotalElems(ShapeRef, u64),
 }
 

@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use ena::unify::{InPlaceUnificationTable, NoError, UnifyValue};
 use smallvec::SmallVec;
 
-/// Dim arithmetic the public API offers here (it lives in `infer/arith.rs`).
+/// Dim arithmetic the public API offers here.
 pub use super::arith::{basis_conflict, concat_sum, valid_conv_size};
 use super::arith::{simplify_affine, simplify_concat};
 use super::constraint::RowArg;

@@ -162,7 +162,7 @@ pub struct Graph {
     specs: SpecCache,
     /// Parsed declared shapes by text, for the same reason.
     shape_texts: HashMap<Arc<str>, Arc<DeclaredShape>, TextHasher>,
-    /// Spec steps over fully solved operands are evaluated directly (see `graph/direct.rs`).
+    /// Spec steps over fully solved operands are evaluated directly (see `Graph::try_direct`).
     direct: bool,
 }
 
@@ -330,7 +330,7 @@ impl Graph {
         self.solver.run()
     }
 
-    /// Requires `t` to hold `n` elements in all rows together (§3.8 `Total_elems`), e.g. a
+    /// Requires `t` to hold `n` elements in all rows together (OCANNL's `Total_elems`), e.g. a
     /// parameter sized by its initial data. A single unknown axis takes the quotient of `n`
     /// by the known axes; unknown axes are the broadcast top when the known ones already make
     /// `n`; at closing, an open row (the output row first) takes what is left as one axis and
@@ -365,14 +365,15 @@ impl Graph {
         self.solver.run()
     }
 
-    /// Closes the world for everything added since the last solve (stages 2–7). Afterwards
-    /// every shape touched so far is fully known; more operations may still be added.
+    /// Closes the world for everything added since the last solve (closing stages 2–7, see
+    /// the [architecture](crate::architecture#the-pipeline)). Afterwards every shape touched so
+    /// far is fully known; more operations may still be added.
     ///
-    /// When the default closing policy fails, the graph is rebuilt and closed carefully (see
-    /// `careful.rs`); the original error is returned if that fails too. Open leaf row lengths
-    /// are searched only when the failure is a contradiction: when the program leaves
-    /// something undetermined (`unresolved`, e.g. a parameter's row), picking a length
-    /// would be a guess.
+    /// When the default closing policy fails, the graph is rebuilt and closed carefully (each
+    /// leaf takes its cap, else the broadcast top, else stays open); the original error is
+    /// returned if that fails too. Open leaf row lengths are searched only when the failure is
+    /// a contradiction: when the program leaves something undetermined (`unresolved`, e.g. a
+    /// parameter's row), picking a length would be a guess.
     pub fn solve(&mut self) -> Result<(), InferError> {
         let result = self.solve_once();
         if result.is_ok() || self.solver.careful {

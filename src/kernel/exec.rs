@@ -1,7 +1,7 @@
 //! The strided executor: an odometer over the outer loops (addresses updated incrementally),
 //! the two innermost loops optionally tiled (when an operand is contiguous along the second
 //! innermost loop but strided along the innermost, as in a transpose), and each run along
-//! the innermost loop handed to the slice kernels of `block.rs`, strided operands gathered
+//! the innermost loop handed to the slice kernels of `kernel::block`, strided operands gathered
 //! into and scattered from scratch space in blocks of [`BLK`] points.
 
 use smallvec::SmallVec;

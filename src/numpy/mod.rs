@@ -1,13 +1,13 @@
 //! numpy einsum: `numpy.einsum` semantics (results of the default `optimize=False`) on
 //! einrow tensors.
 //!
-//! - `shapes.rs`: shape inference from parsed subscripts ([`crate::spec::parse_numpy`]) and
-//!   operand shapes — broadcasting of size-1 dimensions, ellipsis broadcasting, diagonals,
-//!   the implicit output — with numpy's errors mapped to crate codes ([`EinsumError`]);
-//! - `lower.rs`: one contraction step as a kernel [`Nest`](crate::kernel::Nest);
-//! - `path.rs`: the greedy contraction order for three or more operands;
-//! - `einsum.rs`: the public [`einsum`], [`einsum_with`] and [`einsum_shape`];
-//! - `timing.rs`: repeated-run timing used by benchmarks.
+//! - shape inference from parsed subscripts ([`crate::spec::parse_numpy`]) and operand shapes
+//!   ([`analyze`]) — broadcasting of size-1 dimensions, ellipsis broadcasting, diagonals, the
+//!   implicit output — with numpy's errors mapped to crate codes ([`EinsumError`]);
+//! - one contraction step as a kernel [`Nest`](crate::kernel::Nest);
+//! - the greedy contraction order for three or more operands ([`greedy`]);
+//! - the public [`einsum`], [`einsum_with`] and [`einsum_shape`];
+//! - repeated-run timing used by benchmarks ([`time_runs`]).
 
 mod einsum;
 mod error;

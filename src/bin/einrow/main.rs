@@ -22,7 +22,7 @@ struct Cli {
 enum Command {
     /// Parse a labels spec (default), an einsum spec or numpy subscripts and print it.
     Parse(parse_cmd::Args),
-    /// Run conformance case files (FORMAT.md) and report failures.
+    /// Run conformance case files (format: einrow::check::format) and report failures.
     Check(check_cmd::Args),
     /// Infer every tensor's shape in a program (text format or an `infer` case).
     Infer(infer_cmd::Args),

@@ -17,7 +17,8 @@ pub struct Args {
     /// Parse as numpy einsum subscripts (`ij,jk->ik`).
     #[arg(long)]
     numpy: bool,
-    /// Print the ROWS structure of FORMAT.md as JSON instead of the canonical text.
+    /// Print the ROWS structure of the case format (einrow::check::format) as JSON instead of
+    /// the canonical text.
     #[arg(long)]
     json: bool,
 }

@@ -16,9 +16,10 @@ use crate::shape::{
 use crate::spec::ast::RowKind;
 
 impl Graph {
-    /// Declares a leaf tensor from a shape string (FORMAT.md: `2|4->3`, `rgb=3`, `1!`, `...`,
-    /// `..name..`); `None` means nothing is known (three open rows). A parameter's unknowns
-    /// are fixed only by the operations it takes part in.
+    /// Declares a leaf tensor from a shape string (`2|4->3`, `rgb=3`, `1!`, `...`, `..name..`;
+    /// see the [case format](crate::check::format#shared-notations)); `None` means nothing is
+    /// known (three open rows). A parameter's unknowns are fixed only by the operations it
+    /// takes part in.
     pub fn declare(
         &mut self,
         name: &str,

@@ -2,10 +2,10 @@
 //!
 //! A framework that knows its input shapes adds steps whose operands have no unknowns. For an
 //! einsum or permute over such operands whose solution can be read off them (see
-//! `infer/bindings.rs`), nothing is left for the solver to decide, so the step skips it; every
+//! `infer::bindings`), nothing is left for the solver to decide, so the step skips it; every
 //! other step goes through the solver as usual, which finds the same answer where there is one
-//! and explains the error where there is none. `tests/direct.rs` checks that both paths agree
-//! on random programs.
+//! and explains the error where there is none. The `direct` integration test checks that both
+//! paths agree on random programs.
 
 use smallvec::SmallVec;
 

@@ -60,7 +60,8 @@ impl Graph {
         )
     }
 
-    /// The shape as a FORMAT.md shape string (`2|4->3`, `rgb=3`, `1!`).
+    /// The shape as a shape string (`2|4->3`, `rgb=3`, `1!`; see the
+    /// [case format](crate::check::format#shared-notations)).
     pub fn shape_string(&mut self, t: TensorId) -> Result<String, InferError> {
         let [b, i, o] = self.dims(t)?;
         let show =

@@ -6,7 +6,8 @@
 //! offsets in **bytes** (element stride × `dtype_bytes`), a flattened axis reports the product
 //! of its components' lengths and the smallest of their strides.
 //!
-//! Where Nervana's code is wrong, the documented intent wins (see FORMAT.md):
+//! Where Nervana's code is wrong, the documented intent wins (see the `view` kind of the
+//! [case format](crate::check::format#nervana-views-view)):
 //! - slicing adds `start·stride` to the offset (Nervana adds `start·|stride|`, which is wrong
 //!   for an already reversed axis);
 //! - flatten of a view that is not `c_contiguous` first makes a row-major copy (the `Flatten`
