@@ -5,9 +5,9 @@
 //! cargo run --profile bench --example infer_scale -- 10000 100000 1000000
 //! ```
 //!
-//! The bench profile (fat LTO, one codegen unit) is how the README's figures are measured: in
-//! the release profile an unrelated edit can move hot functions between codegen units and
-//! change their inlining, which shifts the figures by a few percent.
+//! The bench profile (fat LTO, one codegen unit) is how the figures of `benches/README.md` are
+//! measured: in the release profile an unrelated edit can move hot functions between codegen
+//! units and change their inlining, which shifts the figures by a few percent.
 //!
 //! With several sizes (or several rounds), each run is a child process of its own
 //! (re-executing this binary), so that every peak-memory figure (`VmHWM` from
