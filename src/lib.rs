@@ -93,5 +93,10 @@ pub mod spec;
 pub mod tensor;
 
 pub use code::{Coded, ErrorCode};
+
+/// The README's Rust example, compiled and run by `cargo test --doc`.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
 pub use numpy::einsum;
 pub use span::Span;
