@@ -41,38 +41,9 @@ fn infer_help_lists_every_op_and_points_to_the_program_docs() {
     assert!(help.contains("einrow::infer::program"), "no pointer to the program docs:\n{help}");
 }
 
-/// Every operation kind. The match below fails to compile when a kind is added, as a reminder
-/// to add it here, to `OPS`, to the program docs and to the help text.
-const KINDS: [OpKind; 9] = [
-    OpKind::Pointwise,
-    OpKind::Compose,
-    OpKind::Transpose,
-    OpKind::Permute,
-    OpKind::Einsum,
-    OpKind::Einsum3,
-    OpKind::Concat,
-    OpKind::BatchSlice,
-    OpKind::Numpy,
-];
-
-#[allow(dead_code)]
-fn exhaustive(k: OpKind) {
-    match k {
-        OpKind::Pointwise
-        | OpKind::Compose
-        | OpKind::Transpose
-        | OpKind::Permute
-        | OpKind::Einsum
-        | OpKind::Einsum3
-        | OpKind::Concat
-        | OpKind::BatchSlice
-        | OpKind::Numpy => {}
-    }
-}
-
 #[test]
 fn every_op_kind_is_in_the_list() {
-    for k in KINDS {
+    for k in OpKind::ALL {
         assert!(OPS.contains(&k.name()), "{k} is missing from the list of ops");
         assert_eq!(op_from_name(k.name()), Some(k));
     }

@@ -88,7 +88,8 @@
 //! }
 //! ```
 //!
-//! In a test suite, use the strategies with `proptest!` directly:
+//! In a test suite, use the strategies with `proptest!` directly (its `#[test] fn` form, or,
+//! as here, the closure form that runs at once):
 //!
 //! ```
 //! use einrow::fuzzing::gen::{programs, GenConfig, Generated};
@@ -98,13 +99,9 @@
 //!     einrow::fuzzing::props::check_generated(g).map_err(|f| f.to_string())
 //! }
 //!
-//! proptest! {
-//!     #[test]
-//!     fn my_rules_agree(g in programs(GenConfig::default())) {
-//!         my_check(&g).map_err(TestCaseError::fail)?;
-//!     }
-//! }
-//! # fn main() {}
+//! proptest!(ProptestConfig::with_cases(16), |(g in programs(GenConfig::default()))| {
+//!     my_check(&g).map_err(TestCaseError::fail)?;
+//! });
 //! ```
 //!
 //! The example `fuzz_shape_rules` in the repository fuzzes a toy framework's pointwise,

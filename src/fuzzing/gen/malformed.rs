@@ -9,17 +9,7 @@ use crate::fuzzing::specs::{einsum_text, numpy_text};
 use crate::infer::program::{Decl, Program, Stmt};
 use crate::infer::OpKind;
 
-const OPS: [OpKind; 9] = [
-    OpKind::Pointwise,
-    OpKind::Compose,
-    OpKind::Transpose,
-    OpKind::Permute,
-    OpKind::Einsum,
-    OpKind::Einsum3,
-    OpKind::Concat,
-    OpKind::BatchSlice,
-    OpKind::Numpy,
-];
+const OPS: [OpKind; 9] = OpKind::ALL;
 
 fn shape_text() -> impl Strategy<Value = Option<String>> {
     let axis = prop_oneof![
