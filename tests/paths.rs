@@ -235,3 +235,86 @@ fn every_path_runs_like_the_naive_evaluation() {
     }
     assert!(ran > 150, "{ran} cases ran");
 }
+
+#[test]
+fn bad_paths_limits_and_labels_are_coded_errors() {
+    use einrow::numpy::{einsum_sublist, EinsumError, MemoryLimit, PathError, Sublist};
+    use einrow::{Coded, ErrorCode};
+    let shapes: [&[usize]; 3] = [&[2, 2], &[2, 5], &[5, 2]];
+    let code = |path: Vec<Vec<usize>>| {
+        let opts = PathOptions::new(Optimize::Explicit(path));
+        einsum_path("ij,jk,kl->il", &shapes, &opts).map(|_| ()).map_err(|e| e.code())
+    };
+    assert_eq!(code(vec![vec![1, 2], vec![0, 1]]), Ok(()));
+    assert_eq!(code(vec![vec![0, 3], vec![0, 1]]), Err(ErrorCode::Bounds));
+    assert_eq!(code(vec![vec![0, 1]]), Err(ErrorCode::Arity));
+    assert_eq!(code(vec![vec![1, 1], vec![0, 1]]), Err(ErrorCode::Value));
+    assert_eq!(code(vec![]), Err(ErrorCode::Arity));
+    // Running checks the path too, also where no contraction is needed (a view, an empty
+    // operand).
+    let a = Tensor::from_vec(&[2, 2], vec![1.0f64; 4]).expect("tensor");
+    let bad = PathOptions::new(Optimize::Explicit(vec![vec![0, 1]]));
+    let e = einsum_optimized("ij->ji", &[&a], &bad).expect_err("one operand");
+    assert!(
+        matches!(e, EinsumError::Path(PathError::Position { step: 0, position: 1, .. })),
+        "{e}"
+    );
+    let empty = Tensor::from_vec(&[0, 2], Vec::<f64>::new()).expect("tensor");
+    let e = einsum_optimized("ij,jk,kl->il", &[&empty, &a, &a], &bad).expect_err("incomplete");
+    assert_eq!(e.code(), ErrorCode::Arity);
+    // Memory limits: an explicit path over it, dp finding nothing within it, zero.
+    let limited = |o: Optimize, n: u64| PathOptions::new(o).memory_limit(MemoryLimit::Elements(n));
+    let explicit = Optimize::Explicit(vec![vec![0, 1], vec![0, 1]]);
+    let e = einsum_path("ij,jk,kl->il", &shapes, &limited(explicit, 9)).expect_err("over");
+    assert!(matches!(
+        e,
+        EinsumError::Path(PathError::IntermediateTooLarge { step: 0, size: 10, .. })
+    ));
+    let e = einsum_path("ij,jk,kl->il", &shapes, &limited(Optimize::Dp, 3)).expect_err("dp");
+    assert_eq!(e.code(), ErrorCode::Elems);
+    let e = einsum_path("ij,jk,kl->il", &shapes, &limited(Optimize::Auto, 0)).expect_err("zero");
+    assert_eq!(e.code(), ErrorCode::Value);
+    // Under a limit optimal and greedy end with one step over the rest (opt_einsum's rule).
+    let r = einsum_path("ij,jk,kl->il", &shapes, &limited(Optimize::Optimal, 3)).expect("path");
+    assert_eq!(r.path(), &[vec![0, 1, 2]]);
+    // Sublist labels outside 0..=51.
+    let sub = Sublist::new().input([0, 52]);
+    let e = einsum_sublist(&[&a], &sub).expect_err("label 52");
+    assert_eq!(e.code(), ErrorCode::Bounds);
+}
+
+#[cfg(feature = "cli")]
+#[test]
+fn the_path_command_prints_the_report_and_json() {
+    use std::process::Command;
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_einrow"))
+            .arg("path")
+            .args(args)
+            .output()
+            .expect("run");
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (ok, stdout, _) =
+        run(&["ij,jk,kl->il", "2,2", "2,5", "5,2", "--optimize", "optimal", "--json"]);
+    assert!(ok);
+    assert!(stdout.contains("Optimized FLOP count:  5.600e+01"), "{stdout}");
+    let last: Value = serde_json::from_str(stdout.lines().last().expect("a line")).expect("json");
+    assert_eq!(last["path"], serde_json::json!([[1, 2], [0, 1]]));
+    assert_eq!((last["opt_flops"].as_u64(), last["naive_flops"].as_u64()), (Some(56), Some(120)));
+    let (ok, _, stderr) =
+        run(&["ij,jk,kl->il", "2,2", "2,5", "5,2", "--optimize", "[[0,1],[1,2]]"]);
+    assert!(!ok);
+    assert!(stderr.starts_with("error[bounds]: step 1"), "{stderr}");
+    assert!(stderr.contains("  | [[0,1],[1,2]]\n  |        ^^^^^"), "{stderr}");
+    let (ok, _, stderr) = run(&["ij,jk->ik", "2,x", "3,2"]);
+    assert!(!ok && stderr.starts_with("error[syntax]"), "{stderr}");
+    let (ok, _, stderr) = run(&["ij,jk->ik", "2,3", "4,2"]);
+    assert!(!ok && stderr.starts_with("error[mismatch]"), "{stderr}");
+    let (ok, stdout, _) = run(&["a,->a", "3", "", "--memory-limit", "max_input"]);
+    assert!(ok, "{stdout}");
+}

@@ -10,7 +10,8 @@
 //!
 //! With a memory limit, merges whose result exceeds it are skipped; when that leaves no tree,
 //! the search is repeated over all operands at once with outer products allowed. The work is
-//! bounded: at most a given number of subset pairs are examined.
+//! bounded: at most a given number of subset pairs are examined and at most
+//! [`DP_MAX_ENTRIES`] partial trees kept.
 
 use std::collections::HashMap;
 
@@ -19,6 +20,9 @@ use super::ssa::{ssa_to_linear, tree_to_ssa, Path};
 
 /// The most operands dp takes (subsets are `u64` bitmaps).
 pub(crate) const DP_MAX_OPERANDS: usize = 64;
+
+/// The most partial trees dp keeps (about 64 MiB); more is [`DpFailure::Budget`].
+pub(crate) const DP_MAX_ENTRIES: usize = 1 << 20;
 
 /// Why dp gives no path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,6 +63,7 @@ struct Search<'p> {
     limit: Option<u128>,
     budget: u64,
     spent: u64,
+    entries: usize,
 }
 
 /// The dp path, or why there is none; at most `budget` subset pairs are examined.
@@ -84,7 +89,7 @@ fn search(p: &Problem, limit: Option<u128>, budget: u64, outer: bool) -> Result<
             holders[l] |= 1 << k;
         }
     }
-    let mut s = Search { p, leaves, holders, limit, budget, spent: 0 };
+    let mut s = Search { p, leaves, holders, limit, budget, spent: 0, entries: 0 };
     for leaf in &s.leaves {
         if leaf.summed && !s.fits(leaf.labels) {
             return Err(DpFailure::Limit);
@@ -238,7 +243,12 @@ impl Search<'_> {
                     if !(set == g && last_alone) && !self.fits(labels) {
                         continue;
                     }
-                    target.insert(Entry { set, labels, cost, left: e1.set });
+                    if target.insert(Entry { set, labels, cost, left: e1.set }) {
+                        self.entries += 1;
+                        if self.entries > DP_MAX_ENTRIES {
+                            return Err(DpFailure::Budget);
+                        }
+                    }
                 }
             }
         }
@@ -296,12 +306,17 @@ impl Level {
         self.index.get(&set).map(|&i| &self.entries[i])
     }
 
-    fn insert(&mut self, e: Entry) {
+    /// Stores `e` as its subset's best; true when the subset is new.
+    fn insert(&mut self, e: Entry) -> bool {
         match self.index.get(&e.set) {
-            Some(&i) => self.entries[i] = e,
+            Some(&i) => {
+                self.entries[i] = e;
+                false
+            }
             None => {
                 self.index.insert(e.set, self.entries.len());
                 self.entries.push(e);
+                true
             }
         }
     }

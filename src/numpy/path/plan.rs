@@ -13,8 +13,8 @@ use super::ssa::Path;
 /// The most operands `auto` searches exhaustively (more go to dp and greedy).
 pub const AUTO_OPTIMAL_MAX_OPERANDS: usize = 10;
 
-/// The subset pairs `dp` examines at most when asked for by name (about a second).
-pub const DP_BUDGET: u64 = 1 << 26;
+/// The subset pairs `dp` examines at most when asked for by name (under a second).
+pub const DP_BUDGET: u64 = 1 << 24;
 
 /// The subset pairs `dp` examines at most inside `auto` (well under a millisecond).
 pub const AUTO_DP_BUDGET: u64 = 1 << 16;
