@@ -124,35 +124,32 @@ fn optimal_is_the_least_count_of_every_pairwise_path() {
     assert!(checked > 150 && equal > 150, "{checked} {equal}");
 }
 
-#[test]
-fn dp_is_never_above_opt_einsum_dp() {
+/// Checks `optimize` is never above opt_einsum's `key` strategy on 3 or more operands;
+/// returns how many are equal and how many lower.
+fn never_above(key: &str, optimize: Optimize) -> (usize, usize) {
     let (mut equal, mut lower) = (0, 0);
     for case in cases().iter().filter(|c| c.operands() >= 3) {
-        let r = case.report(Optimize::Dp);
-        let theirs = count(&case.oe["dp"]["flops"]);
-        assert!(r.opt_flops() <= theirs, "{}: {} > {theirs}", case.name, r.opt_flops());
+        let r = case.report(optimize.clone());
+        let theirs = count(&case.oe[key]["flops"]);
+        assert!(r.opt_flops() <= theirs, "{} {key}: {} > {theirs}", case.name, r.opt_flops());
         if r.opt_flops() == theirs {
             equal += 1;
         } else {
             lower += 1;
         }
     }
+    (equal, lower)
+}
+
+#[test]
+fn dp_is_never_above_opt_einsum_dp() {
+    let (equal, lower) = never_above("dp", Optimize::Dp);
     eprintln!("dp: {equal} equal to opt_einsum's, {lower} lower");
 }
 
 #[test]
 fn auto_is_never_above_opt_einsum_auto() {
-    let (mut equal, mut lower) = (0, 0);
-    for case in cases().iter().filter(|c| c.operands() >= 3) {
-        let r = case.report(Optimize::Auto);
-        let theirs = count(&case.oe["auto"]["flops"]);
-        assert!(r.opt_flops() <= theirs, "{}: {} > {theirs}", case.name, r.opt_flops());
-        if r.opt_flops() == theirs {
-            equal += 1;
-        } else {
-            lower += 1;
-        }
-    }
+    let (equal, lower) = never_above("auto", Optimize::Auto);
     eprintln!("auto: {equal} equal to opt_einsum's auto, {lower} lower, 0 higher");
 }
 

@@ -240,7 +240,8 @@ impl Search<'_> {
                     if cost > cap || target.get(set).is_some_and(|e| e.cost <= cost) {
                         continue;
                     }
-                    if !(set == g && last_alone) && !self.fits(labels) {
+                    let is_output = set == g && last_alone;
+                    if !is_output && !self.fits(labels) {
                         continue;
                     }
                     if target.insert(Entry { set, labels, cost, left: e1.set }) {
@@ -328,14 +329,8 @@ fn lookup(levels: &[Level], set: u64) -> Option<&Entry> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::problem::letters;
+    use super::super::problem::{default_size, letters};
     use super::*;
-
-    fn default_size(c: char) -> usize {
-        let chars = "abcdefghijklmopqABC";
-        let sizes = [2, 3, 4, 5, 4, 3, 2, 6, 5, 4, 3, 2, 5, 7, 4, 3, 2, 3, 4];
-        chars.find(c).map_or(2, |i| sizes[i])
-    }
 
     #[test]
     fn dp_costs_no_more_than_opt_einsum_on_its_edge_cases() {

@@ -233,15 +233,8 @@ impl Greedy<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::problem::letters;
+    use super::super::problem::{default_size, letters};
     use super::*;
-
-    fn default_size(c: char) -> usize {
-        // opt_einsum.testing's default sizes.
-        let chars = "abcdefghijklmopqABC";
-        let sizes = [2, 3, 4, 5, 4, 3, 2, 6, 5, 4, 3, 2, 5, 7, 4, 3, 2, 3, 4];
-        chars.find(c).map_or(2, |i| sizes[i])
-    }
 
     #[test]
     fn opt_einsum_edge_cases() {

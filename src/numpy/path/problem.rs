@@ -177,6 +177,13 @@ pub(crate) fn letters(eq: &str, sizes: &dyn Fn(char) -> usize) -> Problem {
     let s: Vec<usize> = names.iter().map(|&c| sizes(c)).collect();
     Problem::new(&ops, &output, &s).expect("problem")
 }
+/// opt_einsum.testing's default test size of a letter (2 for letters it has none for).
+#[cfg(test)]
+pub(crate) fn default_size(c: char) -> usize {
+    let chars = "abcdefghijklmopqABC";
+    let sizes = [2, 3, 4, 5, 4, 3, 2, 6, 5, 4, 3, 2, 5, 7, 4, 3, 2, 3, 4];
+    chars.find(c).map_or(2, |i| sizes[i])
+}
 
 #[cfg(test)]
 mod tests {

@@ -11,9 +11,8 @@ pub(crate) type Path = Vec<Vec<usize>>;
 pub(crate) fn ssa_to_linear(ssa: &[Vec<usize>], n: usize) -> Path {
     // Alive ids, kept sorted: removal keeps the order and new ids are the largest.
     let mut ids: Vec<usize> = (0..n).collect();
-    let mut next = n;
     let mut path = Vec::with_capacity(ssa.len());
-    for step in ssa {
+    for (next, step) in (n..).zip(ssa) {
         let mut pos: Vec<usize> =
             step.iter().map(|id| ids.binary_search(id).unwrap_or(ids.len())).collect();
         pos.sort_unstable();
@@ -23,7 +22,6 @@ pub(crate) fn ssa_to_linear(ssa: &[Vec<usize>], n: usize) -> Path {
             }
         }
         ids.push(next);
-        next += 1;
         path.push(pos);
     }
     path
