@@ -8,6 +8,7 @@ use crate::span::Span;
 
 /// How to choose the order of pairwise contractions.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum Optimize {
     /// opt_einsum's greedy heuristic: repeatedly the pair whose result frees the most memory.
     /// Fast for any operand count.
