@@ -18,6 +18,8 @@
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 
+use smallvec::SmallVec;
+
 use super::problem::{bits, Labels, Problem};
 use super::ssa::{ssa_to_linear, Path};
 
@@ -32,6 +34,9 @@ struct Candidate {
     k12: Labels,
 }
 
+/// Tensors (by label set) sharing a label; few in most einsums.
+type Keys = SmallVec<[Labels; 6]>;
+
 /// The greedy state over live tensors, each named by its label set (unique among the live).
 struct Greedy<'p> {
     p: &'p Problem,
@@ -40,7 +45,7 @@ struct Greedy<'p> {
     /// Live label set -> SSA id.
     live: HashMap<Labels, usize, foldhash::fast::FixedState>,
     /// Per summed label, the live tensors that have it.
-    by_label: Vec<Vec<Labels>>,
+    by_label: Vec<Keys>,
     /// Summed labels at least two / three live tensors have.
     ref2: Labels,
     ref3: Labels,
@@ -61,11 +66,11 @@ pub(crate) fn greedy(p: &Problem, limit: Option<u128>) -> Path {
         output: p.output | common,
         limit,
         live: HashMap::with_capacity_and_hasher(n, foldhash::fast::FixedState::default()),
-        by_label: vec![Vec::new(); p.sizes.len()],
+        by_label: vec![Keys::new(); p.sizes.len()],
         ref2: 0,
         ref3: 0,
-        queue: BinaryHeap::new(),
-        ssa: Vec::new(),
+        queue: BinaryHeap::with_capacity(2 * n),
+        ssa: Vec::with_capacity(n),
         next: n,
     };
     if !g.dedup() {
@@ -102,7 +107,8 @@ impl Greedy<'_> {
     /// Label bookkeeping and the first candidates: per summed label, each tensor's cheapest
     /// partner among the tensors with larger ids.
     fn seed(&mut self) {
-        let mut keys: Vec<(usize, Labels)> = self.live.iter().map(|(&k, &id)| (id, k)).collect();
+        let mut keys: SmallVec<[(usize, Labels); 16]> =
+            self.live.iter().map(|(&k, &id)| (id, k)).collect();
         keys.sort_unstable();
         for &(_, key) in &keys {
             for l in bits(key & !self.output) {
@@ -162,7 +168,7 @@ impl Greedy<'_> {
             let id2 = self.live.remove(&c.k2).unwrap_or(0);
             for k in [c.k1, c.k2] {
                 for l in bits(k & !self.output) {
-                    self.by_label[l].retain(|&x| x != k);
+                    self.by_label[l].retain(|x| *x != k);
                 }
             }
             self.ssa.push(vec![id1, id2]);
@@ -180,11 +186,11 @@ impl Greedy<'_> {
             for l in bits(c.k1 | (c.k2 & !self.output)) {
                 self.update_refs(l);
             }
-            let mut partners: Vec<Labels> =
+            let mut partners: Keys =
                 bits(c.k12).flat_map(|l| self.by_label[l].iter().copied()).collect();
             partners.sort_unstable();
             partners.dedup();
-            partners.retain(|&k| k != c.k12);
+            partners.retain(|k| *k != c.k12);
             self.push_best(c.k12, &partners);
         }
     }

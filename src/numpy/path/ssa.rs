@@ -3,6 +3,8 @@
 //! path (what planners build) names every tensor once: operands `0..n`, then the result of
 //! step `k` is `n + k`.
 
+use smallvec::SmallVec;
+
 /// A path: per step, the tensors it contracts.
 pub(crate) type Path = Vec<Vec<usize>>;
 
@@ -10,7 +12,7 @@ pub(crate) type Path = Vec<Vec<usize>>;
 /// increasing order; every id must be alive when used (planners guarantee it).
 pub(crate) fn ssa_to_linear(ssa: &[Vec<usize>], n: usize) -> Path {
     // Alive ids, kept sorted: removal keeps the order and new ids are the largest.
-    let mut ids: Vec<usize> = (0..n).collect();
+    let mut ids: SmallVec<[usize; 16]> = (0..n).collect();
     let mut path = Vec::with_capacity(ssa.len());
     for (next, step) in (n..).zip(ssa) {
         let mut pos: Vec<usize> =
