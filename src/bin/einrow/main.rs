@@ -4,6 +4,7 @@ mod check_cmd;
 mod fuzz_cmd;
 mod infer_cmd;
 mod parse_cmd;
+mod path_cmd;
 mod run_cmd;
 
 use std::process::ExitCode;
@@ -30,6 +31,8 @@ enum Command {
     Fuzz(fuzz_cmd::Args),
     /// Execute a spec on given or random tensors (result, plan, or timings).
     Run(run_cmd::Args),
+    /// Plan an einsum's contraction path and report its FLOPs (numpy's einsum_path).
+    Path(path_cmd::Args),
 }
 
 fn main() -> ExitCode {
@@ -40,5 +43,6 @@ fn main() -> ExitCode {
         Command::Infer(args) => infer_cmd::run(&args),
         Command::Fuzz(args) => fuzz_cmd::run(&args),
         Command::Run(args) => run_cmd::run(&args),
+        Command::Path(args) => path_cmd::run(&args),
     }
 }
