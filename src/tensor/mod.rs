@@ -23,7 +23,7 @@ pub use array::Tensor;
 pub use dtype::{Buffer, DType, Element};
 pub use error::TensorError;
 pub use layout::Layout;
-pub use named::{FlattenItem, NamedAxis, NamedView, SliceItem};
+pub use named::{FlattenItem, NamedAxis, NamedView, SliceItem, MAX_LISTED_VALUES};
 pub use positions::for_each_position;
 pub use size::{address_range, check_dim, numel, row_major, Dims, Strides, MAX_DIM};
 pub use view::{resolve_index, SliceSpec};
