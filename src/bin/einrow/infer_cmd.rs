@@ -4,6 +4,9 @@ use std::process::ExitCode;
 
 use einrow::infer::explain::{render_error, to_dot};
 use einrow::infer::program::Program;
+use einrow::Coded;
+
+use crate::out::{error, Out};
 
 /// Arguments of `einrow infer`.
 #[derive(clap::Args)]
@@ -19,45 +22,53 @@ pub struct Args {
 }
 
 /// Runs `einrow infer`.
-pub fn run(args: &Args) -> ExitCode {
+pub fn run(args: &Args, out: &mut Out) -> ExitCode {
     let text = match read(&args.file) {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("einrow infer: {}: {e}", args.file);
+            error(&format!("einrow infer: {}: {e}", args.file));
             return ExitCode::from(2);
         }
     };
-    let program = if text.trim_start().starts_with('{') {
+    let is_case = text.trim_start().starts_with('{');
+    let program = if is_case {
         serde_json::from_str(&text)
-            .map_err(|e| e.to_string())
-            .and_then(|v| Program::from_case(&v).map_err(|e| e.to_string()))
+            .map_err(|e| format!("error[syntax]: {e}"))
+            .and_then(|v| Program::from_case(&v).map_err(|e| format!("error[{}]: {e}", e.code())))
     } else {
-        Program::parse_text(&text).map_err(|e| e.to_string())
+        Program::parse_text(&text).map_err(|e| format!("error[{}]: {e}", e.code()))
     };
     let program = match program {
         Ok(p) => p,
         Err(e) => {
-            eprintln!("error[syntax]: {e}");
+            error(&e);
             return ExitCode::from(1);
         }
     };
     let built = program.build();
     let (mut g, names) = (built.graph, built.names);
     if let Err((e, line)) = built.result {
-        eprint!("{}", render_error(Some(&g), &e, args.explain));
+        let mut message = render_error(Some(&g), &e, args.explain);
         if let Some(l) = line {
-            eprintln!("  = at line {l} of {}", args.file);
+            // A declaration failed when not every declared name was recorded.
+            let at = match (is_case, names.len() < program.decls.len()) {
+                (false, _) => format!("line {l}"),
+                (true, true) => format!("tensors[{l}]"),
+                (true, false) => format!("steps[{l}]"),
+            };
+            message.push_str(&format!("  = at {at} of {}\n", args.file));
         }
+        error(&message);
         return ExitCode::from(1);
     }
     if args.dot {
-        print!("{}", to_dot(&mut g));
+        write!(out, "{}", to_dot(&mut g));
         return ExitCode::SUCCESS;
     }
     for (name, id) in names {
         match g.shape_string(id) {
-            Ok(s) => println!("{name}: {s}"),
-            Err(e) => println!("{name}: {e}"),
+            Ok(s) => writeln!(out, "{name}: {s}"),
+            Err(e) => writeln!(out, "{name}: {e}"),
         }
     }
     ExitCode::SUCCESS
