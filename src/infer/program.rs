@@ -194,12 +194,24 @@ impl Program {
         Ok(p)
     }
 
-    /// Reads an `infer` case (FORMAT.md): `tensors` and `steps`, each a list (absent means
-    /// empty). Every member is checked for its type: a shape that is not a string or `null`,
-    /// an argument that is not a name, a list given as an object are `syntax` errors naming
-    /// the place (`tensors[0].shape`), never read as "nothing known" or dropped. A
-    /// `pointwise*` step with the wrong operand count is an `arity` error.
+    /// Reads an `infer` case (FORMAT.md): the lists `tensors` and `steps` (each step with its
+    /// list of `args`) are required. Every member is checked for its type: a shape that is not
+    /// a string or `null`, an argument that is not a name, a list given as an object are
+    /// `syntax` errors naming the place (`tensors[0].shape`), never read as "nothing known" or
+    /// dropped. A `pointwise*` step with the wrong operand count is an `arity` error.
     pub fn from_case(case: &Value) -> Result<Program, ProgramError> {
+        if !case.is_object() {
+            return Err(ProgramError::syntax(
+                0,
+                &format!("an infer case is an object, not {case}"),
+            ));
+        }
+        if case.get("cases").is_some() && case.get("tensors").is_none() {
+            return Err(ProgramError::syntax(
+                0,
+                "this is a case file, not an infer case: run its cases with `einrow check`",
+            ));
+        }
         let mut p = Program::default();
         for (i, t) in list(case, "tensors")?.iter().enumerate() {
             let at = format!("tensors[{i}]");
@@ -306,10 +318,10 @@ impl Program {
     }
 }
 
-/// A member that must be a list when present (absent: empty).
+/// A required list member.
 fn list<'a>(v: &'a Value, key: &str) -> Result<&'a [Value], ProgramError> {
     match v.get(key) {
-        None | Some(Value::Null) => Ok(&[]),
+        None => Err(ProgramError::syntax(0, &format!("no {key:?} list"))),
         Some(Value::Array(items)) => Ok(items),
         Some(other) => Err(wrong_type("", key, "a list", other)),
     }
