@@ -215,6 +215,11 @@ fn json_operands_report_their_own_error() {
 
 #[test]
 fn vespa_names_are_checked_and_printed_literals_read_back() {
+    let err = assert_error(&run(&["run", "ij->ij", "[[1]]", "--vespa-names", "x, a b"]), "syntax");
+    assert!(
+        err.contains("'a b' is not a dimension name") && err.contains("  | x, a b\n  |    ^^^"),
+        "{err}"
+    );
     for bad in ["a b", "", "\"", ")"] {
         assert_error(&run(&["run", "i->i", "[1,2]", "--vespa-names", bad]), "syntax");
         let json = run(&["run", "i->i", "[1,2]", "--vespa-names", bad, "--vespa-json"]);

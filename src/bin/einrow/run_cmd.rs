@@ -5,15 +5,16 @@ use std::borrow::Cow;
 use std::process::ExitCode;
 use std::time::Duration;
 
+use einrow::diagnostic::{render, Label};
 use einrow::formats::convert::{
     named_einsum, read_tensor, to_vespa, write_nested_json, ConvertError, NamedTensor,
 };
-use einrow::formats::vespa::{write_json, EncodeOptions, Tensor as VespaTensor};
+use einrow::formats::vespa::{is_dimension_name, write_json, EncodeOptions, Tensor as VespaTensor};
 use einrow::kernel::RunOptions;
 use einrow::numpy::{einsum_with, time_runs};
 use einrow::project::{plan_einsum, run_plan, Concrete, IndexPlan};
 use einrow::tensor::{DType, Tensor};
-use einrow::Coded;
+use einrow::{Coded, ErrorCode, Span};
 
 use crate::out::{error, Out};
 
@@ -159,6 +160,31 @@ fn f64_data(t: &Tensor) -> Result<Cow<'_, [f64]>, Failure> {
     t.try_to_f64_vec().map(Cow::Owned).map_err(coded)
 }
 
+/// The names of `--vespa-names`, each a Vespa dimension name (letters, digits and `_`): else a
+/// `syntax` error with carets under the first bad one, so that every printed literal reads back.
+fn vespa_names(text: &str) -> Result<Vec<String>, Failure> {
+    let mut names = Vec::new();
+    let mut at = 0;
+    for part in text.split(',') {
+        let name = part.trim();
+        if !is_dimension_name(name) {
+            let start = at + (part.len() - part.trim_start().len());
+            let span = Span::new(start, start + name.len());
+            let message = format!(
+                "--vespa-names: '{name}' is not a dimension name (one or more letters, digits \
+                 and '_')"
+            );
+            let shown =
+                render(text, ErrorCode::Syntax, &message, &[Label { span, note: "".into() }]);
+            let body = shown.split_once("]: ").map_or(shown.as_str(), |(_, b)| b);
+            return Err(("syntax", body.trim_end().to_string()));
+        }
+        names.push(name.to_string());
+        at += part.len() + 1;
+    }
+    Ok(names)
+}
+
 /// Prints the result, streamed: nested JSON, or with `names` a Vespa literal (or Vespa JSON).
 fn print_result(
     out: &mut Out,
@@ -172,7 +198,7 @@ fn print_result(
         writeln!(out);
         return Ok(());
     };
-    let names: Vec<String> = n.split(',').map(|s| s.trim().to_string()).collect();
+    let names = vespa_names(n)?;
     let v = to_vespa(result, &names).map_err(coded)?;
     if json {
         let opts = EncodeOptions { short_form: true, ..Default::default() };
