@@ -197,7 +197,7 @@ fn declaration_errors_show_their_line_and_carets() {
     assert!(err.contains("tensor `x500`: bad shape string: `3 4` is not a size"), "{err}");
     assert!(err.contains("  | 3 4\n  | ^^^\n"), "{err}");
     assert!(err.contains("= at line 501 of -"), "{err}");
-    let case = r#"{"tensors":[{"name":"a","shape":"2"},{"name":"b","shape":"2,x"}]}"#;
+    let case = r#"{"tensors":[{"name":"a","shape":"2"},{"name":"b","shape":"2,x"}],"steps":[]}"#;
     let err = assert_error(&run_with(&["infer", "-"], case), "syntax");
     assert!(err.contains("= at tensors[1] of -"), "{err}");
 }

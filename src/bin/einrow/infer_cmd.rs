@@ -11,7 +11,8 @@ use crate::out::{error, Out};
 /// Arguments of `einrow infer`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// A program in einrow's text format, or an `infer` case as JSON (`-` for stdin).
+    /// A program in einrow's text format, or an `infer` case as JSON (`-` for stdin; at most
+    /// 1 GiB).
     file: String,
     /// Print the chain of constraints behind an error.
     #[arg(long)]
@@ -23,7 +24,7 @@ pub struct Args {
 
 /// Runs `einrow infer`.
 pub fn run(args: &Args, out: &mut Out) -> ExitCode {
-    let text = match read(&args.file) {
+    let text = match crate::input::read_text(&args.file) {
         Ok(t) => t,
         Err(e) => {
             error(&format!("einrow infer: {}: {e}", args.file));
@@ -72,12 +73,4 @@ pub fn run(args: &Args, out: &mut Out) -> ExitCode {
         }
     }
     ExitCode::SUCCESS
-}
-
-fn read(path: &str) -> std::io::Result<String> {
-    if path == "-" {
-        std::io::read_to_string(std::io::stdin())
-    } else {
-        std::fs::read_to_string(path)
-    }
 }

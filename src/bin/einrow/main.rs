@@ -6,6 +6,7 @@
 mod check_cmd;
 mod fuzz_cmd;
 mod infer_cmd;
+mod input;
 mod out;
 mod parse_cmd;
 mod run_cmd;

@@ -27,7 +27,7 @@ pub struct Args {
     /// numpy subscripts (`ij,jk->ik`), an OCANNL spec (`ij;jk=>ik`), or with `--named` the
     /// output dimension names (`x,y`).
     spec: String,
-    /// Operands: nested JSON arrays or Vespa literals; `@path` reads a file.
+    /// Operands: nested JSON arrays or Vespa literals; `@path` reads a file (at most 1 GiB).
     operands: Vec<String>,
     /// A random operand of these sizes (`512,512`), after the given operands (repeatable).
     #[arg(long = "random")]
@@ -217,7 +217,7 @@ fn operands(args: &Args) -> Result<Vec<NamedTensor>, Failure> {
     for text in &args.operands {
         let text = match text.strip_prefix('@') {
             Some(path) => {
-                std::fs::read_to_string(path).map_err(|e| ("io", format!("{path}: {e}")))?
+                crate::input::read_text(path).map_err(|e| ("io", format!("{path}: {e}")))?
             }
             None => text.clone(),
         };
