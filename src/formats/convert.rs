@@ -10,7 +10,7 @@ use super::vespa::{
 };
 use crate::code::{Coded, ErrorCode};
 use crate::span::Span;
-use crate::tensor::{DType, Tensor};
+use crate::tensor::{DType, ListNesting, Tensor};
 
 /// A tensor read from text, with its dimension names when the format has them.
 #[derive(Clone, Debug)]
@@ -170,45 +170,35 @@ pub fn write_nested_json(t: &Tensor, w: &mut dyn Write) -> Result<(), ConvertErr
     Ok(nest.end(w)?)
 }
 
-/// The brackets of a row-major walk over nested lists of `sizes`.
-struct Nest<'a> {
-    sizes: &'a [usize],
-    index: Vec<usize>,
+/// The brackets of nested lists written item by item (see [`ListNesting`]).
+struct Nest {
+    lists: ListNesting,
     started: bool,
 }
 
-impl<'a> Nest<'a> {
-    fn new(sizes: &'a [usize]) -> Nest<'a> {
-        Nest { sizes, index: vec![0; sizes.len()], started: false }
+impl Nest {
+    fn new(sizes: &[usize]) -> Nest {
+        Nest { lists: ListNesting::new(sizes), started: false }
     }
 
-    /// Opens every list before the first item; before the others, closes the lists the
-    /// item's index leaves, writes the comma, and opens them again.
     fn before_item(&mut self, w: &mut dyn Write) -> std::io::Result<()> {
-        if !self.started {
-            self.started = true;
-            return brackets(w, b'[', self.sizes.len());
-        }
-        let mut wrapped = 0;
-        for (k, size) in self.sizes.iter().enumerate().rev() {
-            self.index[k] += 1;
-            if self.index[k] < *size {
-                break;
+        self.started = true;
+        match self.lists.advance() {
+            None => brackets(w, b'[', self.lists.depth()),
+            Some(wrapped) => {
+                brackets(w, b']', wrapped)?;
+                w.write_all(b",")?;
+                brackets(w, b'[', wrapped)
             }
-            self.index[k] = 0;
-            wrapped += 1;
         }
-        brackets(w, b']', wrapped)?;
-        w.write_all(b",")?;
-        brackets(w, b'[', wrapped)
     }
 
     /// Closes every list (an empty outer shape still prints as `[]`).
     fn end(&mut self, w: &mut dyn Write) -> std::io::Result<()> {
         if !self.started {
-            brackets(w, b'[', self.sizes.len())?;
+            brackets(w, b'[', self.lists.depth())?;
         }
-        brackets(w, b']', self.sizes.len())
+        brackets(w, b']', self.lists.depth())
     }
 }
 

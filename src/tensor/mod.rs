@@ -24,6 +24,6 @@ pub use dtype::{Buffer, DType, Element};
 pub use error::TensorError;
 pub use layout::Layout;
 pub use named::{FlattenItem, NamedAxis, NamedView, SliceItem, MAX_LISTED_VALUES};
-pub use positions::for_each_position;
+pub use positions::{for_each_position, ListNesting};
 pub use size::{address_range, check_dim, numel, row_major, Dims, Strides, MAX_DIM};
 pub use view::{resolve_index, SliceSpec};

@@ -7,6 +7,7 @@ use serde_json::Value;
 use super::cell::CellType;
 use super::hex;
 use super::tensor::{Tensor, TensorKind};
+use crate::tensor::ListNesting;
 
 /// Java's `EncodeOptions(shortForm, directValues, hexForDensePart)`.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
@@ -63,6 +64,10 @@ struct JsonOut<'a> {
 impl JsonOut<'_> {
     fn raw(&mut self, s: &str) -> io::Result<()> {
         self.w.write_all(s.as_bytes())
+    }
+
+    fn repeat(&mut self, s: &str, n: usize) -> io::Result<()> {
+        (0..n).try_for_each(|_| self.raw(s))
     }
 
     /// A JSON string, escaped.
@@ -167,36 +172,22 @@ fn dense(j: &mut JsonOut, t: &Tensor, values: &[f64], hex_dense: bool) -> io::Re
     if sizes.len() <= 1 {
         return j.list(ARRAY, values, |j, v| j.number(*v));
     }
-    // Row-major: before each value after the first, the lists its index closes and opens.
-    let mut index = vec![0usize; sizes.len()];
-    for _ in sizes {
-        j.raw("[")?;
-    }
-    for (i, v) in values.iter().enumerate() {
-        if i > 0 {
-            let mut wrapped = 0;
-            for (k, size) in sizes.iter().enumerate().rev() {
-                index[k] += 1;
-                if index[k] < *size {
-                    break;
-                }
-                index[k] = 0;
-                wrapped += 1;
-            }
-            for _ in 0..wrapped {
-                j.raw("]")?;
-            }
-            j.raw(",")?;
-            for _ in 0..wrapped {
-                j.raw("[")?;
+    let mut nest = ListNesting::new(sizes);
+    for v in values {
+        match nest.advance() {
+            None => j.repeat("[", sizes.len())?,
+            Some(wrapped) => {
+                j.repeat("]", wrapped)?;
+                j.raw(",")?;
+                j.repeat("[", wrapped)?;
             }
         }
         j.number(*v)?;
     }
-    for _ in sizes {
-        j.raw("]")?;
+    if values.is_empty() {
+        j.repeat("[", sizes.len())?;
     }
-    Ok(())
+    j.repeat("]", sizes.len())
 }
 
 /// `[{"address": {...}, "value": v}, ...]` in the tensor's cell order.

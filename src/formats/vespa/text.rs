@@ -7,6 +7,7 @@ use super::cell::CellType;
 use super::javanum::{double_to_string, float_to_string};
 use super::tensor::{Block, Tensor, TensorKind};
 use super::types::is_bare_label;
+use crate::tensor::ListNesting;
 
 impl Tensor {
     /// The literal Java's `toString` prints: `type:` then the dense form `[[..], ..]` for bound
@@ -118,35 +119,26 @@ fn write_dense(
 ) -> fmt::Result {
     let depth = if values.len() == 1 { 1 } else { sizes.len().max(1) };
     let sizes: &[usize] = if depth == sizes.len() { sizes } else { &[values.len()] };
-    let mut index = vec![0usize; depth];
-    for _ in 0..depth {
-        w.write_char('[')?;
-    }
-    for (i, v) in values.iter().enumerate() {
-        if i > 0 {
-            let mut wrapped = 0;
-            for (k, size) in sizes.iter().enumerate().rev() {
-                index[k] += 1;
-                if index[k] < *size {
-                    break;
-                }
-                index[k] = 0;
-                wrapped += 1;
-            }
-            for _ in 0..wrapped {
-                w.write_char(']')?;
-            }
-            w.write_str(", ")?;
-            for _ in 0..wrapped {
-                w.write_char('[')?;
+    let mut nest = ListNesting::new(sizes);
+    for v in values {
+        match nest.advance() {
+            None => brackets(w, '[', depth)?,
+            Some(wrapped) => {
+                brackets(w, ']', wrapped)?;
+                w.write_str(", ")?;
+                brackets(w, '[', wrapped)?;
             }
         }
         value(w, *v)?;
     }
-    for _ in 0..depth {
-        w.write_char(']')?;
+    if values.is_empty() {
+        brackets(w, '[', depth)?;
     }
-    Ok(())
+    brackets(w, ']', depth)
+}
+
+fn brackets(w: &mut dyn fmt::Write, c: char, n: usize) -> fmt::Result {
+    (0..n).try_for_each(|_| w.write_char(c))
 }
 
 /// A label bare when it is an identifier or integer, else quoted with `"` if it contains `'`,
