@@ -11,10 +11,8 @@
 //! ```
 
 use std::collections::HashMap;
-use std::hash::BuildHasher;
 
 use serde_json::Value;
-use smallvec::SmallVec;
 
 use super::error::InferError;
 use super::graph::Graph;
@@ -74,42 +72,21 @@ pub struct Built {
     /// The first error and the line (text) or list index (case) of its declaration or
     /// statement. When a declaration failed, `names` is shorter than the program's `decls`.
     pub result: Result<(), (InferError, Option<usize>)>,
-    /// Where in `names` each name's latest definition is.
+    /// Each name's latest tensor.
     latest: Latest,
 }
 
 impl Built {
     /// The tensor a name denotes: its latest definition.
     pub fn tensor(&self, name: &str) -> Option<TensorId> {
-        self.latest.get(&self.names, name)
+        self.latest.get(name).copied()
     }
 }
 
-/// Each name's latest definition, as its position in the list of `(name, tensor)` pairs: the
-/// names are hashed, not copied again (a program of a million steps has a million names).
-/// Distinct names with one hash share a bucket and are told apart by comparing them.
-#[derive(Default)]
-struct Latest {
-    hasher: foldhash::fast::RandomState,
-    buckets: HashMap<u64, SmallVec<[usize; 1]>, foldhash::fast::RandomState>,
-}
-
-impl Latest {
-    fn get(&self, names: &[(String, TensorId)], name: &str) -> Option<TensorId> {
-        let bucket = self.buckets.get(&self.hasher.hash_one(name))?;
-        bucket.iter().map(|&i| &names[i]).find(|(n, _)| n == name).map(|(_, id)| *id)
-    }
-
-    /// Records `names[at]` as its name's latest definition.
-    fn define(&mut self, names: &[(String, TensorId)], at: usize) {
-        let name = names[at].0.as_str();
-        let bucket = self.buckets.entry(self.hasher.hash_one(name)).or_default();
-        match bucket.iter_mut().find(|i| names[**i].0 == name) {
-            Some(slot) => *slot = at,
-            None => bucket.push(at),
-        }
-    }
-}
+/// Each name's latest tensor. (Measured against keying by hash into the list of names, which
+/// saves the second copy of each name: that is faster up to 10^5 names but slower at 10^6,
+/// where each lookup then misses the cache twice.)
+type Latest = HashMap<String, TensorId, foldhash::fast::RandomState>;
 
 /// A program that cannot be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -320,12 +297,12 @@ impl Program {
             let id =
                 g.declare(&d.name, d.shape.as_deref(), d.param).map_err(|e| (e, Some(d.line)))?;
             names.push((d.name.clone(), id));
-            latest.define(names, names.len() - 1);
+            latest.insert(d.name.clone(), id);
         }
         for s in &self.stmts {
             let mut args = Vec::with_capacity(s.args.len());
             for a in &s.args {
-                let id = latest.get(names, a).ok_or_else(|| {
+                let id = latest.get(a.as_str()).copied().ok_or_else(|| {
                     let e = InferError::Usage {
                         code: ErrorCode::Label,
                         message: format!("unknown tensor `{a}`"),
@@ -338,7 +315,7 @@ impl Program {
                 .add_named_step(&s.out, s.op, &args, s.spec.as_deref())
                 .map_err(|e| (e, Some(s.line)))?;
             names.push((s.out.clone(), id));
-            latest.define(names, names.len() - 1);
+            latest.insert(s.out.clone(), id);
         }
         Ok(())
     }
