@@ -11,6 +11,7 @@
 //! ```
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 use serde_json::Value;
 
@@ -72,21 +73,25 @@ pub struct Built {
     /// The first error and the line (text) or list index (case) of its declaration or
     /// statement. When a declaration failed, `names` is shorter than the program's `decls`.
     pub result: Result<(), (InferError, Option<usize>)>,
-    /// Each name's latest tensor.
-    latest: Latest,
+    /// Each name's latest tensor, indexed on the first lookup.
+    latest: OnceLock<HashMap<String, TensorId, Hasher>>,
 }
+
+type Hasher = foldhash::fast::RandomState;
 
 impl Built {
-    /// The tensor a name denotes: its latest definition.
+    /// The tensor a name denotes: its latest definition. (The first call indexes `names`.)
     pub fn tensor(&self, name: &str) -> Option<TensorId> {
-        self.latest.get(name).copied()
+        let latest = self.latest.get_or_init(|| {
+            let mut latest = HashMap::with_capacity_and_hasher(self.names.len(), Hasher::default());
+            for (n, id) in &self.names {
+                latest.insert(n.clone(), *id);
+            }
+            latest
+        });
+        latest.get(name).copied()
     }
 }
-
-/// Each name's latest tensor. (Measured against keying by hash into the list of names, which
-/// saves the second copy of each name: that is faster up to 10^5 names but slower at 10^6,
-/// where each lookup then misses the cache twice.)
-type Latest = HashMap<String, TensorId, foldhash::fast::RandomState>;
 
 /// A program that cannot be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -280,24 +285,23 @@ impl Program {
     pub fn build(&self) -> Built {
         let mut g = Graph::new();
         let mut names: Vec<(String, TensorId)> = Vec::new();
-        let mut latest = Latest::default();
-        let result = self
-            .build_into(&mut g, &mut names, &mut latest)
-            .and_then(|()| g.solve().map_err(|e| (e, None)));
-        Built { graph: g, names, result, latest }
+        let result =
+            self.build_into(&mut g, &mut names).and_then(|()| g.solve().map_err(|e| (e, None)));
+        Built { graph: g, names, result, latest: OnceLock::new() }
     }
 
     fn build_into(
         &self,
         g: &mut Graph,
         names: &mut Vec<(String, TensorId)>,
-        latest: &mut Latest,
     ) -> Result<(), (InferError, Option<usize>)> {
+        // Each name's latest tensor, keyed by the program's own strings (no copy per name).
+        let mut latest: HashMap<&str, TensorId, Hasher> = HashMap::default();
         for d in &self.decls {
             let id =
                 g.declare(&d.name, d.shape.as_deref(), d.param).map_err(|e| (e, Some(d.line)))?;
             names.push((d.name.clone(), id));
-            latest.insert(d.name.clone(), id);
+            latest.insert(&d.name, id);
         }
         for s in &self.stmts {
             let mut args = Vec::with_capacity(s.args.len());
@@ -315,7 +319,7 @@ impl Program {
                 .add_named_step(&s.out, s.op, &args, s.spec.as_deref())
                 .map_err(|e| (e, Some(s.line)))?;
             names.push((s.out.clone(), id));
-            latest.insert(s.out.clone(), id);
+            latest.insert(&s.out, id);
         }
         Ok(())
     }
