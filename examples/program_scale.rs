@@ -25,8 +25,8 @@ mod peak;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if let [kind, n] = &args[..] {
-        if let Ok(n) = n.parse() {
+    if let [flag, kind, n] = &args[..] {
+        if let (true, Ok(n)) = (flag == "--child", n.parse()) {
             run_one(kind, n);
             return;
         }
@@ -41,7 +41,8 @@ fn main() {
     for kind in ["transformer", "fan-in"] {
         let mut cpu = Vec::new();
         for n in &sizes {
-            let out = Command::new(&exe).args([kind, &n.to_string()]).output().expect("runs");
+            let args = ["--child", kind, &n.to_string()];
+            let out = Command::new(&exe).args(args).output().expect("the child runs");
             let row = String::from_utf8_lossy(&out.stdout);
             print!("{row}");
             if !out.status.success() {
