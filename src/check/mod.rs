@@ -17,4 +17,4 @@ mod vespa;
 mod view;
 
 pub use case::{CaseOutcome, CaseResult};
-pub use runner::{collect_files, run_case, run_file, RunError};
+pub use runner::{collect_files, run_case, run_file, run_file_with, RunError, MAX_WALK_ENTRIES};

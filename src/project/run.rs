@@ -7,7 +7,7 @@ use super::plan::{Index, IndexPlan};
 use crate::ids::{StepId, TensorId};
 use crate::infer::Graph;
 use crate::kernel::{Access, AxisIndex, Init, Nest};
-use crate::tensor::Layout;
+use crate::tensor::{hugepage, Layout};
 
 fn usize_dims(dims: &[u64]) -> Result<Vec<usize>, ProjectError> {
     dims.iter()
@@ -27,12 +27,19 @@ fn axis_index(i: &Index) -> AxisIndex {
     }
 }
 
-/// Runs a plan on contiguous operand buffers (memory order) into a fresh result buffer.
+/// Runs a plan on contiguous operand buffers (memory order) into a fresh result buffer. The
+/// buffer is allocated fallibly: a result the system cannot hold (2^62 elements, or more bytes
+/// than the process may map) is a `value` error, not an abort.
 pub fn run_plan(plan: &IndexPlan, operands: &[&[f64]]) -> Result<Vec<f64>, ProjectError> {
-    let out_layout = Layout::contiguous(&usize_dims(&plan.result_dims)?)
-        .map_err(crate::kernel::KernelError::from)?;
+    let tensor = |e: crate::tensor::TensorError| ProjectError::Kernel(e.into());
+    let out_layout = Layout::contiguous(&usize_dims(&plan.result_dims)?).map_err(tensor)?;
     let neutral = plan.accum.neutral().unwrap_or(0.0);
-    let mut out = vec![neutral; out_layout.numel()];
+    let mut out = if neutral == 0.0 {
+        hugepage::zeroed(out_layout.numel(), 0.0)
+    } else {
+        hugepage::filled(out_layout.numel(), neutral)
+    }
+    .map_err(tensor)?;
     let layouts: Vec<Layout> = plan
         .operand_dims
         .iter()
@@ -81,7 +88,10 @@ pub fn run_graph(
                 v.len()
             )));
         }
-        values[t.index()] = Some(v.clone());
+        let mut copy =
+            hugepage::try_with_capacity(v.len()).map_err(|e| ProjectError::Kernel(e.into()))?;
+        copy.extend_from_slice(v);
+        values[t.index()] = Some(copy);
     }
     for i in 0..g.steps().len() {
         let step = StepId::from_index(i);

@@ -1,8 +1,13 @@
 //! The `einrow` command-line tool.
+//!
+//! Every subcommand writes its results through [`out::Out`]: buffered, streamed as they are
+//! produced, and a closed standard output ends the command quietly (see the `out` module).
 
 mod check_cmd;
 mod fuzz_cmd;
 mod infer_cmd;
+mod input;
+mod out;
 mod parse_cmd;
 mod path_cmd;
 mod run_cmd;
@@ -37,12 +42,15 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match cli.command {
-        Command::Parse(args) => parse_cmd::run(&args),
-        Command::Check(args) => check_cmd::run(&args),
-        Command::Infer(args) => infer_cmd::run(&args),
-        Command::Fuzz(args) => fuzz_cmd::run(&args),
-        Command::Run(args) => run_cmd::run(&args),
-        Command::Path(args) => path_cmd::run(&args),
-    }
+    let mut out = out::Out::stdout();
+    let code = match cli.command {
+        Command::Parse(args) => parse_cmd::run(&args, &mut out),
+        Command::Check(args) => check_cmd::run(&args, &mut out),
+        Command::Infer(args) => infer_cmd::run(&args, &mut out),
+        Command::Fuzz(args) => fuzz_cmd::run(&args, &mut out),
+        Command::Run(args) => run_cmd::run(&args, &mut out),
+        Command::Path(args) => path_cmd::run(&args, &mut out),
+    };
+    out.flush();
+    code
 }

@@ -6,6 +6,8 @@ use einrow::diagnostic::{render, Label};
 use einrow::spec::{parse_einsum, parse_labels, parse_numpy, SpecError};
 use einrow::Coded;
 
+use crate::out::{error, Out};
+
 /// Arguments of `einrow parse`.
 #[derive(clap::Args)]
 pub struct Args {
@@ -24,7 +26,7 @@ pub struct Args {
 }
 
 /// Runs `einrow parse`.
-pub fn run(args: &Args) -> ExitCode {
+pub fn run(args: &Args, out: &mut Out) -> ExitCode {
     let result = if args.numpy {
         parse_numpy(&args.spec).map(|s| (s.to_string(), numpy_json(&s)))
     } else if args.einsum {
@@ -35,14 +37,14 @@ pub fn run(args: &Args) -> ExitCode {
     match result {
         Ok((text, json)) => {
             if args.json {
-                println!("{json}");
+                writeln!(out, "{json}");
             } else {
-                println!("{text}");
+                writeln!(out, "{text}");
             }
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprint!("{}", render_spec_error(&args.spec, &e));
+            error(&render_spec_error(&args.spec, &e));
             ExitCode::from(1)
         }
     }

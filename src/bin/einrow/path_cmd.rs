@@ -3,6 +3,8 @@
 
 use std::process::ExitCode;
 
+use crate::out::{error, Out};
+
 use einrow::diagnostic::{render, Label};
 use einrow::numpy::{einsum_path, EinsumError, MemoryLimit, Optimize, PathOptions};
 use einrow::{Coded, ErrorCode, Span};
@@ -26,17 +28,17 @@ pub struct Args {
 }
 
 /// Runs `einrow path`.
-pub fn run(args: &Args) -> ExitCode {
-    match execute(args) {
+pub fn run(args: &Args, out: &mut Out) -> ExitCode {
+    match execute(args, out) {
         Ok(()) => ExitCode::SUCCESS,
         Err(text) => {
-            eprint!("{text}");
+            error(&text);
             ExitCode::from(1)
         }
     }
 }
 
-fn execute(args: &Args) -> Result<(), String> {
+fn execute(args: &Args, out: &mut Out) -> Result<(), String> {
     let mut shapes = Vec::with_capacity(args.shapes.len());
     for text in &args.shapes {
         shapes.push(shape(text)?);
@@ -57,9 +59,9 @@ fn execute(args: &Args) -> Result<(), String> {
         }
         other => located(&args.subscripts, other.code(), &other.to_string(), other.span()),
     })?;
-    println!("{report}");
+    writeln!(out, "{report}");
     if args.json {
-        println!("{}", report.to_json());
+        writeln!(out, "{}", report.to_json());
     }
     Ok(())
 }

@@ -73,7 +73,13 @@ pub fn malformed_programs(max_steps: usize) -> impl Strategy<Value = Program> {
     let decls = proptest::collection::vec((shape_text(), any::<bool>()), 4).prop_map(|ds| {
         ds.into_iter()
             .enumerate()
-            .map(|(i, (shape, param))| Decl { name: format!("x{i}"), shape, param, values: None })
+            .map(|(i, (shape, param))| Decl {
+                name: format!("x{i}"),
+                shape,
+                param,
+                values: None,
+                line: i,
+            })
             .collect::<Vec<_>>()
     });
     let stmts = (1..=max_steps.max(1)).prop_flat_map(|n| (0..n).map(stmt).collect::<Vec<_>>());

@@ -5,5 +5,5 @@
 mod model;
 mod ops;
 
-pub use model::{NamedAxis, NamedView, SliceItem};
+pub use model::{NamedAxis, NamedView, SliceItem, MAX_LISTED_VALUES};
 pub use ops::FlattenItem;
