@@ -33,6 +33,7 @@ pub fn edit_distance(a: &str, b: &str, most: usize) -> Option<usize> {
 
 /// The known name closest to `name`, when one is close enough to be a likely misspelling (at
 /// most a third of its length, and at least one, edits away); ties go to the first candidate.
+/// Names of one or two characters get no suggestion: every other short name is as close.
 ///
 /// ```
 /// use einrow::diagnostic::closest;
@@ -40,8 +41,12 @@ pub fn edit_distance(a: &str, b: &str, most: usize) -> Option<usize> {
 /// assert_eq!(closest("pointwse", ops), Some("pointwise"));
 /// assert_eq!(closest("einsun", ops), Some("einsum"));
 /// assert_eq!(closest("matmul", ops), None);
+/// assert_eq!(closest("x", ["y"]), None);
 /// ```
 pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    if name.chars().count() < 3 {
+        return None;
+    }
     let most = (name.chars().count() / 3).max(1);
     let mut best: Option<(usize, &str)> = None;
     for c in candidates {

@@ -22,7 +22,14 @@ pub enum InferError {
     /// The constraints cannot be satisfied, or leave something unresolved.
     #[error("{0}")]
     Shape(Box<ShapeError>),
-    /// The graph was used wrongly (unknown tensor, wrong operand count…).
+    /// An operand that names no tensor (of the graph, or declared or defined above it in a
+    /// program).
+    #[error("unknown tensor `{name}`")]
+    UnknownTensor {
+        /// The name as written (for a graph: the id, `t12`).
+        name: String,
+    },
+    /// The graph was used wrongly (wrong operand count…).
     #[error("{message}")]
     Usage {
         /// The class of the error (usually `arity`).
@@ -68,6 +75,7 @@ impl Coded for InferError {
             InferError::Spec { error, .. } => error.code(),
             InferError::Shape(e) => e.code,
             InferError::Usage { code, .. } => *code,
+            InferError::UnknownTensor { .. } => ErrorCode::Name,
         }
     }
 }

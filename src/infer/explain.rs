@@ -18,6 +18,7 @@ pub fn render_error(graph: Option<&Graph>, e: &InferError, explain: bool) -> Str
             render(spec, error.code(), &msg, &labels)
         }
         InferError::Usage { code, message } => format!("error[{code}]: {message}\n"),
+        InferError::UnknownTensor { .. } => format!("error[{}]: {e}\n", e.code()),
         InferError::Shape(s) => {
             let recorded = graph.zip(s.step).and_then(|(g, st)| g.steps().get(st.index()));
             let spec =

@@ -312,7 +312,8 @@ impl Graph {
     /// Requires two tensors to have equal shapes (all three rows).
     pub fn equal_shapes(&mut self, a: TensorId, b: TensorId) -> Result<(), InferError> {
         if a.index() >= self.tensors.len() || b.index() >= self.tensors.len() {
-            return Err(usage(ErrorCode::Label, format!("unknown tensor {a} or {b}")));
+            let bad = if a.index() >= self.tensors.len() { a } else { b };
+            return Err(InferError::UnknownTensor { name: bad.to_string() });
         }
         self.events.push(Event::Equal(a, b));
         let (sa, sb) = (self.tensors[a.index()].shape, self.tensors[b.index()].shape);
@@ -347,7 +348,7 @@ impl Graph {
     /// ```
     pub fn total_elems(&mut self, t: TensorId, n: u64) -> Result<(), InferError> {
         if t.index() >= self.tensors.len() {
-            return Err(usage(ErrorCode::Label, format!("unknown tensor {t}")));
+            return Err(InferError::UnknownTensor { name: t.to_string() });
         }
         if n > crate::spec::lexer::MAX_INT {
             return Err(usage(ErrorCode::Value, format!("{n} elements is above the limit 2^62")));

@@ -5,6 +5,7 @@ mod arith;
 pub(crate) mod bindings;
 mod broadcast;
 mod careful;
+mod case;
 mod close;
 mod concat;
 pub mod constraint;
@@ -25,6 +26,7 @@ mod op;
 pub mod program;
 mod rows;
 mod solver;
+pub mod source;
 mod store;
 mod visit;
 

@@ -243,7 +243,7 @@ impl Graph {
 
     fn check_args(&self, op: OpKind, args: &[TensorId]) -> Result<(), InferError> {
         if let Some(bad) = args.iter().find(|a| a.index() >= self.tensors.len()) {
-            return Err(usage(ErrorCode::Label, format!("unknown tensor {bad}")));
+            return Err(InferError::UnknownTensor { name: bad.to_string() });
         }
         let ok = match op {
             OpKind::Pointwise => (1..=3).contains(&args.len()),
