@@ -7,6 +7,7 @@ mod broadcast;
 mod careful;
 mod case;
 mod close;
+mod conflict;
 mod concat;
 pub mod constraint;
 mod deferred;
@@ -30,6 +31,6 @@ pub mod source;
 mod store;
 mod visit;
 
-pub use error::{InferError, ShapeError};
+pub use error::{AxisRef, Conflict, Hop, InferError, Place, ShapeError, Side, Trace};
 pub use graph::{Graph, Step, StepLabels, StepSpec, TensorEntry};
 pub use op::OpKind;

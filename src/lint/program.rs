@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use super::spec::{einsum_lints, slot_count};
+use super::spec::{einsum_lints, numpy_lints};
 use crate::code::ErrorCode;
 use crate::diagnostic::{closest, Diagnostic, Location, Severity, Source};
 use crate::infer::program::{Program, Stmt};
@@ -79,23 +79,15 @@ pub fn check_program(program: &Program, source: Option<&Source>) -> Vec<Diagnost
 /// A spec parsed once per text: its slot (or term) count, or its parse error's diagnostic.
 enum SpecFacts {
     Einsum(crate::spec::ast::EinsumSpec),
-    Numpy(usize),
+    Numpy(crate::spec::ast::NumpySpec),
     Error(Diagnostic),
 }
 
 impl SpecFacts {
     fn of(op: OpKind, text: &str) -> SpecFacts {
-        let error = |e: crate::spec::SpecError| {
-            let mut d = Diagnostic::error(crate::Coded::code(&e), e.to_string())
-                .at(Location::in_text(text, e.span()));
-            for (span, note) in e.related() {
-                d = d.related(Location::in_text(text, span).with_note(note));
-            }
-            d.help.extend(e.help(text));
-            SpecFacts::Error(d)
-        };
+        let error = |e: crate::spec::SpecError| SpecFacts::Error(e.to_diagnostic(text));
         if op == OpKind::Numpy {
-            parse_numpy(text).map_or_else(error, |n| SpecFacts::Numpy(n.inputs.len()))
+            parse_numpy(text).map_or_else(error, SpecFacts::Numpy)
         } else {
             parse_einsum(text).map_or_else(error, SpecFacts::Einsum)
         }
@@ -237,13 +229,8 @@ impl<'a> Checker<'_, 'a> {
                 };
                 einsum_lints(text, spec, slots)
             }
-            SpecFacts::Numpy(terms) if *terms != s.args.len() && !s.args.is_empty() => {
-                let mut d = slot_count(text, *terms, s.args.len());
-                d.message = d.message.replace("operand slot", "input term");
-                d.help.clear();
-                vec![d.help("numpy subscripts have one input term per operand, separated by `,`")]
-            }
-            SpecFacts::Numpy(_) => Vec::new(),
+            SpecFacts::Numpy(_) if s.args.is_empty() => Vec::new(),
+            SpecFacts::Numpy(spec) => numpy_lints(text, spec, s.args.len()),
         };
         let offset = spans.and_then(|sp| sp.spec).map(|sp| sp.start as usize);
         for d in found {

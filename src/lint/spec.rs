@@ -5,7 +5,7 @@
 use crate::code::ErrorCode;
 use crate::diagnostic::{closest, Diagnostic, Location};
 use crate::span::Span;
-use crate::spec::ast::{AxisKind, ConcatPart, EinsumSpec, ShapeSpec};
+use crate::spec::ast::{AxisKind, ConcatPart, EinsumSpec, NumpySpec, ShapeSpec};
 use crate::spec::parse_einsum;
 
 /// The diagnostics of an einsum spec `text` (parsed as `spec`) used with `operands` operands
@@ -34,9 +34,12 @@ pub fn einsum_lints(text: &str, spec: &EinsumSpec, operands: Option<usize>) -> V
     }
 }
 
+fn plural(n: usize, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
+}
+
 /// The diagnostic of a spec with `slots` operand slots used with `operands` operands.
 pub fn slot_count(text: &str, slots: usize, operands: usize) -> Diagnostic {
-    let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
     let message = format!(
         "the spec has {} but {} given",
         plural(slots, "operand slot"),
@@ -63,6 +66,32 @@ pub fn slot_count(text: &str, slots: usize, operands: usize) -> Diagnostic {
             plural(operands, "slot")
         ))
     }
+}
+
+/// The diagnostics of numpy subscripts `text` (parsed as `spec`) used with `operands`
+/// operands: another number of input terms is an `arity` error.
+///
+/// ```
+/// let spec = einrow::spec::parse_numpy("ij,jk->ik")?;
+/// let found = einrow::lint::numpy_lints("ij,jk->ik", &spec, 3);
+/// assert_eq!(found[0].message, "the subscripts have 2 input terms but 3 operands are given");
+/// # Ok::<(), einrow::spec::SpecError>(())
+/// ```
+pub fn numpy_lints(text: &str, spec: &NumpySpec, operands: usize) -> Vec<Diagnostic> {
+    let terms = spec.inputs.len();
+    if terms == operands {
+        return Vec::new();
+    }
+    let inputs = text.find("->").unwrap_or(text.len());
+    let message = format!(
+        "the subscripts have {} but {} given",
+        plural(terms, "input term"),
+        if operands == 1 { "1 operand is".to_string() } else { format!("{operands} operands are") }
+    );
+    let d = Diagnostic::error(ErrorCode::Arity, message)
+        .at(Location::in_text(text, Span::new(0, inputs)))
+        .help("numpy subscripts have one input term per operand, separated by `,`");
+    vec![d]
 }
 
 /// Every label name of a slot, with where it is written (labels, strided and convolution

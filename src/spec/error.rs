@@ -2,6 +2,7 @@
 
 use super::ast::Name;
 use crate::code::{Coded, ErrorCode};
+use crate::diagnostic::{Diagnostic, Location};
 use crate::span::Span;
 
 /// A spec that does not parse, or that breaks a rule checkable without solving.
@@ -209,6 +210,20 @@ impl SpecError {
             ),
             _ => None,
         }
+    }
+}
+
+impl SpecError {
+    /// The error as a [`Diagnostic`] about `spec` (the text its spans point into): carets under
+    /// the offending text and the related places, and the [hint](SpecError::help).
+    pub fn to_diagnostic(&self, spec: &str) -> Diagnostic {
+        let mut d = Diagnostic::error(self.code(), self.to_string())
+            .at(Location::in_text(spec, self.span()));
+        for (span, note) in self.related() {
+            d = d.related(Location::in_text(spec, span).with_note(note));
+        }
+        d.help.extend(self.help(spec));
+        d
     }
 }
 

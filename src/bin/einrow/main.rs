@@ -10,6 +10,7 @@ mod input;
 mod out;
 mod parse_cmd;
 mod path_cmd;
+mod report;
 mod run_cmd;
 
 use std::process::ExitCode;

@@ -45,6 +45,7 @@ impl Graph {
                                 chain: Vec::new(),
                                 spec: Some(text.to_string()),
                                 statement: None,
+                                conflict: None,
                             }))
                         })?;
                         let text: Arc<str> = text.into();
