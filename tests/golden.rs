@@ -94,13 +94,14 @@ fn infer_output(path: &Path, want_ok: bool) -> String {
     let program = Program::parse_text(&text).expect("golden program parses");
     let built = program.build();
     let mut g = built.graph;
+    let g = &mut g;
     match (built.result, want_ok) {
         (Ok(()), true) => built
             .names
             .iter()
             .map(|(n, id)| format!("{n}: {}\n", g.shape_string(*id).expect("solved")))
             .collect(),
-        (Err((e, _)), false) => render_error(Some(&g), &e, true),
+        (Err((e, _)), false) => render_error(Some(g), &e, true),
         (Ok(()), false) => panic!("{}: expected an error", path.display()),
         (Err((e, _)), true) => panic!("{}: {e}", path.display()),
     }

@@ -152,11 +152,11 @@ fn declaration_errors_carry_their_line_and_a_span() {
     let mut text: String = (0..1000).map(|i| format!("tensor x{i}: 3\n")).collect();
     text = text.replace("tensor x500: 3\n", "tensor x500: 3, 4 5\n");
     let program = Program::parse_text(&text).expect("reads");
-    let built = program.build();
-    let (e, line) = built.result.expect_err("bad shape");
+    let mut built = program.build();
+    let (e, line) = built.result.clone().expect_err("bad shape");
     assert_eq!((e.code(), line), (ErrorCode::Syntax, Some(501)));
     assert_eq!(built.names.len(), 500, "the failing declaration is not recorded");
-    let shown = render_error(Some(&built.graph), &e, false);
+    let shown = render_error(Some(&mut built.graph), &e, false);
     assert!(shown.contains("tensor `x500`: bad shape string: `4 5` is not a size"), "{shown}");
     assert!(shown.contains("  | 3, 4 5\n  |   ^^^^"), "{shown}");
 }

@@ -65,7 +65,7 @@ impl Diagnostic {
     /// d.write_json(&mut out)?;
     /// assert_eq!(
     ///     String::from_utf8(out)?,
-    ///     r#"{"code":"label","severity":"warning","message":"`x` is defined again","primary":{"line":3,"text":"x = pointwise x","span":[0,1]},"related":[],"help":[]}"#
+    ///     r#"{"code":"label","severity":"warning","message":"`x` is defined again","primary":{"line":3,"text":"x = pointwise x","span":[0,1]},"related":[],"notes":[],"help":[]}"#
     /// );
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -83,6 +83,13 @@ impl Diagnostic {
                 w.write_all(b",")?;
             }
             r.write_json(w)?;
+        }
+        w.write_all(b"],\"notes\":[")?;
+        for (i, n) in self.notes.iter().enumerate() {
+            if i > 0 {
+                w.write_all(b",")?;
+            }
+            write_json_str(w, n)?;
         }
         w.write_all(b"],\"help\":[")?;
         for (i, h) in self.help.iter().enumerate() {

@@ -45,6 +45,8 @@
 //!     {"file": "t.ein", "line": 4, "text": "b = pointwise a src", "span": [4, 13],
 //!      "tensor": "b", "size": "3", "note": "..."}
 //!   ],
+//!   "notes": ["3 comes from `src` (declared at line 2 as `3`), through `b` (line 4), `c` (line 5)",
+//!             "4 comes from `other` (declared at line 3 as `4`)"],
 //!   "help": []
 //! }
 //! ```
@@ -56,6 +58,7 @@
 //! | `message` | one sentence |
 //! | `primary` | a location, or `null` when the diagnostic has no place |
 //! | `related` | locations that explain it, in order; for a size conflict, for each size: where it was declared, then each step that carried it, toward the conflict |
+//! | `notes` | short lines summing up the related places (where each size came from, both operands' shapes) |
 //! | `help` | hints, possibly none |
 //!
 //! A location ([`Location::write_json`]) has any of these keys, each left out when unknown:

@@ -95,6 +95,9 @@ pub struct Diagnostic {
     pub primary: Option<Location>,
     /// Places that explain it, in order.
     pub related: Vec<Location>,
+    /// Short lines that sum up the related places (where each size came from); printed
+    /// instead of them, which `--explain` lists in full.
+    pub notes: Vec<String>,
     /// Suggestions (`did you mean `;`?`).
     pub help: Vec<String>,
 }
@@ -108,6 +111,7 @@ impl Diagnostic {
             message: message.into(),
             primary: None,
             related: Vec::new(),
+            notes: Vec::new(),
             help: Vec::new(),
         }
     }
@@ -126,6 +130,12 @@ impl Diagnostic {
     /// The same diagnostic with one more related place.
     pub fn related(mut self, place: Location) -> Diagnostic {
         self.related.push(place);
+        self
+    }
+
+    /// The same diagnostic with a note.
+    pub fn note(mut self, note: impl Into<String>) -> Diagnostic {
+        self.notes.push(note.into());
         self
     }
 

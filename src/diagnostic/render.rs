@@ -65,11 +65,12 @@ fn same_source(a: &Location, b: &Location) -> bool {
 
 impl Diagnostic {
     /// The diagnostic as text: `error[code]: message`, the primary place's source with carets
-    /// (related places in the same text get carets there too, with their notes), then each
-    /// other related place as a `= note` line and each hint as `= help`.
+    /// (related places in the same text get carets there too, with their notes), then the
+    /// notes as `= ` lines (or, when there are none, each other related place as a `= note`
+    /// line), and each hint as `= help`.
     ///
-    /// With `explain`, the related places are a numbered list instead, each with its own
-    /// source and carets: the chain of places a size travelled through.
+    /// With `explain`, the other related places follow the notes as a numbered list, each with
+    /// its own source and carets: the chain of places a size travelled through.
     ///
     /// ```
     /// use einrow::diagnostic::{Diagnostic, Location};
@@ -97,7 +98,7 @@ impl Diagnostic {
                     p.span.iter().map(|&span| Label { span, note: p.note.clone() }).collect();
                 for r in &self.related {
                     match r.span {
-                        Some(span) if !explain && same_source(p, r) => {
+                        Some(span) if same_source(p, r) => {
                             labels.push(Label { span, note: r.note.clone() });
                         }
                         _ => rest.push(r),
@@ -111,11 +112,15 @@ impl Diagnostic {
             }
             None => rest.extend(&self.related),
         }
+        for n in &self.notes {
+            out.push_str(&format!("  = {n}\n"));
+        }
         for (i, r) in rest.iter().enumerate() {
             if explain {
                 related_block(&mut out, i + 1, r);
-            } else if !r.note.is_empty() {
-                out.push_str(&format!("  = {}\n", r.note));
+            } else if !r.note.is_empty() && self.notes.is_empty() {
+                let at = place(r).map(|p| format!(" ({p})")).unwrap_or_default();
+                out.push_str(&format!("  = {}{at}\n", r.note));
             }
         }
         for h in &self.help {

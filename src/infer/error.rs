@@ -1,9 +1,10 @@
 //! Errors of shape inference: a code, a message, and the provenance that explains them.
 
+use super::op::OpKind;
 use crate::code::{Coded, ErrorCode};
 use crate::ids::{StepId, TensorId};
-use crate::spec::ast::RowKind;
 use crate::span::Span;
+use crate::spec::ast::RowKind;
 use crate::spec::SpecError;
 
 /// A shape inference failure.
@@ -61,6 +62,9 @@ pub struct ShapeError {
     pub statement: Option<String>,
     /// For a dimension mismatch: the two sizes and where each was known from, typed.
     pub conflict: Option<Box<Conflict>>,
+    /// The failing step's operation and operands, when the step was being added (a step that
+    /// fails is taken back: the graph no longer has it).
+    pub failed_step: Option<(OpKind, Vec<TensorId>)>,
 }
 
 /// The two sides of a dimension mismatch.
@@ -122,8 +126,12 @@ pub struct AxisRef {
 /// each step that carried it from axis to axis, toward the conflict.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Trace {
+    /// The axis of the failing step's operand (or result) where the size shows.
+    pub at: Option<AxisRef>,
     /// The declared axis, written as a size in its tensor's declaration.
     pub origin: Option<AxisRef>,
+    /// Where the size is written in the origin's declared shape string.
+    pub origin_span: Option<Span>,
     /// Each step that related two axes of equal size, from the origin on.
     pub hops: Vec<Hop>,
 }
@@ -172,6 +180,7 @@ impl InferError {
             spec: None,
             statement: None,
             conflict: None,
+            failed_step: None,
         }))
     }
 }

@@ -9,6 +9,7 @@ use smallvec::SmallVec;
 mod declare;
 mod direct;
 mod events;
+mod history;
 mod labels;
 mod read;
 mod search;
@@ -16,6 +17,7 @@ mod sizes;
 mod steps;
 
 use events::Event;
+pub use history::RecordedTexts;
 pub use labels::StepLabels;
 use steps::{usage, SpecCache, TextHasher};
 

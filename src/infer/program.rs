@@ -352,13 +352,18 @@ impl Program {
 
     /// Builds the graph, propagating each step, and solves it. Returns the graph (also on
     /// failure, for rendering), each name's tensor, and the first error with the failing
-    /// declaration's or statement's line. A name defined again denotes its latest definition
+    /// declaration's or statement's line; a dimension mismatch comes
+    /// [traced](super::explain::trace) (each size with the declaration that wrote it). A name defined again denotes its latest definition
     /// from then on (found in a map: building is linear in the program).
     pub fn build(&self) -> Built {
         let mut g = Graph::new();
         let mut names: Vec<(String, TensorId)> = Vec::new();
-        let result =
+        let mut result =
             self.build_into(&mut g, &mut names).and_then(|()| g.solve().map_err(|e| (e, None)));
+        // Where each size of a mismatch came from: walked once, for the error reported.
+        if let Err((e, _)) = &mut result {
+            super::explain::trace(&mut g, e);
+        }
         Built { graph: g, names, result, latest: OnceLock::new() }
     }
 

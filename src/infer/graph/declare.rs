@@ -46,6 +46,7 @@ impl Graph {
                                 spec: Some(text.to_string()),
                                 statement: None,
                                 conflict: None,
+                                failed_step: None,
                             }))
                         })?;
                         let text: Arc<str> = text.into();

@@ -86,6 +86,7 @@ impl Graph {
             let spec_part = spec.map(|t| format!(" \"{t}\"")).unwrap_or_default();
             s.statement = Some(format!("{name} = {op}{spec_part} {}", names.join(" ")));
             s.spec = spec.map(String::from);
+            s.failed_step = Some((op, args.to_vec()));
         }
         if result.is_err() && self.events.len() > events {
             self.roll_back_to(events);
