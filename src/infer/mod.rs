@@ -22,6 +22,7 @@ mod lower;
 mod names;
 mod numpy;
 mod op;
+mod peek;
 pub mod program;
 mod rows;
 mod solver;
