@@ -30,5 +30,8 @@ mod store;
 mod visit;
 
 pub use error::{InferError, ShapeError};
-pub use graph::{Graph, Step, StepLabels, StepSpec, TensorEntry};
+pub use graph::{
+    Captured, Graph, GraphId, Handle, HandleKind, Leaf, ShapeBuilder, Step, StepLabels, StepSpec,
+    TensorEntry, TensorSizes,
+};
 pub use op::OpKind;
