@@ -1,6 +1,8 @@
 //! Stage 3 — projections: per operation, an inspectable indexing plan ([`IndexPlan`]) derived
 //! from the solved shapes, lowered onto the kernel's loop nests to run.
 
+mod compiled;
+mod compiled_graph;
 mod concrete;
 mod derive;
 mod eager;
@@ -10,10 +12,16 @@ mod positional;
 mod run;
 mod sizes;
 mod spec;
+mod storage;
+mod view;
 
+pub use compiled::Executable;
+pub use compiled_graph::CompiledGraph;
 pub use concrete::{Concrete, ConcreteRow};
 pub use derive::{derive_plan, Compute};
 pub use eager::{operand_name, plan_einsum, EinsumPlanner};
 pub use error::ProjectError;
 pub use plan::{Index, IndexPlan, Loop, PlanPart};
 pub use run::{run_graph, run_plan};
+pub use storage::Storage;
+pub use view::{View, ViewMut};

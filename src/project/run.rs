@@ -1,31 +1,14 @@
 //! Running plans: lowering an [`IndexPlan`] onto kernel nests, and executing a solved graph
 //! end to end from leaf values.
 
-use super::derive::{derive_plan, Compute};
+use super::compiled::{axis_index, usize_dims};
+use super::derive::Compute;
 use super::error::ProjectError;
-use super::plan::{Index, IndexPlan};
+use super::plan::IndexPlan;
 use crate::ids::{StepId, TensorId};
 use crate::infer::Graph;
 use crate::kernel::{Access, AxisIndex, Init, Nest};
 use crate::tensor::Layout;
-
-fn usize_dims(dims: &[u64]) -> Result<Vec<usize>, ProjectError> {
-    dims.iter()
-        .map(|d| usize::try_from(*d).map_err(|_| ProjectError::TooLarge(format!("size {d}"))))
-        .collect()
-}
-
-fn axis_index(i: &Index) -> AxisIndex {
-    match i {
-        Index::Iter(l) => AxisIndex::Iter(*l),
-        Index::Fixed(n) => AxisIndex::Fixed(i64::try_from(*n).unwrap_or(i64::MAX)),
-        Index::Affine { terms, offset, padded } => AxisIndex::Affine {
-            terms: terms.iter().map(|(c, l)| (*c as isize, *l)).collect(),
-            offset: *offset as isize,
-            padded: *padded,
-        },
-    }
-}
 
 /// Runs a plan on contiguous operand buffers (memory order) into a fresh result buffer.
 pub fn run_plan(plan: &IndexPlan, operands: &[&[f64]]) -> Result<Vec<f64>, ProjectError> {
@@ -63,40 +46,14 @@ pub fn run_plan(plan: &IndexPlan, operands: &[&[f64]]) -> Result<Vec<f64>, Proje
     Ok(out)
 }
 
-/// Runs every step of a solved graph in order from leaf values (flat, memory order). Returns
-/// each tensor's values (`None` for tensors that are neither given nor computed).
-pub fn run_graph(
+/// Runs every step of a solved graph in order from leaf values (flat, memory order), in any
+/// storage type (f32, f64, bf16, int8). Returns each tensor's values (`None` for tensors that
+/// are neither given nor computed). To run a graph many times on buffers of one's own, compile
+/// it once: [`super::CompiledGraph`].
+pub fn run_graph<T: super::Storage>(
     g: &mut Graph,
-    leaves: &[(TensorId, Vec<f64>)],
+    leaves: &[(TensorId, Vec<T>)],
     compute: &dyn Fn(StepId) -> Compute,
-) -> Result<Vec<Option<Vec<f64>>>, ProjectError> {
-    let mut values: Vec<Option<Vec<f64>>> = vec![None; g.tensor_count()];
-    for (t, v) in leaves {
-        let dims = g.dims(*t)?;
-        let n: u64 = dims.iter().flatten().map(|s| s.size).product();
-        if n != v.len() as u64 {
-            let name = g.name(*t);
-            return Err(ProjectError::Data(format!(
-                "`{name}` has {n} elements but {} values were given",
-                v.len()
-            )));
-        }
-        values[t.index()] = Some(v.clone());
-    }
-    for i in 0..g.steps().len() {
-        let step = StepId::from_index(i);
-        // Only the tensors are needed: no clone of the step's spec and labels.
-        let (out, args) = (g.steps()[i].out, g.steps()[i].args.clone());
-        let plan = derive_plan(g, step, compute(step), 0)?;
-        let mut inputs: Vec<&[f64]> = Vec::with_capacity(args.len());
-        for a in &args {
-            let v = values[a.index()]
-                .as_deref()
-                .ok_or_else(|| ProjectError::Data(format!("no values for `{}`", g.name(*a))))?;
-            inputs.push(v);
-        }
-        let result = run_plan(&plan, &inputs)?;
-        values[out.index()] = Some(result);
-    }
-    Ok(values)
+) -> Result<Vec<Option<Vec<T>>>, ProjectError> {
+    super::compiled_graph::run_graph(g, leaves, compute)
 }
