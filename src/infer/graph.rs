@@ -12,6 +12,7 @@ mod events;
 mod handles;
 mod identity;
 mod labels;
+mod probe;
 mod read;
 mod search;
 mod sizes;

@@ -25,9 +25,11 @@ mod op;
 mod peek;
 pub mod program;
 mod rows;
+mod scheme;
 mod solver;
 mod store;
 mod visit;
+mod warnings;
 
 pub use error::{InferError, ShapeError};
 pub use graph::{
@@ -35,3 +37,5 @@ pub use graph::{
     TensorEntry, TensorSizes,
 };
 pub use op::OpKind;
+pub use scheme::{Instance, Scheme};
+pub use warnings::Warning;

@@ -11,6 +11,7 @@ use std::sync::Arc;
 use super::typed::ShapeBuilder;
 use super::{DeclaredShape, Graph, Step};
 use crate::ids::{StepId, TensorId};
+use crate::shape::Solved;
 use crate::spec::ast::{Name, RowKind};
 
 /// One thing done to a graph.
@@ -38,6 +39,8 @@ pub(super) enum Event {
     SetDim(u32, u64),
     /// Two handles were set equal.
     SetEqual(u32, u32),
+    /// A row handle was bound to these axes (the probes of a scheme).
+    Probe(Box<(u32, Vec<Solved>)>),
 }
 
 // One event per declaration and per step of a program: keep an event at 16 bytes.
@@ -125,6 +128,7 @@ impl Graph {
             }
             Event::SetDim(h, n) => self.set_dim(self.handle_at(*h), *n).ok()?,
             Event::SetEqual(a, b) => self.set_equal(self.handle_at(*a), self.handle_at(*b)).ok()?,
+            Event::Probe(p) => self.bind_probe(self.handle_at(p.0), &p.1).ok()?,
         }
         Some(())
     }

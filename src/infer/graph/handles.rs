@@ -107,6 +107,11 @@ impl Graph {
         Handle { graph: self.id, index: u32::try_from(self.handles.len() - 1).unwrap_or(u32::MAX) }
     }
 
+    /// A handle's index in this graph's table.
+    pub(super) fn handle_index(&self, h: Handle) -> u32 {
+        h.index
+    }
+
     /// The handle at an index of this graph's table (for replaying events).
     pub(super) fn handle_at(&self, index: u32) -> Handle {
         Handle { graph: self.id, index }
@@ -377,11 +382,6 @@ impl Graph {
     /// The step a handle was captured from (`None` for row variables made for declarations).
     pub fn handle_step(&self, h: Handle) -> Result<Option<StepId>, InferError> {
         Ok(self.entry(h)?.step)
-    }
-
-    /// The row variable a row handle stands for (its current root).
-    pub(crate) fn handle_row(&self, h: Handle) -> Result<RowVar, InferError> {
-        Ok(self.handle_var(h, HandleKind::Row)?.row())
     }
 
     /// Every handle of this graph, in the order they were made.

@@ -95,4 +95,16 @@ impl Graph {
     pub fn solved_text(&self, s: Solved) -> String {
         s.text(&self.solver.bases)
     }
+
+    /// A dim with the current bindings substituted.
+    pub(crate) fn peek(&self, d: Dim) -> Dim {
+        self.solver.env.peek_dim(&d)
+    }
+
+    /// Whether a tensor's batch row was declared open with no axis written (no shape at all,
+    /// or only a row variable).
+    pub(crate) fn batch_undeclared(&self, t: TensorId) -> bool {
+        let batch = self.raw_shape(t).batch;
+        batch.var.is_some() && batch.explicit_len() == 0
+    }
 }

@@ -24,7 +24,7 @@ pub(super) type TextHasher = foldhash::fast::RandomState;
 
 /// Parsed specs by text: a program repeats a few specs many times. The first spec is kept
 /// aside: a graph of one spec (eager use) needs neither hashing nor a table.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub(super) struct SpecCache {
     first: Option<Arc<StepSpec>>,
     others: HashMap<Name, Arc<StepSpec>, TextHasher>,
