@@ -390,6 +390,38 @@ impl Graph {
     }
 }
 
+impl Graph {
+    /// Adds to the error of a failed step the settings of handles captured from steps whose
+    /// tensors the failed step reads: the sizes it contradicts may come from them.
+    pub(super) fn note_settings(&self, s: &mut crate::infer::error::ShapeError, args: &[TensorId]) {
+        if self.handles.is_empty() {
+            return;
+        }
+        let mut notes: Vec<String> = Vec::new();
+        for e in &self.events {
+            let (h, what) = match e {
+                Event::SetDim(h, n) => (*h, format!("set to {n} by set_dim")),
+                Event::SetEqual(a, b) => {
+                    let other = self.handles.get(*b as usize).map_or("?", |x| x.name.as_str());
+                    (*a, format!("set equal to `{other}` by set_equal"))
+                }
+                _ => continue,
+            };
+            let Some(entry) = self.handles.get(h as usize) else { continue };
+            let Some(step) = entry.step.and_then(|st| self.steps.get(st.index())) else { continue };
+            let touches = args.iter().any(|a| *a == step.out || step.args.contains(a));
+            if touches {
+                let from = entry.step.map(|st| format!(", captured from {st}")).unwrap_or_default();
+                notes.push(format!("`{}` was {what}{from}", entry.name));
+            }
+        }
+        if !notes.is_empty() {
+            s.message = format!("{}; {}", s.message, notes.join("; "));
+            s.chain.extend(notes);
+        }
+    }
+}
+
 /// An error of a setting, with the setting named (and the step the handle came from, when the
 /// solver did not name one).
 fn with_setting(err: InferError, e: &HandleEntry, what: &str) -> InferError {

@@ -86,6 +86,7 @@ impl Graph {
             let spec_part = spec.map(|t| format!(" \"{t}\"")).unwrap_or_default();
             s.statement = Some(format!("{name} = {op}{spec_part} {}", names.join(" ")));
             s.spec = spec.map(String::from);
+            self.note_settings(s, args);
         }
         if result.is_err() && self.events.len() > events {
             self.roll_back_to(events);
