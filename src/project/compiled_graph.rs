@@ -117,10 +117,21 @@ impl CompiledGraph {
     /// order; leaves are read and every step's result overwritten. Errors (coded): a buffer
     /// count other than the tensor count (`arity`), a buffer of the wrong length (`elems`).
     pub fn run<T: Storage>(&self, buffers: &mut [&mut [T]]) -> Result<(), ProjectError> {
+        self.run_with(buffers, |_, _| Ok(()))
+    }
+
+    /// [`CompiledGraph::run`], calling `after` with each step and its result's buffer once the
+    /// step has run: where a framework applies what the plans do not compute (an activation,
+    /// an exponential) before the next step reads the result.
+    pub fn run_with<T: Storage>(
+        &self,
+        buffers: &mut [&mut [T]],
+        mut after: impl FnMut(StepId, &mut [T]) -> Result<(), ProjectError>,
+    ) -> Result<(), ProjectError> {
         if buffers.len() != self.dims.len() {
             return Err(KernelError::Arity { expected: self.dims.len(), got: buffers.len() }.into());
         }
-        for s in &self.steps {
+        for (i, s) in self.steps.iter().enumerate() {
             let Some(slot) = buffers.get_mut(s.out.index()) else { continue };
             // The result is taken out while its operands are read (a step never reads its
             // own result); it goes back whatever happens.
@@ -131,6 +142,7 @@ impl CompiledGraph {
             drop(ins);
             buffers[s.out.index()] = out;
             result?;
+            after(StepId::from_index(i), &mut *buffers[s.out.index()])?;
         }
         Ok(())
     }

@@ -8,6 +8,8 @@ mod derive;
 mod eager;
 mod error;
 mod instance;
+#[cfg(feature = "ndarray")]
+mod ndarray;
 mod plan;
 mod positional;
 mod run;
