@@ -16,7 +16,9 @@ use super::error::ProjectError;
 use super::plan::{Index, IndexPlan};
 use super::storage::Storage;
 use super::view::{Strided, View, ViewMut};
-use crate::kernel::{Access, Accum, AxisIndex, Combine, Init, KernelError, Nest, RunOptions};
+use crate::kernel::{
+    Access, Accum, AxisIndex, Combine, Init, KernelError, Nest, Prepared, RunOptions,
+};
 use crate::tensor::Layout;
 
 /// Plan sizes as memory sizes (checked).
@@ -42,8 +44,8 @@ pub(super) fn axis_index(i: &Index) -> AxisIndex {
 /// One nest of an executable, with what it needs to be re-aimed at other layouts.
 #[derive(Clone, Debug)]
 struct Part {
-    /// The nest over contiguous buffers.
-    nest: Nest,
+    /// The nest over contiguous buffers, prepared for them.
+    nest: Prepared,
     /// The index of each result axis.
     result: Vec<AxisIndex>,
     /// For each input of the nest: the operand it reads and the index of each of its axes.
@@ -167,6 +169,9 @@ impl Executable {
             }
             let combine = if accesses.len() == 1 { Combine::First } else { plan.combine };
             let nest = Nest { extents, output, inputs: accesses, accum: plan.accum, combine, init };
+            let lens: SmallVec<[usize; 4]> =
+                inputs.iter().map(|(i, _)| layouts[*i].numel()).collect();
+            let nest = nest.prepare(&lens, out_layout.numel())?;
             parts.push(Part { nest, result, inputs });
         }
         let operand_lens = layouts.iter().map(Layout::numel).collect();
@@ -282,7 +287,7 @@ impl Executable {
         }
         for part in &self.parts {
             let bufs: SmallVec<[&[T]; 4]> = part.inputs.iter().map(|(i, _)| inputs[*i]).collect();
-            part.nest.run_with(&bufs, output, &self.opts)?;
+            part.nest.run(&bufs, output, &self.opts)?;
         }
         Ok(())
     }
@@ -301,7 +306,7 @@ impl Executable {
         }
         scratch.nests.resize_with(self.parts.len(), empty_nest);
         for (part, nest) in self.parts.iter().zip(&mut scratch.nests) {
-            copy_nest(nest, &part.nest);
+            copy_nest(nest, part.nest.nest());
             aim(&mut nest.output, out_layout, &part.result)?;
             for (access, (i, axes)) in nest.inputs.iter_mut().zip(&part.inputs) {
                 aim(access, inputs[*i].1, axes)?;

@@ -78,6 +78,22 @@ pub fn instance_plan(
 impl CompiledGraph {
     /// Derives and compiles the plan of every step of a scheme instance, each with the
     /// computation `compute` gives it (nothing is solved).
+    ///
+    /// ```
+    /// use einrow::infer::{Graph, ShapeBuilder};
+    /// use einrow::project::CompiledGraph;
+    /// let mut g = Graph::new();
+    /// let batch = g.row_var("batch");
+    /// let x = g.input("x", &ShapeBuilder::new().batch_var(batch).output([2]))?;
+    /// let y = g.einsum("...|i; ...|i => ...|", &[x, x])?;
+    /// let scheme = g.solve_scheme(&[batch])?;
+    /// let program = CompiledGraph::compile_instance_defaults(&scheme.instantiate(&[&[3]])?)?;
+    /// let (mut xs, mut ys) = (vec![1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0], vec![0.0f32; 3]);
+    /// program.run(&mut [&mut xs[..], &mut ys[..]])?;
+    /// assert_eq!(ys, [5.0, 25.0, 61.0]);
+    /// # let _ = y;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn compile_instance(
         inst: &Instance,
         compute: &dyn Fn(StepId) -> Compute,

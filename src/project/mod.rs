@@ -1,6 +1,9 @@
 //! Stage 3 — projections: per operation, an inspectable indexing plan ([`IndexPlan`]) derived
-//! from the solved shapes, lowered onto the kernel's loop nests to run.
+//! from the solved shapes (or from a scheme instance: [`instance_plan`]), compiled onto the
+//! kernel's loop nests ([`Executable`], a whole graph: [`CompiledGraph`]) and run on a caller's
+//! buffers, contiguous or strided ([`View`], [`ViewMut`]), in f32, f64, bf16 or int8.
 
+mod any_view;
 mod compiled;
 mod compiled_graph;
 mod concrete;
@@ -18,6 +21,7 @@ mod spec;
 mod storage;
 mod view;
 
+pub use any_view::{AnyView, AnyViewMut};
 pub use compiled::Executable;
 pub use compiled_graph::CompiledGraph;
 pub use concrete::{Concrete, ConcreteRow};

@@ -50,6 +50,18 @@ pub fn run_plan(plan: &IndexPlan, operands: &[&[f64]]) -> Result<Vec<f64>, Proje
 /// storage type (f32, f64, bf16, int8). Returns each tensor's values (`None` for tensors that
 /// are neither given nor computed). To run a graph many times on buffers of one's own, compile
 /// it once: [`super::CompiledGraph`].
+///
+/// ```
+/// use einrow::infer::{Graph, OpKind};
+/// use einrow::project::{run_graph, Compute};
+/// let mut g = Graph::new();
+/// let a = g.declare("a", Some("2,2"), false)?;
+/// let t = g.permute("ij=>ji", a)?;
+/// g.solve()?;
+/// let values = run_graph(&mut g, &[(a, vec![1i8, 2, 3, 4])], &|_| Compute::default_for(OpKind::Permute, 1))?;
+/// assert_eq!(values[t.index()].as_deref(), Some(&[1i8, 3, 2, 4][..]));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn run_graph<T: super::Storage>(
     g: &mut Graph,
     leaves: &[(TensorId, Vec<T>)],

@@ -178,6 +178,18 @@ impl<'a, T> View<'a, T> {
 
 /// A strided view over a caller's mutable slice, written by a compiled plan. As [`View`], and
 /// no axis of more than one element may have stride 0 (two points would write one element).
+///
+/// ```
+/// use einrow::project::{plan_einsum, Concrete, Executable, View, ViewMut};
+/// let plan = plan_einsum("ij=>ij", &[&Concrete::output(&[2, 2])])?;
+/// let (a, mut out) = ([1.0f32, 2.0, 3.0, 4.0], [0.0f32; 6]);
+/// // Write the 2x2 result into the last two columns of a 2x3 buffer.
+/// let mut block = ViewMut::strided(&mut out, &[2, 2], &[3, 1], 1)?;
+/// Executable::compile(&plan)?.run_views(&[View::contiguous(&a, &[2, 2])?], &mut block)?;
+/// assert_eq!(out, [0.0, 1.0, 2.0, 0.0, 3.0, 4.0]);
+/// assert!(ViewMut::strided(&mut out, &[2, 3], &[0, 1], 0).is_err(), "stride 0 on an output");
+/// # Ok::<(), einrow::project::ProjectError>(())
+/// ```
 #[derive(Debug)]
 pub struct ViewMut<'a, T> {
     pub(super) data: &'a mut [T],

@@ -142,6 +142,19 @@ impl Graph {
     /// A new row variable of this graph, to share between declarations
     /// ([`ShapeBuilder::var`](super::ShapeBuilder::var)), set, or keep symbolic in a
     /// [`Scheme`](crate::infer::Scheme).
+    ///
+    /// ```
+    /// use einrow::infer::{Graph, ShapeBuilder};
+    /// let mut g = Graph::new();
+    /// let batch = g.row_var("batch");
+    /// let x = g.input("x", &ShapeBuilder::new().batch_var(batch).output([3]))?;
+    /// let m = g.input("mask", &ShapeBuilder::new().batch_var(batch).output([3]))?;
+    /// let y = g.pointwise(&[x, m])?;
+    /// g.set_dim(batch, 16)?;
+    /// g.solve()?;
+    /// assert_eq!(g.shape_string(y)?, "16|3");
+    /// # Ok::<(), einrow::infer::InferError>(())
+    /// ```
     pub fn row_var(&mut self, name: &str) -> Handle {
         let v = self.solver.env.new_row();
         self.events.push(Event::RowVar(Box::new(Name::new(name))));
@@ -150,6 +163,19 @@ impl Graph {
 
     /// A handle for the row variable of a tensor's row as declared (`...` in `...,8|32`), or
     /// of a result's row before it is solved. A `label` error when that row has none.
+    ///
+    /// ```
+    /// use einrow::infer::Graph;
+    /// use einrow::spec::ast::RowKind;
+    /// let mut g = Graph::new();
+    /// let x = g.declare("x", Some("...,8|32"), false)?;
+    /// let batch = g.row_of(x, RowKind::Batch)?;
+    /// g.set_dim(batch, 4)?;
+    /// g.solve()?;
+    /// assert_eq!(g.handle_dims(batch)?, [4]);
+    /// assert!(g.row_of(x, RowKind::Output).is_err(), "`32` has no row variable");
+    /// # Ok::<(), einrow::infer::InferError>(())
+    /// ```
     pub fn row_of(&mut self, t: TensorId, kind: RowKind) -> Result<Handle, InferError> {
         let Some(entry) = self.tensors.get(t.index()) else {
             return Err(usage(ErrorCode::Label, format!("unknown tensor {t}")));
@@ -247,6 +273,20 @@ impl Graph {
     /// row's axes hold `n` elements together (a row still open closes to one axis of `n`).
     /// A contradiction is an error naming the setting and the step the handle was captured
     /// from; the graph is then left as it was.
+    ///
+    /// ```
+    /// use einrow::infer::{Graph, OpKind, ShapeBuilder};
+    /// let mut g = Graph::new();
+    /// let x = g.input("x", &ShapeBuilder::new().output_open())?;
+    /// // `i` is the result's only label: a consumer or `set_dim` sizes it.
+    /// let c = g.add_step_capturing(OpKind::Permute, &[x], "j => i,j", &["i", "j"])?;
+    /// g.set_dim(c.handles[0], 3)?;
+    /// g.set_dim(c.handles[1], 2)?;
+    /// g.solve()?;
+    /// assert_eq!(g.shape_string(c.tensor)?, "3,2");
+    /// assert_eq!(g.shape_string(x)?, "2");
+    /// # Ok::<(), einrow::infer::InferError>(())
+    /// ```
     pub fn set_dim(&mut self, h: Handle, n: u64) -> Result<(), InferError> {
         let e = self.entry(h)?.clone();
         if n > MAX_INT {
@@ -265,6 +305,19 @@ impl Graph {
     /// row variables the same axes. A label and a row need one side known: the row's
     /// elements then number the label's size. A contradiction is an error naming the setting
     /// and the steps; the graph is then left as it was.
+    ///
+    /// ```
+    /// use einrow::infer::{Graph, OpKind, ShapeBuilder};
+    /// let mut g = Graph::new();
+    /// let a = g.input("a", &ShapeBuilder::array([4, 5]))?;
+    /// let b = g.input("b", &ShapeBuilder::new().output_open())?;
+    /// let ca = g.add_step_capturing(OpKind::Permute, &[a], "i,j => j,i", &["i"])?;
+    /// let cb = g.add_step_capturing(OpKind::Permute, &[b], "k => k", &["k"])?;
+    /// g.set_equal(ca.handles[0], cb.handles[0])?;
+    /// g.solve()?;
+    /// assert_eq!(g.sizes(b)?.output, [4]);
+    /// # Ok::<(), einrow::infer::InferError>(())
+    /// ```
     pub fn set_equal(&mut self, a: Handle, b: Handle) -> Result<(), InferError> {
         let (ea, eb) = (self.entry(a)?.clone(), self.entry(b)?.clone());
         let what = format!("set_equal of `{}` and `{}`", ea.name, eb.name);

@@ -201,6 +201,20 @@ impl Graph {
     /// Errors (coded, nothing declared): a size above 2^62 (`value`), two row variables in
     /// one row (`syntax`), a handle of another graph or a dimension handle used as a row
     /// (`label`).
+    ///
+    /// ```
+    /// use einrow::infer::{Graph, Leaf, ShapeBuilder};
+    /// let mut g = Graph::new();
+    /// // `2|3`, and a bias whose output row inference sizes (`...`).
+    /// let x = g.declare_leaf("x", Leaf::Input, &ShapeBuilder::new().batch([2]).output([3]))?;
+    /// let b = g.declare_leaf("b", Leaf::Parameter, &ShapeBuilder::new().output_open())?;
+    /// let y = g.pointwise(&[x, b])?;
+    /// g.solve()?;
+    /// assert_eq!((g.shape_string(b)?, g.shape_string(y)?), ("3".into(), "2|3".into()));
+    /// let err = g.declare_leaf("big", Leaf::Input, &ShapeBuilder::array([1 << 63])).unwrap_err();
+    /// assert_eq!(einrow::Coded::code(&err), einrow::ErrorCode::Value);
+    /// # Ok::<(), einrow::infer::InferError>(())
+    /// ```
     pub fn declare_leaf(
         &mut self,
         name: &str,

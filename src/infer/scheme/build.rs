@@ -48,6 +48,22 @@ impl Graph {
     /// solving), a graph that does not solve with the variables open (its error, with the
     /// variables' marker axes written `..name..=65521`), a solution that depends on a
     /// variable's size in a way a scheme cannot express (`unsupported`).
+    ///
+    /// ```
+    /// use einrow::infer::Graph;
+    /// use einrow::spec::ast::RowKind;
+    /// let mut g = Graph::new();
+    /// let x = g.declare("x", Some("...,6|8"), false)?;
+    /// let w = g.declare("w", Some("...->4"), true)?;
+    /// let y = g.compose(w, x)?;
+    /// let scheme = g.solve_scheme(&[g.row_of(x, RowKind::Batch)?])?;
+    /// assert_eq!(scheme.shape_string(y), "..x.batch..,6|4");
+    /// for batch in [&[1][..], &[8], &[64]] {
+    ///     let inst = scheme.instantiate(&[batch])?;
+    ///     assert_eq!(inst.sizes(y)?.batch, [batch, &[6]].concat());
+    /// }
+    /// # Ok::<(), einrow::infer::InferError>(())
+    /// ```
     pub fn solve_scheme(&self, vars: &[Handle]) -> Result<Scheme, InferError> {
         let names = self.check_scheme_vars(vars)?;
         let mut base = self.fork();

@@ -42,6 +42,20 @@ impl Scheme {
     /// a count of size lists other than the variables' (`arity`), a rank-fixed variable
     /// given other than one axis (`rank`), a size above 2^62 (`value`), a size a fixed index
     /// reads past or that makes a computed axis empty (`bounds`).
+    ///
+    /// ```
+    /// use einrow::infer::{Graph, ShapeBuilder};
+    /// let mut g = Graph::new();
+    /// let batch = g.row_var("batch");
+    /// let x = g.input("x", &ShapeBuilder::new().batch_var(batch).output([3]))?;
+    /// // Index 4 of the (single) batch axis.
+    /// let y = g.permute("4|i => i", x)?;
+    /// let scheme = g.solve_scheme(&[batch])?;
+    /// assert_eq!(scheme.instantiate(&[&[5]])?.sizes(y)?.output, [3]);
+    /// let err = scheme.instantiate(&[&[4]]).unwrap_err();
+    /// assert_eq!(einrow::Coded::code(&err), einrow::ErrorCode::Bounds);
+    /// # Ok::<(), einrow::infer::InferError>(())
+    /// ```
     pub fn instantiate(&self, sizes: &[&[u64]]) -> Result<Instance, InferError> {
         let data = &*self.data;
         self.check_sizes(sizes)?;
