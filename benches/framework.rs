@@ -23,6 +23,18 @@ fn compiled(c: &mut Criterion) {
     group.bench_function("ij,jk->ik 8x8 f32, caller buffers", |bench| {
         bench.iter(|| exe.run(black_box(&[&a, &b]), black_box(&mut out)).expect("runs"))
     });
+    // Blocks of larger buffers (row pitches 16 and 24): rows contiguous, as a framework's
+    // slices of bigger tensors are.
+    let (big_a, big_b) = (vec![0.5f32; 16 * 8], vec![0.25f32; 24 * 8]);
+    let mut big_out = vec![0.0f32; 12 * 8];
+    group.bench_function("ij,jk->ik 8x8 f32, strided views (blocks of larger buffers)", |bench| {
+        bench.iter(|| {
+            let va = View::strided(&big_a, &[8, 8], &[16, 1], 3).expect("view");
+            let vb = View::strided(&big_b, &[8, 8], &[24, 1], 5).expect("view");
+            let mut vo = ViewMut::strided(&mut big_out, &[8, 8], &[12, 1], 2).expect("view");
+            exe.run_views(black_box(&[va, vb]), &mut vo).expect("runs")
+        })
+    });
     group.bench_function("ij,jk->ik 8x8 f32, strided views (b transposed)", |bench| {
         bench.iter(|| {
             let va = View::contiguous(&a, &[8, 8]).expect("view");
@@ -30,6 +42,12 @@ fn compiled(c: &mut Criterion) {
             let mut vo = ViewMut::contiguous(&mut out, &[8, 8]).expect("view");
             exe.run_views(black_box(&[va, vb]), &mut vo).expect("runs")
         })
+    });
+    // How fast the machine is running: `README.md` records this planning call at 1.13-1.14 µs
+    // in calm spells; the ratio of the two rows carries over between spells.
+    let (m23, m34) = (Concrete::output(&[2, 3]), Concrete::output(&[3, 4]));
+    group.bench_function("calibration: plan_einsum ij;jk=>ik 2x3,3x4 (fresh planner)", |bench| {
+        bench.iter(|| plan_einsum(black_box("ij;jk=>ik"), &[&m23, &m34]).expect("plans"))
     });
     let ab: Vec<half::bf16> = a.iter().map(|&x| half::bf16::from_f32(x)).collect();
     let bb: Vec<half::bf16> = b.iter().map(|&x| half::bf16::from_f32(x)).collect();
@@ -73,9 +91,10 @@ fn scheme(c: &mut Criterion) {
     group.bench_function("instantiate + every plan", |bench| {
         bench.iter(|| {
             let inst = scheme.instantiate(black_box(&[&[8]])).expect("instantiates");
-            (0..steps)
+            let plans: Vec<_> = (0..steps)
                 .map(|i| instance_plan(&inst, StepId::from_index(i), all[i]).expect("plans"))
-                .count()
+                .collect();
+            plans
         })
     });
     group.bench_function("build, solve afresh + every plan", |bench| {
@@ -83,9 +102,10 @@ fn scheme(c: &mut Criterion) {
             let (mut g, _, _) =
                 transformer::build_batched(1000, z, black_box("8,")).expect("builds");
             g.solve().expect("solves");
-            (0..steps)
+            let plans: Vec<_> = (0..steps)
                 .map(|i| derive_plan(&mut g, StepId::from_index(i), all[i], 0).expect("plans"))
-                .count()
+                .collect();
+            plans
         })
     });
     group.finish();

@@ -69,7 +69,7 @@ fn strided_and_converted_runs_allocate_nothing_once_warm() {
     let mut out = vec![0.0f32; 40];
     // Blocks of larger matrices (row pitches 8 and 16, from offsets), written into a block of
     // another: strided views whose rows are contiguous.
-    let mut run = |out: &mut [f32]| {
+    let run = |out: &mut [f32]| {
         let a = View::strided(&data, &[4, 4], &[8, 1], 2).expect("view");
         let b = View::strided(&data, &[4, 4], &[16, 1], 3).expect("view");
         let mut c = ViewMut::strided(out, &[4, 4], &[10, 1], 1).expect("view");

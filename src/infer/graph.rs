@@ -15,6 +15,7 @@ mod labels;
 mod probe;
 mod read;
 mod search;
+mod settings;
 mod sizes;
 mod steps;
 mod typed;
@@ -24,6 +25,7 @@ use handles::HandleEntry;
 pub use handles::{Captured, Handle, HandleKind};
 pub use identity::GraphId;
 pub use labels::StepLabels;
+pub(crate) use probe::SolvedAxes;
 use steps::{usage, SpecCache, TextHasher};
 pub use typed::{Leaf, ShapeBuilder, TensorSizes};
 

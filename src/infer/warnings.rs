@@ -123,7 +123,7 @@ impl Graph {
         text: impl Fn(&[crate::shape::Solved]) -> String,
     ) -> Option<Warning> {
         let e = self.tensor(t);
-        if !(e.leaf && e.param) || !self.batch_undeclared(t) {
+        if !(e.leaf && e.param && self.batch_undeclared(t)) {
             return None;
         }
         let [batch, _, _] = self.dims(t).ok()?;

@@ -151,7 +151,7 @@ mod tests {
     fn views_convert_both_ways() {
         let a = Array3::<f64>::from_shape_fn((2, 3, 4), |(i, j, k)| (i * 100 + j * 10 + k) as f64);
         for v in [a.view(), a.view().reversed_axes(), a.slice(s![..;-1, .., ..;-1])] {
-            let ours = View::try_from(v.clone()).expect("contiguous in some order");
+            let ours = View::try_from(v).expect("contiguous in some order");
             let back = ours.to_ndarray().expect("converts back");
             assert_eq!(back, v.into_dyn());
         }

@@ -27,7 +27,7 @@ struct Probe {
 }
 
 impl Probe {
-    fn axes(&self, t: TensorId) -> Option<(SmallVec<[Solved; 8]>, [(usize, usize); 3])> {
+    fn axes(&self, t: TensorId) -> Option<crate::infer::graph::SolvedAxes> {
         self.g.solved_axes(t)
     }
 }
@@ -56,7 +56,8 @@ impl Graph {
     /// let x = g.declare("x", Some("...,6|8"), false)?;
     /// let w = g.declare("w", Some("...->4"), true)?;
     /// let y = g.compose(w, x)?;
-    /// let scheme = g.solve_scheme(&[g.row_of(x, RowKind::Batch)?])?;
+    /// let batch = g.row_of(x, RowKind::Batch)?;
+    /// let scheme = g.solve_scheme(&[batch])?;
     /// assert_eq!(scheme.shape_string(y), "..x.batch..,6|4");
     /// for batch in [&[1][..], &[8], &[64]] {
     ///     let inst = scheme.instantiate(&[batch])?;
