@@ -8,7 +8,7 @@ mod transformer;
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use einrow::ids::{StepId, TensorId};
 use einrow::project::{
-    derive_plan, instance_plan, plan_einsum, Compute, Concrete, Executable, View, ViewMut,
+    derive_plan, instance_plans, plan_einsum, Compute, Concrete, Executable, View, ViewMut,
 };
 use einrow::spec::ast::RowKind;
 
@@ -91,10 +91,7 @@ fn scheme(c: &mut Criterion) {
     group.bench_function("instantiate + every plan", |bench| {
         bench.iter(|| {
             let inst = scheme.instantiate(black_box(&[&[8]])).expect("instantiates");
-            let plans: Vec<_> = (0..steps)
-                .map(|i| instance_plan(&inst, StepId::from_index(i), all[i]).expect("plans"))
-                .collect();
-            plans
+            instance_plans(&inst, &|s: StepId| all[s.index()]).expect("plans")
         })
     });
     group.bench_function("build, solve afresh + every plan", |bench| {

@@ -1,12 +1,15 @@
-//! Compiled plans against `run_plan` (the f64 reference of plan execution): contiguous and
-//! strided views, in f64, f32, bf16 and int8, for plans of every kind (reductions, diagonals,
-//! fixed indices, broadcasts, strided and padded convolutions, concatenations), with other
-//! accumulations and combines; and the coded errors of bad buffers.
+//! Compiled plans against a plan interpreter written here (every point of every part, its
+//! indices evaluated one by one): contiguous and strided views, in f64, f32, bf16 and int8,
+//! for plans of every kind (reductions, diagonals, fixed indices, broadcasts, strided and
+//! padded convolutions, concatenations), with other accumulations and combines; `run_plan`
+//! too; and the coded errors of bad buffers.
 
 use einrow::code::{Coded, ErrorCode};
 use einrow::infer::{Graph, OpKind};
 use einrow::kernel::{Accum, Combine};
-use einrow::project::{derive_plan, run_plan, Compute, Executable, IndexPlan, View, ViewMut};
+use einrow::project::{
+    derive_plan, run_plan, Compute, Executable, Index, IndexPlan, View, ViewMut,
+};
 use half::bf16;
 
 /// The plans tested: (operation, spec, operand shapes).
@@ -56,6 +59,72 @@ fn plan_of(op: OpKind, spec: Option<&str>, shapes: &[&str]) -> IndexPlan {
 
 fn numel(dims: &[u64]) -> usize {
     dims.iter().product::<u64>() as usize
+}
+
+/// The plan's result, point by point: the result starts at the accumulation's neutral
+/// element; a read outside an operand's axis (padding) yields it too.
+fn interpret(plan: &IndexPlan, operands: &[Vec<f64>]) -> Vec<f64> {
+    let neutral = plan.accum.neutral().unwrap_or(0.0);
+    let mut out = vec![neutral; numel(&plan.result_dims)];
+    for part in &plan.parts {
+        let sizes: Vec<i64> = part.loops.iter().map(|l| l.size as i64).collect();
+        let mut point = vec![0i64; sizes.len()];
+        let at = |ix: &Index, point: &[i64]| match ix {
+            Index::Iter(l) => point[*l],
+            Index::Fixed(n) => *n as i64,
+            Index::Affine { terms, offset, .. } => {
+                terms.iter().map(|(c, l)| c * point[*l]).sum::<i64>() + offset
+            }
+        };
+        // The flat address of an index list, `None` when an index leaves its axis.
+        let address = |idx: &[Index], dims: &[u64], point: &[i64]| {
+            let mut a = 0i64;
+            for (ix, &d) in idx.iter().zip(dims) {
+                let i = at(ix, point);
+                if i < 0 || i >= d as i64 {
+                    return None;
+                }
+                a = a * d as i64 + i;
+            }
+            Some(a as usize)
+        };
+        if sizes.contains(&0) {
+            continue;
+        }
+        loop {
+            let reads: Vec<f64> = part
+                .operands
+                .iter()
+                .enumerate()
+                .filter_map(|(i, idx)| idx.as_ref().map(|idx| (i, idx)))
+                .map(|(i, idx)| match address(idx, &plan.operand_dims[i], &point) {
+                    Some(a) => operands[i][a],
+                    None => neutral,
+                })
+                .collect();
+            let combine = if reads.len() == 1 { Combine::First } else { plan.combine };
+            let v = reads[1..].iter().fold(reads[0], |acc, &x| combine.apply(acc, x));
+            if let Some(a) = address(&part.result, &plan.result_dims, &point) {
+                out[a] = plan.accum.apply(out[a], v);
+            }
+            let mut k = sizes.len();
+            loop {
+                if k == 0 {
+                    break;
+                }
+                k -= 1;
+                point[k] += 1;
+                if point[k] < sizes[k] {
+                    break;
+                }
+                point[k] = 0;
+            }
+            if k == 0 && point.iter().all(|&p| p == 0) {
+                break;
+            }
+        }
+    }
+    out
 }
 
 /// A strided layout of `dims` inside a larger buffer: axes laid out in a shuffled order, some
@@ -144,7 +213,8 @@ fn check_plan(plan: &IndexPlan, rng: &mut Ints) {
         .map(|d| (0..numel(d)).map(|_| rng.next(-3, 3) as f64).collect())
         .collect();
     let refs: Vec<&[f64]> = operands.iter().map(|v| v.as_slice()).collect();
-    let expect = run_plan(plan, &refs).expect("reference runs");
+    let expect = interpret(plan, &operands);
+    assert_eq!(run_plan(plan, &refs).expect("runs"), expect, "run_plan\n{plan}");
     check_in::<f64>(plan, &operands, &expect, rng);
     check_in::<f32>(plan, &operands, &expect, rng);
     check_in::<bf16>(plan, &operands, &expect, rng);

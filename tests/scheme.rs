@@ -6,7 +6,7 @@
 use einrow::code::{Coded, ErrorCode};
 use einrow::ids::{StepId, TensorId};
 use einrow::infer::{Graph, Handle, InferError, OpKind, Scheme, ShapeBuilder};
-use einrow::project::{derive_plan, instance_plan, Compute};
+use einrow::project::{derive_plan, instance_plan, instance_plans, Compute};
 use einrow::spec::ast::RowKind;
 
 /// A transformer-like block over an input of batch row `batch` (a shape-string row, e.g.
@@ -61,6 +61,9 @@ fn check_instance(scheme: &Scheme, batch: &[u64]) {
         let t = TensorId::from_index(i);
         assert_eq!(inst.sizes(t).expect("known"), g.sizes(t).expect("solved"), "{}", g.name(t));
     }
+    let computes: Vec<Compute> =
+        g.steps().iter().map(|s| Compute::default_for(s.op, s.args.len())).collect();
+    let shared = instance_plans(&inst, &|s: StepId| computes[s.index()]).expect("plans");
     for i in 0..g.steps().len() {
         let step = StepId::from_index(i);
         let labels: Vec<u64> =
@@ -70,6 +73,7 @@ fn check_instance(scheme: &Scheme, batch: &[u64]) {
         let compute = Compute::default_for(s.op, s.args.len());
         let fresh = derive_plan(&mut g, step, compute, 0).expect("plans");
         assert_eq!(instance_plan(&inst, step, compute).expect("plans"), fresh, "plan of {step}");
+        assert_eq!(shared[i], fresh, "shared plan of {step}");
     }
 }
 

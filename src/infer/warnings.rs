@@ -151,8 +151,9 @@ fn result_only(spec: &EinsumSpec) -> SmallVec<[Name; 2]> {
     out
 }
 
-/// Calls `f` with every label a slot writes.
-fn labels_of(slot: &ShapeSpec, f: &mut impl FnMut(&str)) {
+/// Calls `f` with every label a slot writes (as an axis, an affine axis's parts, a
+/// concatenation's components).
+pub(crate) fn labels_of(slot: &ShapeSpec, f: &mut impl FnMut(&str)) {
     for (_, row) in slot.rows() {
         for axis in row.axes() {
             match &axis.kind {

@@ -109,6 +109,24 @@ impl Nest {
     }
 }
 
+impl Nest {
+    /// Runs the nest (as [`Nest::run_with`]), on the lean path when it takes it: for nests
+    /// made anew for each call (a compiled plan aimed at strided views).
+    pub fn run_lean_or_general<T: Scalar>(
+        &self,
+        inputs: &[&[T]],
+        output: &mut [T],
+        opts: &RunOptions,
+    ) -> Result<(), KernelError> {
+        let lens: SmallVec<[usize; 4]> = inputs.iter().map(|i| i.len()).collect();
+        self.validate(&lens, output.len())?;
+        match self.lean().filter(|l| l.suits(opts)) {
+            Some(lean) => lean.execute(self.combine, inputs, output),
+            None => self.run_with(inputs, output, opts),
+        }
+    }
+}
+
 impl Prepared {
     /// The nest.
     pub fn nest(&self) -> &Nest {
@@ -128,20 +146,30 @@ impl Prepared {
         let Some(lean) = self.lean.as_ref().filter(|l| same && l.suits(opts)) else {
             return self.nest.run_with(inputs, output, opts);
         };
-        if let Some(z) = lean.fill {
+        lean.execute(self.nest.combine, inputs, output)
+    }
+}
+
+impl Lean {
+    /// Runs the lean form on buffers its nest was validated for.
+    fn execute<T: Scalar>(
+        &self,
+        combine: Combine,
+        inputs: &[&[T]],
+        output: &mut [T],
+    ) -> Result<(), KernelError> {
+        if let Some(z) = self.fill {
             output.fill(T::from_f64(z));
         }
-        let done = with_accum!(lean.accum, A => with_combine!(self.nest.combine, C => lean.run::<T, A, C>(inputs, output)));
-        // Unreachable for buffers of the prepared lengths (every address was checked).
+        let done = with_accum!(self.accum, A => with_combine!(combine, C => self.run::<T, A, C>(inputs, output)));
+        // Unreachable for validated buffers (every address was checked).
         done.ok_or_else(|| KernelError::OutOfBounds {
             operand: "an operand".into(),
             reach: -1,
             len: 0,
         })
     }
-}
 
-impl Lean {
     /// Whether the options leave the nest to one thread without GEMM.
     fn suits(&self, opts: &RunOptions) -> bool {
         let threads = opts.threads > 1 && self.plan.points() >= opts.min_parallel_points;
@@ -167,7 +195,7 @@ impl Lean {
                 [x, y] => {
                     let (x, y) =
                         (source(x, at[1], self.inner[1], n)?, source(y, at[2], self.inner[2], n)?);
-                    binary::<T, A, C>(x, y, dst, n)
+                    binary_run::<T, A, C>(x, y, dst, n)
                 }
                 xs => {
                     let mut srcs: SmallVec<[Src<'_, T>; 3]> = SmallVec::new();
@@ -198,6 +226,31 @@ impl Lean {
                 }
             }
         }
+    }
+}
+
+/// [`binary`], with the runs of the matrix products (one input read once, the other along
+/// the run) written here to be inlined: a small nest is mostly such runs, and the call costs
+/// as much as the run.
+#[inline(always)]
+fn binary_run<T: Scalar, A: AccOp<T>, C: CombOp<T>>(
+    x: Src<'_, T>,
+    y: Src<'_, T>,
+    dst: Dst<'_, T>,
+    n: usize,
+) {
+    match (dst, x, y) {
+        (Dst::Slice(o), Src::Scalar(a), Src::Slice(y)) => {
+            for (o, &b) in o.iter_mut().zip(y) {
+                *o = A::acc(*o, C::comb(a, b));
+            }
+        }
+        (Dst::Slice(o), Src::Slice(x), Src::Scalar(b)) => {
+            for (o, &a) in o.iter_mut().zip(x) {
+                *o = A::acc(*o, C::comb(a, b));
+            }
+        }
+        (dst, x, y) => binary::<T, A, C>(x, y, dst, n),
     }
 }
 

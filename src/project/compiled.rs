@@ -22,14 +22,14 @@ use crate::kernel::{
 use crate::tensor::Layout;
 
 /// Plan sizes as memory sizes (checked).
-pub(super) fn usize_dims(dims: &[u64]) -> Result<Vec<usize>, ProjectError> {
+fn usize_dims(dims: &[u64]) -> Result<Vec<usize>, ProjectError> {
     dims.iter()
         .map(|d| usize::try_from(*d).map_err(|_| ProjectError::TooLarge(format!("size {d}"))))
         .collect()
 }
 
 /// A plan's axis index as the kernel's.
-pub(super) fn axis_index(i: &Index) -> AxisIndex {
+fn axis_index(i: &Index) -> AxisIndex {
     match i {
         Index::Iter(l) => AxisIndex::Iter(*l),
         Index::Fixed(n) => AxisIndex::Fixed(i64::try_from(*n).unwrap_or(i64::MAX)),
@@ -312,7 +312,7 @@ impl Executable {
                 aim(access, inputs[*i].1, axes)?;
             }
             let bufs: SmallVec<[&[T]; 4]> = part.inputs.iter().map(|(i, _)| inputs[*i].0).collect();
-            nest.run_with(&bufs, out, &self.opts)?;
+            nest.run_lean_or_general(&bufs, out, &self.opts)?;
         }
         Ok(())
     }

@@ -1,12 +1,13 @@
 //! [`CompiledGraph`]: every step of a solved graph compiled once ([`Executable`]), then run
 //! forward as often as wanted on a caller's buffers, one per tensor.
 
+use std::sync::Arc;
+
 use smallvec::SmallVec;
 
 use super::compiled::Executable;
 use super::derive::{derive_plan, Compute};
 use super::error::ProjectError;
-use super::plan::IndexPlan;
 use super::sizes::Sizes;
 use super::storage::Storage;
 use crate::ids::{StepId, TensorId};
@@ -18,7 +19,8 @@ use crate::kernel::KernelError;
 struct CompiledStep {
     out: TensorId,
     args: SmallVec<[TensorId; 3]>,
-    exe: Executable,
+    /// Shared by the steps with the same plan.
+    exe: Arc<Executable>,
 }
 
 /// The steps of a solved graph (or of a [`Scheme`](crate::infer::Scheme) instance), each
@@ -66,7 +68,8 @@ impl CompiledGraph {
             let step = StepId::from_index(i);
             let plan = derive_plan(g, step, compute(step), 0)?;
             let s = &g.steps()[i];
-            steps.push(CompiledStep { out: s.out, args: s.args.clone(), exe: plan.compile()? });
+            let exe = Arc::new(plan.compile()?);
+            steps.push(CompiledStep { out: s.out, args: s.args.clone(), exe });
         }
         Ok(CompiledGraph { steps, dims })
     }
@@ -80,16 +83,14 @@ impl CompiledGraph {
     }
 
     /// A compiled graph from each tensor's sizes (memory order) and each step's result,
-    /// operands and plan, in order.
-    pub(crate) fn from_plans(
+    /// operands and executable, in order.
+    pub(crate) fn from_executables(
         dims: Vec<Vec<u64>>,
-        steps: impl IntoIterator<Item = (TensorId, SmallVec<[TensorId; 3]>, IndexPlan)>,
-    ) -> Result<Self, ProjectError> {
-        let steps = steps
-            .into_iter()
-            .map(|(out, args, plan)| Ok(CompiledStep { out, args, exe: plan.compile()? }))
-            .collect::<Result<_, ProjectError>>()?;
-        Ok(CompiledGraph { steps, dims })
+        steps: impl IntoIterator<Item = (TensorId, SmallVec<[TensorId; 3]>, Arc<Executable>)>,
+    ) -> Self {
+        let steps =
+            steps.into_iter().map(|(out, args, exe)| CompiledStep { out, args, exe }).collect();
+        CompiledGraph { steps, dims }
     }
 
     /// The number of tensors (of buffers [`CompiledGraph::run`] takes).
@@ -110,7 +111,7 @@ impl CompiledGraph {
 
     /// A step's executable.
     pub fn executable(&self, step: StepId) -> Option<&Executable> {
-        self.steps.get(step.index()).map(|s| &s.exe)
+        self.steps.get(step.index()).map(|s| &*s.exe)
     }
 
     /// Runs every step in order: `buffers[t]` is tensor `t`'s buffer, row-major in memory
@@ -193,7 +194,7 @@ pub(super) fn run_graph<T: Storage>(
 }
 
 /// A buffer of `n` elements, its allocation failing as an error rather than an abort.
-fn fresh<T: Storage>(n: Option<u64>) -> Result<Vec<T>, ProjectError> {
+pub(super) fn fresh<T: Storage>(n: Option<u64>) -> Result<Vec<T>, ProjectError> {
     let too_large = || ProjectError::TooLarge(format!("a result of {n:?} elements"));
     let n = n.and_then(|n| usize::try_from(n).ok()).ok_or_else(too_large)?;
     let mut v = Vec::new();

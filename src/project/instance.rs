@@ -1,8 +1,12 @@
 //! Plans of a [`Scheme`](crate::infer::Scheme) instance: derived from the instance's sizes,
 //! exactly as from a graph solved for them, without solving.
 
+use std::collections::HashMap;
+use std::sync::Arc;
+
 use smallvec::SmallVec;
 
+use super::compiled::Executable;
 use super::compiled_graph::CompiledGraph;
 use super::derive::{assemble, Compute};
 use super::error::ProjectError;
@@ -75,9 +79,81 @@ pub fn instance_plan(
     Ok(plan)
 }
 
+/// The plans of every step of a scheme instance ([`instance_plan`] each), each with the
+/// computation `compute` gives it. Steps with the same spec (or operation), computation and
+/// sizes have the same plan: it is derived once and copied (a model repeats a few blocks many
+/// times).
+///
+/// ```
+/// use einrow::infer::{Graph, OpKind, ShapeBuilder};
+/// use einrow::project::{instance_plan, instance_plans, Compute};
+/// let mut g = Graph::new();
+/// let batch = g.row_var("batch");
+/// let mut x = g.input("x", &ShapeBuilder::new().batch_var(batch).output([4]))?;
+/// for _ in 0..3 {
+///     x = g.permute("...|i => ...|i", x)?;
+/// }
+/// let inst = g.solve_scheme(&[batch])?.instantiate(&[&[2]])?;
+/// let compute = |_| Compute::default_for(OpKind::Permute, 1);
+/// let plans = instance_plans(&inst, &compute)?;
+/// assert_eq!(plans.len(), 3);
+/// assert_eq!(plans[2], instance_plan(&inst, einrow::ids::StepId(2), compute(einrow::ids::StepId(2)))?);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn instance_plans(
+    inst: &Instance,
+    compute: &dyn Fn(StepId) -> Compute,
+) -> Result<Vec<IndexPlan>, ProjectError> {
+    let (distinct, of_step) = distinct_plans(inst, compute)?;
+    Ok(of_step.into_iter().map(|k| distinct[k].clone()).collect())
+}
+
+/// The distinct plans of an instance's steps, and which one each step has.
+fn distinct_plans(
+    inst: &Instance,
+    compute: &dyn Fn(StepId) -> Compute,
+) -> Result<(Vec<IndexPlan>, Vec<usize>), ProjectError> {
+    let mut seen: HashMap<Vec<u64>, usize> = HashMap::new();
+    let (mut distinct, mut of_step) = (Vec::new(), Vec::with_capacity(inst.steps().len()));
+    for i in 0..inst.steps().len() {
+        let step = StepId::from_index(i);
+        let c = compute(step);
+        let key = plan_key(inst, step, c)?;
+        let k = match seen.get(&key) {
+            Some(&k) => k,
+            None => {
+                seen.insert(key, distinct.len());
+                distinct.push(instance_plan(inst, step, c)?);
+                distinct.len() - 1
+            }
+        };
+        of_step.push(k);
+    }
+    Ok((distinct, of_step))
+}
+
+/// What a step's plan depends on: its spec (by identity) or operation, its computation, its
+/// labels' sizes, and its tensors' sizes row by row with their leading flanks.
+fn plan_key(inst: &Instance, step: StepId, c: Compute) -> Result<Vec<u64>, ProjectError> {
+    let s = &inst.steps()[step.index()];
+    let spec = s.spec.as_ref().map_or(0, |sp| std::sync::Arc::as_ptr(sp) as usize as u64);
+    let mut key = vec![spec, s.op as u64, c.accum as u64, c.combine as u64];
+    key.push(inst.label_sizes(step).len() as u64);
+    key.extend_from_slice(inst.label_sizes(step));
+    for t in std::iter::once(s.out).chain(s.args.iter().copied()) {
+        for kind in RowKind::ALL {
+            let (row, lead) = inst.row(t, kind)?;
+            key.extend([row.len() as u64, lead as u64]);
+            key.extend_from_slice(row);
+        }
+    }
+    Ok(key)
+}
+
 impl CompiledGraph {
     /// Derives and compiles the plan of every step of a scheme instance, each with the
-    /// computation `compute` gives it (nothing is solved).
+    /// computation `compute` gives it (nothing is solved). Steps with the same plan share one
+    /// executable ([`instance_plans`]).
     ///
     /// ```
     /// use einrow::infer::{Graph, ShapeBuilder};
@@ -101,13 +177,12 @@ impl CompiledGraph {
         let dims = (0..inst.tensor_count())
             .map(|i| inst.memory_dims(TensorId::from_index(i)).map(|d| d.to_vec()))
             .collect::<Result<Vec<_>, _>>()?;
-        let steps = (0..inst.steps().len()).map(|i| {
-            let step = StepId::from_index(i);
-            let s = &inst.steps()[i];
-            instance_plan(inst, step, compute(step)).map(|p| (s.out, s.args.clone(), p))
-        });
-        let steps: Vec<_> = steps.collect::<Result<_, _>>()?;
-        CompiledGraph::from_plans(dims, steps)
+        let (distinct, of_step) = distinct_plans(inst, compute)?;
+        let exes: Vec<Arc<Executable>> =
+            distinct.iter().map(|p| p.compile().map(Arc::new)).collect::<Result<_, _>>()?;
+        let steps =
+            inst.steps().iter().zip(of_step).map(|(s, k)| (s.out, s.args.clone(), exes[k].clone()));
+        Ok(CompiledGraph::from_executables(dims, steps))
     }
 
     /// [`CompiledGraph::compile_instance`] with each step's default computation.

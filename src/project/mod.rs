@@ -28,7 +28,7 @@ pub use concrete::{Concrete, ConcreteRow};
 pub use derive::{derive_plan, Compute};
 pub use eager::{operand_name, plan_einsum, EinsumPlanner};
 pub use error::ProjectError;
-pub use instance::instance_plan;
+pub use instance::{instance_plan, instance_plans};
 pub use plan::{Index, IndexPlan, Loop, PlanPart};
 pub use run::{run_graph, run_plan};
 pub use storage::Storage;

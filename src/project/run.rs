@@ -1,48 +1,26 @@
-//! Running plans: lowering an [`IndexPlan`] onto kernel nests, and executing a solved graph
-//! end to end from leaf values.
+//! Running plans once: a plan into a fresh buffer, a solved graph end to end from leaf values
+//! (both through compiled plans, `compiled.rs`).
 
-use super::compiled::{axis_index, usize_dims};
 use super::derive::Compute;
 use super::error::ProjectError;
 use super::plan::IndexPlan;
 use crate::ids::{StepId, TensorId};
 use crate::infer::Graph;
-use crate::kernel::{Access, AxisIndex, Init, Nest};
-use crate::tensor::Layout;
 
-/// Runs a plan on contiguous operand buffers (memory order) into a fresh result buffer.
+/// Runs a plan on contiguous operand buffers (memory order) into a fresh result buffer (see
+/// [`super::Executable`] to run a plan many times, in other types, into buffers of one's own).
 pub fn run_plan(plan: &IndexPlan, operands: &[&[f64]]) -> Result<Vec<f64>, ProjectError> {
-    let out_layout = Layout::contiguous(&usize_dims(&plan.result_dims)?)
-        .map_err(crate::kernel::KernelError::from)?;
-    let neutral = plan.accum.neutral().unwrap_or(0.0);
-    let mut out = vec![neutral; out_layout.numel()];
-    let layouts: Vec<Layout> = plan
-        .operand_dims
+    let exe = super::Executable::compile(plan)?;
+    let n = plan.result_dims.iter().try_fold(1u64, |n, &d| n.checked_mul(d));
+    let mut out = super::compiled_graph::fresh::<f64>(n)?;
+    // Longer buffers are read from their start, as the plan addresses them.
+    let (lens, _) = exe.lens();
+    let operands: Vec<&[f64]> = operands
         .iter()
-        .map(|d| Layout::contiguous(&usize_dims(d)?).map_err(|e| ProjectError::Kernel(e.into())))
-        .collect::<Result<_, _>>()?;
-    for part in &plan.parts {
-        let extents = usize_dims(&part.loops.iter().map(|l| l.size).collect::<Vec<_>>())?;
-        let loops = extents.len();
-        let result: Vec<AxisIndex> = part.result.iter().map(axis_index).collect();
-        let output = Access::project(&out_layout, &result, loops)?;
-        let mut inputs = Vec::new();
-        let mut buffers = Vec::new();
-        for (i, idx) in part.operands.iter().enumerate() {
-            if let Some(idx) = idx {
-                let axes: Vec<AxisIndex> = idx.iter().map(axis_index).collect();
-                let mut access = Access::project(&layouts[i], &axes, loops)?;
-                // A padded read yields the accumulation's neutral element (OCANNL's
-                // `padding_elem`, §5.3): 0 for `+`, 1 for `*`, -inf for max.
-                access.fill = neutral;
-                inputs.push(access);
-                buffers.push(operands[i]);
-            }
-        }
-        let combine = if inputs.len() == 1 { crate::kernel::Combine::First } else { plan.combine };
-        let nest = Nest { extents, output, inputs, accum: plan.accum, combine, init: Init::No };
-        nest.run(&buffers, &mut out)?;
-    }
+        .enumerate()
+        .map(|(i, o)| lens.get(i).and_then(|&n| o.get(..n)).unwrap_or(o))
+        .collect();
+    exe.run(&operands, &mut out)?;
     Ok(out)
 }
 

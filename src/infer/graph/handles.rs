@@ -16,7 +16,7 @@ use crate::infer::error::InferError;
 use crate::infer::store::{RowId, ShapeRef};
 use crate::infer::OpKind;
 use crate::shape::Dim;
-use crate::spec::ast::{AxisKind, ConcatPart, EinsumSpec, Name, RowKind};
+use crate::spec::ast::{EinsumSpec, Name, RowKind};
 
 /// A captured label or row variable of one graph: set its size, set it equal to another,
 /// read its solved size. Cheap to copy; valid on the graph that made it only (using it on
@@ -328,26 +328,8 @@ fn spec_names(spec: &EinsumSpec) -> SmallVec<[Name; 8]> {
             if let Some(e) = &row.ellipsis {
                 add(e.var_name(kind));
             }
-            for axis in row.axes() {
-                match &axis.kind {
-                    AxisKind::Label(n) => add(n),
-                    AxisKind::Affine(a) => {
-                        add(&a.over);
-                        if let Some(c) = &a.conv {
-                            add(&c.kernel);
-                        }
-                    }
-                    AxisKind::Concat(parts) => {
-                        for p in parts {
-                            if let ConcatPart::Label(n) = p {
-                                add(n);
-                            }
-                        }
-                    }
-                    AxisKind::Placeholder | AxisKind::Int(_) => {}
-                }
-            }
         }
+        crate::infer::warnings::labels_of(slot, &mut add);
     }
     out
 }
