@@ -73,7 +73,7 @@ fn check_instance(scheme: &Scheme, batch: &[u64]) {
         let compute = Compute::default_for(s.op, s.args.len());
         let fresh = derive_plan(&mut g, step, compute, 0).expect("plans");
         assert_eq!(instance_plan(&inst, step, compute).expect("plans"), fresh, "plan of {step}");
-        assert_eq!(shared[i], fresh, "shared plan of {step}");
+        assert_eq!(*shared[i], fresh, "shared plan of {step}");
     }
 }
 

@@ -35,6 +35,10 @@ struct Lean {
     origin: [isize; OPS],
     /// The innermost loop's extent.
     run: usize,
+    /// The second innermost loop, when a run of it is a matrix product's panel (two inputs,
+    /// one read once per point of the run and one along it, the output row kept along this
+    /// loop): its extent and each operand's stride. Not among `outer` then.
+    panel: Option<(usize, [isize; OPS])>,
     /// The accumulation it runs with (a plain store where every element is written once).
     accum: Accum,
     /// Whether the whole output is set to the accumulation's neutral element first.
@@ -88,8 +92,15 @@ impl Nest {
             }
             a
         };
-        let outer = (0..r - 1).map(|d| (plan.extents[d], per_operand(&|o| o.strides[d]))).collect();
         let (inner, origin) = (per_operand(&|o| o.strides[r - 1]), per_operand(&|o| o.offset));
+        let panel = r >= 2
+            && plan.ins.len() == 2
+            && inner[0] == 1
+            && plan.out.strides[r - 2] == 0
+            && matches!((inner[1], inner[2]), (0, 1) | (1, 0));
+        let loops = if panel { r - 2 } else { r - 1 };
+        let outer = (0..loops).map(|d| (plan.extents[d], per_operand(&|o| o.strides[d]))).collect();
+        let panel = panel.then(|| (plan.extents[r - 2], per_operand(&|o| o.strides[r - 2])));
         let run = plan.extents[r - 1];
         let neutral = self.accum.neutral();
         let (accum, fill) = match (self.init, neutral) {
@@ -105,7 +116,7 @@ impl Nest {
             let ext = |d: Option<usize>| d.map_or(1, |d| plan.extents[d]);
             ext(c.m).saturating_mul(ext(c.n)).saturating_mul(plan.extents[c.k])
         });
-        Some(Lean { plan, outer, inner, origin, run, accum, fill, gemm_work })
+        Some(Lean { plan, outer, inner, origin, run, panel, accum, fill, gemm_work })
     }
 }
 
@@ -185,6 +196,9 @@ impl Lean {
         let n = self.run;
         let mut idx = [0usize; 8];
         let mut at = self.origin;
+        if let Some(panel) = &self.panel {
+            return self.run_panels::<T, A, C>(panel, ins, out);
+        }
         loop {
             let dst = match self.inner[0] {
                 0 => Dst::Reduce(out.get_mut(usize::try_from(at[0]).ok()?)?),
@@ -205,25 +219,68 @@ impl Lean {
                     nary::<T, A, C>(&srcs, dst, n)
                 }
             }
-            // The odometer over the outer loops, innermost of them fastest.
-            let mut k = self.outer.len();
-            loop {
-                if k == 0 {
-                    return Some(());
+            if !self.step(&mut idx, &mut at) {
+                return Some(());
+            }
+        }
+    }
+
+    /// [`Lean::run`] of a nest whose second innermost loop is a matrix product's panel: each
+    /// output row is read and written once per panel, kept while the panel's runs accumulate.
+    fn run_panels<T: Scalar, A: AccOp<T>, C: CombOp<T>>(
+        &self,
+        (m, s): &(usize, [isize; OPS]),
+        ins: &[&[T]],
+        out: &mut [T],
+    ) -> Option<()> {
+        let [x, y] = ins else { return None };
+        let n = self.run;
+        let (mut idx, mut at) = ([0usize; 8], self.origin);
+        // Which input is read once per run (stride 0 along it).
+        let once_first = self.inner[1] == 0;
+        loop {
+            let row = slice_mut(out, at[0], n)?;
+            for j in 0..*m as isize {
+                let (xa, ya) = (at[1] + j * s[1], at[2] + j * s[2]);
+                let (a, run) = match once_first {
+                    true => (*x.get(usize::try_from(xa).ok()?)?, slice(y, ya, n)?),
+                    false => (*y.get(usize::try_from(ya).ok()?)?, slice(x, xa, n)?),
+                };
+                match once_first {
+                    true => {
+                        row.iter_mut().zip(run).for_each(|(o, &b)| *o = A::acc(*o, C::comb(a, b)))
+                    }
+                    false => {
+                        row.iter_mut().zip(run).for_each(|(o, &v)| *o = A::acc(*o, C::comb(v, a)))
+                    }
                 }
-                k -= 1;
-                let (extent, strides) = &self.outer[k];
-                idx[k] += 1;
-                for (a, s) in at.iter_mut().zip(strides) {
-                    *a += s;
-                }
-                if idx[k] < *extent {
-                    break;
-                }
-                idx[k] = 0;
-                for (a, s) in at.iter_mut().zip(strides) {
-                    *a -= s * *extent as isize;
-                }
+            }
+            if !self.step(&mut idx, &mut at) {
+                return Some(());
+            }
+        }
+    }
+
+    /// Steps the odometer over the outer loops (innermost of them fastest), moving every
+    /// operand's address; false after the last point.
+    fn step(&self, idx: &mut [usize; 8], at: &mut [isize; OPS]) -> bool {
+        let mut k = self.outer.len();
+        loop {
+            if k == 0 {
+                return false;
+            }
+            k -= 1;
+            let (extent, strides) = &self.outer[k];
+            idx[k] += 1;
+            for (a, s) in at.iter_mut().zip(strides) {
+                *a += s;
+            }
+            if idx[k] < *extent {
+                return true;
+            }
+            idx[k] = 0;
+            for (a, s) in at.iter_mut().zip(strides) {
+                *a -= s * *extent as isize;
             }
         }
     }
@@ -262,6 +319,12 @@ fn source<T: Scalar>(buf: &[T], at: isize, s: isize, n: usize) -> Option<Src<'_,
         0 => Src::Scalar(*buf.get(start)?),
         _ => Src::Slice(buf.get(start..start.checked_add(n)?)?),
     })
+}
+
+#[inline(always)]
+fn slice<T>(buf: &[T], at: isize, n: usize) -> Option<&[T]> {
+    let start = usize::try_from(at).ok()?;
+    buf.get(start..start.checked_add(n)?)
 }
 
 #[inline(always)]

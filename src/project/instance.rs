@@ -97,14 +97,15 @@ pub fn instance_plan(
 /// let compute = |_| Compute::default_for(OpKind::Permute, 1);
 /// let plans = instance_plans(&inst, &compute)?;
 /// assert_eq!(plans.len(), 3);
-/// assert_eq!(plans[2], instance_plan(&inst, einrow::ids::StepId(2), compute(einrow::ids::StepId(2)))?);
+/// assert_eq!(*plans[2], instance_plan(&inst, einrow::ids::StepId(2), compute(einrow::ids::StepId(2)))?);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn instance_plans(
     inst: &Instance,
     compute: &dyn Fn(StepId) -> Compute,
-) -> Result<Vec<IndexPlan>, ProjectError> {
+) -> Result<Vec<Arc<IndexPlan>>, ProjectError> {
     let (distinct, of_step) = distinct_plans(inst, compute)?;
+    let distinct: Vec<Arc<IndexPlan>> = distinct.into_iter().map(Arc::new).collect();
     Ok(of_step.into_iter().map(|k| distinct[k].clone()).collect())
 }
 
@@ -113,16 +114,17 @@ fn distinct_plans(
     inst: &Instance,
     compute: &dyn Fn(StepId) -> Compute,
 ) -> Result<(Vec<IndexPlan>, Vec<usize>), ProjectError> {
-    let mut seen: HashMap<Vec<u64>, usize> = HashMap::new();
+    let mut seen: HashMap<Vec<u64>, usize, foldhash::fast::RandomState> = HashMap::default();
     let (mut distinct, mut of_step) = (Vec::new(), Vec::with_capacity(inst.steps().len()));
+    let mut key = Vec::new();
     for i in 0..inst.steps().len() {
         let step = StepId::from_index(i);
         let c = compute(step);
-        let key = plan_key(inst, step, c)?;
-        let k = match seen.get(&key) {
+        plan_key(inst, step, c, &mut key)?;
+        let k = match seen.get(key.as_slice()) {
             Some(&k) => k,
             None => {
-                seen.insert(key, distinct.len());
+                seen.insert(key.clone(), distinct.len());
                 distinct.push(instance_plan(inst, step, c)?);
                 distinct.len() - 1
             }
@@ -134,10 +136,16 @@ fn distinct_plans(
 
 /// What a step's plan depends on: its spec (by identity) or operation, its computation, its
 /// labels' sizes, and its tensors' sizes row by row with their leading flanks.
-fn plan_key(inst: &Instance, step: StepId, c: Compute) -> Result<Vec<u64>, ProjectError> {
+fn plan_key(
+    inst: &Instance,
+    step: StepId,
+    c: Compute,
+    key: &mut Vec<u64>,
+) -> Result<(), ProjectError> {
     let s = &inst.steps()[step.index()];
-    let spec = s.spec.as_ref().map_or(0, |sp| std::sync::Arc::as_ptr(sp) as usize as u64);
-    let mut key = vec![spec, s.op as u64, c.accum as u64, c.combine as u64];
+    let spec = s.spec.as_ref().map_or(0, |sp| Arc::as_ptr(sp) as usize as u64);
+    key.clear();
+    key.extend([spec, s.op as u64, c.accum as u64, c.combine as u64]);
     key.push(inst.label_sizes(step).len() as u64);
     key.extend_from_slice(inst.label_sizes(step));
     for t in std::iter::once(s.out).chain(s.args.iter().copied()) {
@@ -147,7 +155,7 @@ fn plan_key(inst: &Instance, step: StepId, c: Compute) -> Result<Vec<u64>, Proje
             key.extend_from_slice(row);
         }
     }
-    Ok(key)
+    Ok(())
 }
 
 impl CompiledGraph {
