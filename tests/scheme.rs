@@ -64,7 +64,7 @@ fn check_instance(scheme: &Scheme, batch: &[u64]) {
     let computes: Vec<Compute> =
         g.steps().iter().map(|s| Compute::default_for(s.op, s.args.len())).collect();
     let shared = instance_plans(&inst, &|s: StepId| computes[s.index()]).expect("plans");
-    for i in 0..g.steps().len() {
+    for (i, shared) in shared.iter().enumerate() {
         let step = StepId::from_index(i);
         let labels: Vec<u64> =
             g.step_labels(step).dims().iter().map(|d| g.dim_size(*d).expect("solved")).collect();
@@ -73,7 +73,7 @@ fn check_instance(scheme: &Scheme, batch: &[u64]) {
         let compute = Compute::default_for(s.op, s.args.len());
         let fresh = derive_plan(&mut g, step, compute, 0).expect("plans");
         assert_eq!(instance_plan(&inst, step, compute).expect("plans"), fresh, "plan of {step}");
-        assert_eq!(*shared[i], fresh, "shared plan of {step}");
+        assert_eq!(**shared, fresh, "shared plan of {step}");
     }
 }
 
