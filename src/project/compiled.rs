@@ -65,7 +65,10 @@ pub(super) struct Scratch {
 /// strided views, in f32, f64, bf16 or int8 (bf16 computed in f32, int8 in f64, as
 /// everywhere in einrow). Once compiled, a call on f32 or f64 contiguous slices allocates
 /// nothing; other calls reuse scratch space kept by the executable (one call at a time uses
-/// it; a concurrent call makes its own).
+/// it; a concurrent call makes its own). Two kernel paths still allocate per call: a view
+/// strided along a nest's innermost loop is gathered in blocks (buffers of 256 elements), and
+/// a contraction large enough for the `gemm` crate (4096 multiply-adds by default) lists its
+/// outer loops. Small nests run on the kernel's lean path ([`crate::kernel::Prepared`]).
 ///
 /// ```
 /// use einrow::project::{plan_einsum, Concrete, Executable};
