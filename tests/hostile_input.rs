@@ -171,7 +171,7 @@ fn names_resolve_to_their_latest_definition() {
     let z = built.tensor("z").expect("defined");
     let x = built.tensor("x").expect("defined");
     assert_eq!(built.names.iter().filter(|(n, _)| n == "x").count(), 2);
-    let mut g = built.graph;
+    let g = built.graph;
     assert_eq!(g.shape_string(x).expect("solved"), "3");
     assert_eq!(g.shape_string(z).expect("solved"), "3");
     let mut wide = String::from("tensor x: 2|3->4\n");
