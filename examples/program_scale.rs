@@ -73,7 +73,7 @@ fn run_one(kind: &str, n: usize) {
     let built = program.build();
     assert!(built.result.is_ok(), "the program solves");
     let solved = start.elapsed();
-    let mut g = built.graph;
+    let g = built.graph;
     let mut sink = std::io::BufWriter::new(std::io::sink());
     for (name, id) in &built.names {
         let shape = g.shape_string(*id).expect("every tensor is sized");

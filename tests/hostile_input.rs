@@ -152,11 +152,11 @@ fn declaration_errors_carry_their_line_and_a_span() {
     let mut text: String = (0..1000).map(|i| format!("tensor x{i}: 3\n")).collect();
     text = text.replace("tensor x500: 3\n", "tensor x500: 3, 4 5\n");
     let program = Program::parse_text(&text).expect("reads");
-    let mut built = program.build();
+    let built = program.build();
     let (e, line) = built.result.clone().expect_err("bad shape");
     assert_eq!((e.code(), line), (ErrorCode::Syntax, Some(501)));
     assert_eq!(built.names.len(), 500, "the failing declaration is not recorded");
-    let shown = render_error(Some(&mut built.graph), &e, false);
+    let shown = render_error(Some(&built.graph), &e, false);
     assert!(shown.contains("tensor `x500`: bad shape string: `4 5` is not a size"), "{shown}");
     assert!(shown.contains("  | 3, 4 5\n  |   ^^^^"), "{shown}");
 }
@@ -171,7 +171,7 @@ fn names_resolve_to_their_latest_definition() {
     let z = built.tensor("z").expect("defined");
     let x = built.tensor("x").expect("defined");
     assert_eq!(built.names.iter().filter(|(n, _)| n == "x").count(), 2);
-    let mut g = built.graph;
+    let g = built.graph;
     assert_eq!(g.shape_string(x).expect("solved"), "3");
     assert_eq!(g.shape_string(z).expect("solved"), "3");
     let mut wide = String::from("tensor x: 2|3->4\n");

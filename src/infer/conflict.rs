@@ -33,7 +33,7 @@ impl Solver {
         let (operand, kind) = match o.part {
             Part::Result(k) => (None, Some(k)),
             Part::Operand(i, k) => (Some(usize::from(i)), Some(k)),
-            Part::Declaration | Part::Side => (None, None),
+            Part::Declaration | Part::Side | Part::Setting => (None, None),
         };
         Place { step: o.step, tensor: o.tensor, operand, kind, axis: axis.get() }
     }

@@ -9,17 +9,27 @@ use smallvec::SmallVec;
 mod declare;
 mod direct;
 mod events;
+mod handles;
 mod history;
+mod identity;
 mod labels;
+mod probe;
 mod read;
 mod search;
+mod settings;
 mod sizes;
 mod steps;
+mod typed;
 
 use events::Event;
+use handles::HandleEntry;
+pub use handles::{Captured, Handle, HandleKind};
 pub use history::RecordedTexts;
+pub use identity::GraphId;
 pub use labels::StepLabels;
+pub(crate) use probe::SolvedAxes;
 use steps::{usage, SpecCache, TextHasher};
+pub use typed::{Leaf, ShapeBuilder, TensorSizes};
 
 use super::constraint::{Constraint, Origin, Part};
 use super::error::InferError;
@@ -106,6 +116,15 @@ impl StepSpec {
 const GENERATED: u32 = u32::MAX;
 
 impl TensorEntry {
+    /// What a leaf is ([`Leaf::Input`] or [`Leaf::Parameter`]); `None` for a step's result.
+    pub fn kind(&self) -> Option<Leaf> {
+        match (self.leaf, self.param) {
+            (false, _) => None,
+            (true, false) => Some(Leaf::Input),
+            (true, true) => Some(Leaf::Parameter),
+        }
+    }
+
     /// The entry of a result tensor, named `name` (interned) or after its id.
     pub(crate) fn result(name: Option<u32>, shape: ShapeRef) -> TensorEntry {
         TensorEntry { name: name.unwrap_or(GENERATED), shape, leaf: false, param: false }
@@ -166,6 +185,15 @@ pub struct Graph {
     shape_texts: HashMap<Arc<str>, Arc<DeclaredShape>, TextHasher>,
     /// Spec steps over fully solved operands are evaluated directly (see `Graph::try_direct`).
     direct: bool,
+    /// This graph's identity, carried by its handles.
+    id: GraphId,
+    /// Dimension and row handles, in the order they were made.
+    handles: Vec<HandleEntry>,
+    /// The names the step being added captures (see `graph/handles.rs`): it then goes
+    /// through the solver, and its spec's row variables are kept in `captured_rows`.
+    capture: Option<Box<[Name]>>,
+    /// The row variables of the last spec step added while capturing.
+    captured_rows: SmallVec<[(Name, crate::ids::RowVar); 2]>,
 }
 
 impl Default for Graph {
@@ -196,6 +224,10 @@ impl Graph {
             specs: SpecCache::default(),
             shape_texts: HashMap::default(),
             direct: true,
+            id: GraphId::fresh(),
+            handles: Vec::new(),
+            capture: None,
+            captured_rows: SmallVec::new(),
         }
     }
 

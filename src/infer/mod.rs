@@ -24,14 +24,22 @@ mod lower;
 mod names;
 mod numpy;
 mod op;
+mod peek;
 pub mod program;
 pub mod provenance;
 mod rows;
+mod scheme;
 mod solver;
 pub mod source;
 mod store;
 mod visit;
+mod warnings;
 
 pub use error::{AxisRef, Conflict, Hop, InferError, Place, ShapeError, Side, Trace};
-pub use graph::{Graph, RecordedTexts, Step, StepLabels, StepSpec, TensorEntry};
+pub use graph::{
+    Captured, Graph, GraphId, Handle, HandleKind, Leaf, RecordedTexts, ShapeBuilder, Step,
+    StepLabels, StepSpec, TensorEntry, TensorSizes,
+};
 pub use op::OpKind;
+pub use scheme::{Instance, Scheme};
+pub use warnings::Warning;

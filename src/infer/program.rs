@@ -362,7 +362,7 @@ impl Program {
             self.build_into(&mut g, &mut names).and_then(|()| g.solve().map_err(|e| (e, None)));
         // Where each size of a mismatch came from: walked once, for the error reported.
         if let Err((e, _)) = &mut result {
-            super::explain::trace(&mut g, e);
+            super::explain::trace(&g, e);
         }
         Built { graph: g, names, result, latest: OnceLock::new() }
     }

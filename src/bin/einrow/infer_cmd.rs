@@ -75,11 +75,11 @@ pub fn run(args: &Args, out: &mut Out) -> ExitCode {
     let source = (!is_case).then_some(&source);
     let program = if is_case {
         serde_json::from_str(&text)
-            .map_err(|e| Diagnostic::error(ErrorCode::Syntax, format!("{file}: {e}")))
-            .and_then(|v| Program::from_case(&v).map_err(|e| e.to_diagnostic(None)))
+            .map_err(|e| Box::new(Diagnostic::error(ErrorCode::Syntax, format!("{file}: {e}"))))
+            .and_then(|v| Program::from_case(&v).map_err(|e| Box::new(e.to_diagnostic(None))))
     } else {
         Program::parse_text(&text).map_err(|e| {
-            e.to_diagnostic(source.and_then(|s| s.line(e.line)).filter(|_| e.line > 0))
+            Box::new(e.to_diagnostic(source.and_then(|s| s.line(e.line)).filter(|_| e.line > 0)))
         })
     };
     let program = match program {
@@ -108,10 +108,10 @@ pub fn run(args: &Args, out: &mut Out) -> ExitCode {
                 case: is_case,
                 declaration,
             };
-            let d = diagnose(&mut built.graph, e, &ctx).in_file(file);
+            let d = diagnose(&built.graph, e, &ctx).in_file(file);
             if args.dot {
                 let (steps, tensors) = marked(&built.graph, e);
-                write!(out, "{}", to_dot_marked(&mut built.graph, &steps, &tensors));
+                write!(out, "{}", to_dot_marked(&built.graph, &steps, &tensors));
             }
             diags.push(d);
             true
@@ -123,7 +123,7 @@ pub fn run(args: &Args, out: &mut Out) -> ExitCode {
         return ExitCode::from(1);
     }
     if args.dot {
-        write!(out, "{}", to_dot(&mut built.graph));
+        write!(out, "{}", to_dot(&built.graph));
         finish(args, out, &diags, None);
     } else {
         finish(args, out, &diags, Some(&mut built));

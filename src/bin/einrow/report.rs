@@ -55,11 +55,3 @@ pub fn write_diagnostics(out: &mut Out, diags: &[Diagnostic]) {
     let r = write_json_list(out, diags);
     written(out, r);
 }
-
-/// Writes `{"ok":false,"diagnostics":[...]}` and a line break: the document of a command that
-/// failed before it had a result.
-pub fn write_failure(out: &mut Out, diags: &[Diagnostic]) {
-    write!(out, "{{\"ok\":false,");
-    write_diagnostics(out, diags);
-    writeln!(out, "}}");
-}

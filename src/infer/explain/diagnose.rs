@@ -19,7 +19,7 @@ use crate::spec::ast::AxisKind;
 /// A dimension mismatch whose sides were [traced](super::trace) names, for each size, the
 /// tensor whose declaration writes it and each step that carried it (notes, and related
 /// places in order); one at a pointwise or compose step also gives both operands' shapes.
-pub fn diagnose(g: &mut Graph, e: &InferError, ctx: &Context) -> Diagnostic {
+pub fn diagnose(g: &Graph, e: &InferError, ctx: &Context) -> Diagnostic {
     match e {
         InferError::Spec { step, spec, error } => {
             let line = ctx.line.or_else(|| ctx.step_line(*step));
@@ -71,7 +71,7 @@ fn relocate(
 }
 
 /// A shape error: the failing statement, its spec spans, and the explanation.
-fn shape(g: &mut Graph, e: &InferError, s: &ShapeError, ctx: &Context) -> Diagnostic {
+fn shape(g: &Graph, e: &InferError, s: &ShapeError, ctx: &Context) -> Diagnostic {
     let line = ctx.line.or_else(|| s.step.and_then(|st| ctx.step_line(st)));
     let failing = Failing::of(g, e);
     let mismatch = s.conflict.as_deref().filter(|c| c.sides.iter().all(|x| x.trace.is_some()));
@@ -164,14 +164,14 @@ fn side_at(side: &Side) -> Option<AxisRef> {
 }
 
 /// An axis as a reader counts it: `` `x`'s output axis 1 ``.
-fn axis_words(g: &mut Graph, a: AxisRef) -> String {
+fn axis_words(g: &Graph, a: AxisRef) -> String {
     let shown = RowView::of(g, a.tensor, a.kind).shown(a.axis);
     format!("`{}`'s {} axis {shown}", g.name(a.tensor), a.kind.name())
 }
 
 /// A traced dimension mismatch.
 fn mismatch_at(
-    g: &mut Graph,
+    g: &Graph,
     c: &Conflict,
     ctx: &Context,
     (line, spec): (Option<usize>, Option<&str>),
@@ -261,7 +261,7 @@ fn label_span(f: &Failing, k: usize, label: &str) -> Option<Span> {
 
 /// One line on where a size came from: `768 comes from `w2` (declared at line 8 as
 /// `2048->768`), through `f2` (line 11)`.
-fn summary(g: &mut Graph, ctx: &Context, side: &Side, t: &Trace) -> String {
+fn summary(g: &Graph, ctx: &Context, side: &Side, t: &Trace) -> String {
     let size = &side.size;
     let Some(o) = t.origin else {
         let at = side_at(side).map(|a| format!(" in `{}`", g.name(a.tensor))).unwrap_or_default();
@@ -299,7 +299,7 @@ fn summary(g: &mut Graph, ctx: &Context, side: &Side, t: &Trace) -> String {
 }
 
 /// The related places of one size: its declaration, then each step that carried it.
-fn chain(g: &mut Graph, ctx: &Context, side: &Side, t: &Trace) -> Vec<Location> {
+fn chain(g: &Graph, ctx: &Context, side: &Side, t: &Trace) -> Vec<Location> {
     let mut out = Vec::new();
     let size = side.size.clone();
     if let Some(o) = t.origin {
@@ -328,7 +328,7 @@ fn chain(g: &mut Graph, ctx: &Context, side: &Side, t: &Trace) -> Vec<Location> 
 
 /// The place of one hop: the step's statement, a caret under the operand the size came from
 /// (or went to).
-fn hop_place(g: &mut Graph, ctx: &Context, h: &Hop, size: &str) -> Location {
+fn hop_place(g: &Graph, ctx: &Context, h: &Hop, size: &str) -> Location {
     let line = ctx.step_line(h.step);
     let args: Vec<TensorId> =
         g.steps().get(h.step.index()).map(|s| s.args.to_vec()).unwrap_or_default();

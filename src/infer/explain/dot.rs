@@ -9,14 +9,14 @@ use super::names::shape_text;
 
 /// The operation graph with solved shapes as a Graphviz picture: a node per tensor
 /// (`name: shape`), an edge per operand of each step, labelled with the operation.
-pub fn to_dot(g: &mut Graph) -> String {
+pub fn to_dot(g: &Graph) -> String {
     to_dot_marked(g, &[], &[])
 }
 
 /// [`to_dot`] with some steps and tensors drawn in red: those of an error (the failing step,
 /// the steps that carried its sizes, the tensors whose declarations wrote them). Shapes not
 /// solved yet show `?` (a graph whose solving failed is drawn as far as it got).
-pub fn to_dot_marked(g: &mut Graph, steps: &[StepId], tensors: &[TensorId]) -> String {
+pub fn to_dot_marked(g: &Graph, steps: &[StepId], tensors: &[TensorId]) -> String {
     let mut out = String::from("digraph {\n");
     for i in 0..g.tensor_count() {
         let t = TensorId::from_index(i);

@@ -36,13 +36,13 @@ pub fn name_tensors(graph: Option<&Graph>, line: &str) -> String {
 
 /// A tensor's shape as far as it is solved, as a shape string writes it: `?` for an axis not
 /// solved, `...` for a row still open (`4|512`, `...,?`).
-pub fn shape_text(g: &mut Graph, t: TensorId) -> String {
+pub fn shape_text(g: &Graph, t: TensorId) -> String {
     let shape = g.shape(t);
     let mut rows = Vec::new();
     for kind in RowKind::ALL {
         let row = shape.row(kind);
         let mut items: Vec<String> = Vec::new();
-        let size = |g: &mut Graph, d| g.dim_size(d).map_or("?".to_string(), |n| n.to_string());
+        let size = |g: &Graph, d| g.dim_size(d).map_or("?".to_string(), |n| n.to_string());
         for &d in &row.beg {
             items.push(size(g, d));
         }

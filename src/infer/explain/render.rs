@@ -8,9 +8,9 @@ use crate::infer::{Graph, InferError};
 /// where each size came from; with `explain`, every place of the explanation in order (see
 /// [`Diagnostic::render_text`](crate::diagnostic::Diagnostic::render_text)). `graph` supplies
 /// the steps' specs and tensor names; without a program, steps are named by number (`step2`).
-pub fn render_error(graph: Option<&mut Graph>, e: &InferError, explain: bool) -> String {
+pub fn render_error(graph: Option<&Graph>, e: &InferError, explain: bool) -> String {
     match graph {
         Some(g) => diagnose(g, e, &Context::default()).render_text(explain),
-        None => diagnose(&mut Graph::new(), e, &Context::default()).render_text(explain),
+        None => diagnose(&Graph::new(), e, &Context::default()).render_text(explain),
     }
 }

@@ -64,7 +64,7 @@ impl Failing {
 /// let b = g.pointwise(&[a, src])?;
 /// let c = g.pointwise(&[b])?;
 /// let mut e = g.einsum("i; i => i", &[c, other]).unwrap_err();
-/// trace(&mut g, &mut e);
+/// trace(&g, &mut e);
 /// let InferError::Shape(s) = &e else { panic!() };
 /// let three = &s.conflict.as_ref().unwrap().sides[0];
 /// let origin = three.trace.as_ref().unwrap().origin.unwrap();
@@ -72,7 +72,7 @@ impl Failing {
 /// assert_eq!(three.trace.as_ref().unwrap().hops.len(), 2);
 /// # Ok::<(), InferError>(())
 /// ```
-pub fn trace(g: &mut Graph, e: &mut InferError) {
+pub fn trace(g: &Graph, e: &mut InferError) {
     let failing = Failing::of(g, e);
     let InferError::Shape(s) = e else { return };
     let Some(conflict) = s.conflict.as_deref_mut() else { return };

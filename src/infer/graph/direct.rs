@@ -33,7 +33,7 @@ impl Graph {
         let mut solution = DirectSolution::default();
         read_off(&step.parsed, &mut solution, |i, dims: &mut SmallVec<[Solved; 8]>| {
             let arg = *args.get(i)?;
-            self.solved_shape(arg, RowKind::ALL, &mut |s| dims.push(s))
+            self.solved_shape_mut(arg, RowKind::ALL, &mut |s| dims.push(s))
         })?;
         // Every label is solved: it needs no variable.
         let labels = solution.labels.iter().map(|&(name, size)| (name, Dim::Solved(size)));
@@ -50,6 +50,6 @@ impl Graph {
 
     /// Whether a tensor's shape is solved (no unbound row variable, every axis a plain size).
     pub(super) fn is_solved(&mut self, t: TensorId) -> bool {
-        self.solved_shape(t, RowKind::ALL, &mut |_| {}).is_some()
+        self.solved_shape_mut(t, RowKind::ALL, &mut |_| {}).is_some()
     }
 }

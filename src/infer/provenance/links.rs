@@ -32,7 +32,7 @@ pub type Link = (AxisRef, AxisRef);
 pub type Views = HashMap<(TensorId, RowKind), RowView>;
 
 /// The row `kind` of `t`, read once.
-pub fn view<'v>(g: &mut Graph, views: &'v mut Views, t: TensorId, kind: RowKind) -> &'v RowView {
+pub fn view<'v>(g: &Graph, views: &'v mut Views, t: TensorId, kind: RowKind) -> &'v RowView {
     views.entry((t, kind)).or_insert_with(|| RowView::of(g, t, kind))
 }
 
@@ -41,9 +41,9 @@ const I: RowKind = RowKind::Input;
 const O: RowKind = RowKind::Output;
 
 /// The axes a step relates.
-pub fn links(g: &mut Graph, views: &mut Views, s: &StepInfo) -> Vec<Link> {
+pub fn links(g: &Graph, views: &mut Views, s: &StepInfo) -> Vec<Link> {
     let mut out = Vec::new();
-    let mut bcast = |g: &mut Graph,
+    let mut bcast = |g: &Graph,
                      views: &mut Views,
                      (r, rk): (TensorId, RowKind),
                      (o, ok): (TensorId, RowKind)| {
@@ -105,7 +105,7 @@ struct Groups<'s> {
 
 impl<'s> Groups<'s> {
     /// Places the axes of a slot row `row` (of kind `kind`) on tensor `t`'s row.
-    fn add(&mut self, g: &mut Graph, views: &mut Views, t: TensorId, kind: RowKind, row: &'s Row) {
+    fn add(&mut self, g: &Graph, views: &mut Views, t: TensorId, kind: RowKind, row: &'s Row) {
         let v = view(g, views, t, kind);
         let (lead, trail) = match row.ellipsis {
             Some(_) => (row.leading.len(), row.trailing.len()),
@@ -144,7 +144,7 @@ impl<'s> Groups<'s> {
 /// The axes of the operand slots `slots` (each with its tensor) that hold `label`, as placed on
 /// the tensors' rows.
 pub fn label_axes(
-    g: &mut Graph,
+    g: &Graph,
     views: &mut Views,
     slots: &[(&ShapeSpec, TensorId)],
     label: &str,
@@ -160,7 +160,7 @@ pub fn label_axes(
 
 /// [`label_axes`] for numpy subscripts: the input terms `terms`, each with its operand.
 pub fn numpy_label_axes(
-    g: &mut Graph,
+    g: &Graph,
     views: &mut Views,
     terms: &[(&Row, TensorId)],
     label: &str,
@@ -172,7 +172,7 @@ pub fn numpy_label_axes(
     groups.labels.get(label).map(|a| a.to_vec()).unwrap_or_default()
 }
 
-fn spec_links(g: &mut Graph, views: &mut Views, slots: &[(&ShapeSpec, TensorId)]) -> Vec<Link> {
+fn spec_links(g: &Graph, views: &mut Views, slots: &[(&ShapeSpec, TensorId)]) -> Vec<Link> {
     let mut groups = Groups::default();
     for &(slot, t) in slots {
         for (kind, row) in slot.rows() {
@@ -183,7 +183,7 @@ fn spec_links(g: &mut Graph, views: &mut Views, slots: &[(&ShapeSpec, TensorId)]
 }
 
 fn numpy_links(
-    g: &mut Graph,
+    g: &Graph,
     views: &mut Views,
     np: &NumpySpec,
     args: &[TensorId],

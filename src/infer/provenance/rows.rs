@@ -25,7 +25,7 @@ pub struct RowView {
 
 impl RowView {
     /// The row of kind `kind` of tensor `t`, as far as it is solved.
-    pub fn of(g: &mut Graph, t: TensorId, kind: RowKind) -> RowView {
+    pub fn of(g: &Graph, t: TensorId, kind: RowKind) -> RowView {
         let shape = g.shape(t);
         let row: &Row = shape.row(kind);
         let open = row.var.is_some();
@@ -39,6 +39,11 @@ impl RowView {
     /// The number of axes known.
     pub fn len(&self) -> usize {
         self.sizes.len()
+    }
+
+    /// Whether no axis is known.
+    pub fn is_empty(&self) -> bool {
+        self.sizes.is_empty()
     }
 
     /// Whether the row has a row variable.
@@ -72,7 +77,7 @@ impl RowView {
 
     /// The index (from the left, among the known axes) of a position.
     fn index(&self, pos: i16) -> Option<usize> {
-        let p = usize::try_from(pos.unsigned_abs()).ok()?;
+        let p = usize::from(pos.unsigned_abs());
         if pos >= 0 {
             (self.open && p < self.lead).then_some(p)
         } else {

@@ -17,7 +17,7 @@ const MAX_VISITED: usize = 1 << 22;
 
 /// A walk over a graph, reusing what it read (rows, steps' links) from one size to the next.
 pub struct Walker<'g, 'd> {
-    g: &'g mut Graph,
+    g: &'g Graph,
     views: Views,
     /// Each tensor's producing step and consuming steps (built on the first walk).
     index: Option<StepIndex>,
@@ -83,7 +83,7 @@ impl<'g, 'd> Walker<'g, 'd> {
     /// A walker over `g`, not walking `skip`'s links; `declared` gives a leaf's declared shape
     /// string, `numpy` a numpy step's parsed subscripts.
     pub fn new(
-        g: &'g mut Graph,
+        g: &'g Graph,
         skip: Option<StepId>,
         declared: &'d dyn Fn(TensorId) -> Option<&'d str>,
         numpy: &'d dyn Fn(StepId) -> Option<&'d NumpySpec>,
@@ -101,7 +101,7 @@ impl<'g, 'd> Walker<'g, 'd> {
     }
 
     /// The graph walked.
-    pub fn graph(&mut self) -> &mut Graph {
+    pub fn graph(&mut self) -> &Graph {
         self.g
     }
 
