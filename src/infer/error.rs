@@ -122,18 +122,33 @@ pub struct AxisRef {
     pub axis: i16,
 }
 
-/// Where a size came from: the declared axis that holds it (when a declaration writes it) and
-/// each step that carried it from axis to axis, toward the conflict.
+/// Where a size came from: the declared axis that holds it (when a declaration writes it, or a
+/// [`set_dim`](crate::infer::Graph::set_dim) sets it) and each step that carried it from axis
+/// to axis, toward the conflict.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Trace {
     /// The axis of the failing step's operand (or result) where the size shows.
     pub at: Option<AxisRef>,
-    /// The declared axis, written as a size in its tensor's declaration.
+    /// The declared axis, written as a size in its tensor's declaration; or, for a size a
+    /// setting gave, an axis the setting's handle stands for.
     pub origin: Option<AxisRef>,
     /// Where the size is written in the origin's declared shape string.
     pub origin_span: Option<Span>,
+    /// The setting that gave the size, when a `set_dim` did rather than a declaration.
+    pub setting: Option<SetBy>,
     /// Each step that related two axes of equal size, from the origin on.
     pub hops: Vec<Hop>,
+}
+
+/// A size given by [`Graph::set_dim`](crate::infer::Graph::set_dim) on a handle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SetBy {
+    /// The handle's name: the label or row variable captured, or `x.batch` for a leaf's row.
+    pub handle: String,
+    /// The step the handle was captured from (none for a leaf's row or a free row variable).
+    pub step: Option<StepId>,
+    /// The size set.
+    pub size: u64,
 }
 
 /// One step of a [`Trace`]: the step made two axes the same size.

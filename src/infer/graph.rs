@@ -28,6 +28,7 @@ pub use history::RecordedTexts;
 pub use identity::GraphId;
 pub use labels::StepLabels;
 pub(crate) use probe::SolvedAxes;
+pub(crate) use settings::{SetDimAt, SetDimRecord};
 use steps::{usage, SpecCache, TextHasher};
 pub use typed::{Leaf, ShapeBuilder, TensorSizes};
 

@@ -35,7 +35,7 @@ mod store;
 mod visit;
 mod warnings;
 
-pub use error::{AxisRef, Conflict, Hop, InferError, Place, ShapeError, Side, Trace};
+pub use error::{AxisRef, Conflict, Hop, InferError, Place, SetBy, ShapeError, Side, Trace};
 pub use graph::{
     Captured, Graph, GraphId, Handle, HandleKind, Leaf, RecordedTexts, ShapeBuilder, Step,
     StepLabels, StepSpec, TensorEntry, TensorSizes,

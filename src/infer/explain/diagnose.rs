@@ -7,7 +7,7 @@ use super::trace::Failing;
 use crate::code::{Coded, ErrorCode};
 use crate::diagnostic::{Diagnostic, Location};
 use crate::ids::TensorId;
-use crate::infer::error::{AxisRef, Conflict, Hop, ShapeError, Side, Trace};
+use crate::infer::error::{AxisRef, Conflict, Hop, SetBy, ShapeError, Side, Trace};
 use crate::infer::provenance::RowView;
 use crate::infer::{Graph, InferError, OpKind};
 use crate::span::Span;
@@ -260,27 +260,20 @@ fn label_span(f: &Failing, k: usize, label: &str) -> Option<Span> {
 }
 
 /// One line on where a size came from: `768 comes from `w2` (declared at line 8 as
-/// `2048->768`), through `f2` (line 11)`.
+/// `2048->768`), through `f2` (line 11)`; or from a `set_dim` of a handle.
 fn summary(g: &Graph, ctx: &Context, side: &Side, t: &Trace) -> String {
     let size = &side.size;
     let Some(o) = t.origin else {
         let at = side_at(side).map(|a| format!(" in `{}`", g.name(a.tensor))).unwrap_or_default();
         return format!("{size}{at}: no declaration writes it; the steps above infer it");
     };
-    let name = g.name(o.tensor);
-    let line = ctx.line_name(ctx.tensor_line(o.tensor), false);
-    let shape = ctx
-        .program
-        .and_then(|p| p.decls.get(o.tensor.index()))
-        .and_then(|d| d.shape.clone())
-        .or_else(|| g.recorded_texts().declared.get(&o.tensor).map(|s| s.to_string()));
-    let decl = match (line, shape) {
-        (Some(l), Some(s)) => format!(" (declared at {l} as `{s}`)"),
-        (None, Some(s)) => format!(" (declared as `{s}`)"),
-        (Some(l), None) => format!(" (declared at {l})"),
-        (None, None) => String::new(),
+    let mut out = match &t.setting {
+        Some(by) => {
+            let from = by.step.map(|st| format!(" captured from `{}`", statement(g, st)));
+            format!("{size} comes from set_dim of `{}`{}", by.handle, from.unwrap_or_default())
+        }
+        None => declared_at(g, ctx, o, size),
     };
-    let mut out = format!("{size} comes from `{name}`{decl}");
     let via: Vec<String> = t
         .hops
         .iter()
@@ -298,11 +291,31 @@ fn summary(g: &Graph, ctx: &Context, side: &Side, t: &Trace) -> String {
     out
 }
 
+/// `768 comes from `w2` (declared at line 8 as `2048->768`)`.
+fn declared_at(g: &Graph, ctx: &Context, o: AxisRef, size: &str) -> String {
+    let name = g.name(o.tensor);
+    let line = ctx.line_name(ctx.tensor_line(o.tensor), false);
+    let shape = ctx
+        .program
+        .and_then(|p| p.decls.get(o.tensor.index()))
+        .and_then(|d| d.shape.clone())
+        .or_else(|| g.recorded_texts().declared.get(&o.tensor).map(|s| s.to_string()));
+    let decl = match (line, shape) {
+        (Some(l), Some(s)) => format!(" (declared at {l} as `{s}`)"),
+        (None, Some(s)) => format!(" (declared as `{s}`)"),
+        (Some(l), None) => format!(" (declared at {l})"),
+        (None, None) => String::new(),
+    };
+    format!("{size} comes from `{name}`{decl}")
+}
+
 /// The related places of one size: its declaration, then each step that carried it.
 fn chain(g: &Graph, ctx: &Context, side: &Side, t: &Trace) -> Vec<Location> {
     let mut out = Vec::new();
     let size = side.size.clone();
-    if let Some(o) = t.origin {
+    if let (Some(o), Some(by)) = (t.origin, &t.setting) {
+        out.push(set_place(g, o, by, &size));
+    } else if let Some(o) = t.origin {
         let line = ctx.tensor_line(o.tensor);
         let span = match (line.and_then(|n| ctx.decl_shape(n)), t.origin_span) {
             (Some(shape), Some(s)) => Some(Span::new(
@@ -324,6 +337,37 @@ fn chain(g: &Graph, ctx: &Context, side: &Side, t: &Trace) -> Vec<Location> {
         out.push(hop_place(g, ctx, h, &size));
     }
     out
+}
+
+/// The place of a setting: the captured label (or row variable) in its step's spec, with a
+/// caret.
+fn set_place(g: &Graph, o: AxisRef, by: &SetBy, size: &str) -> Location {
+    let step = by.step.and_then(|st| g.steps().get(st.index()));
+    let spec = step.and_then(|s| s.spec.as_ref());
+    let span = spec.and_then(|sp| {
+        let slots = sp.parsed.rhs.iter().chain([&sp.parsed.lhs]);
+        let mut rows = slots.flat_map(|slot| slot.rows());
+        rows.find_map(|(kind, row)| {
+            let label = row.axes().find_map(|a| match &a.kind {
+                AxisKind::Label(n) if n.as_str() == by.handle => Some(a.span),
+                _ => None,
+            });
+            let var = row.ellipsis.as_ref().filter(|e| e.var_name(kind) == by.handle);
+            label.or(var.map(|e| e.span))
+        })
+    });
+    let place = match (spec, span) {
+        (Some(sp), Some(span)) => Location::in_text(sp.text.as_str(), span),
+        _ => Location::default(),
+    };
+    let words = axis_words(g, o);
+    let from = by.step.map(|st| format!(" captured from `{}`", statement(g, st)));
+    let note = format!(
+        "{size} is set here by set_dim of `{}`{}, as {words}",
+        by.handle,
+        from.unwrap_or_default()
+    );
+    place.with_tensor(g.name(o.tensor)).with_size(size).with_note(note)
 }
 
 /// The place of one hop: the step's statement, a caret under the operand the size came from

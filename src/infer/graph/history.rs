@@ -1,5 +1,5 @@
-//! Texts the graph keeps only in its record of events: each leaf's declared shape string and
-//! each numpy step's subscripts, for explaining errors.
+//! Texts the graph keeps only in its record of events: each leaf's declared shape string (a
+//! typed declaration's written as one) and each numpy step's subscripts, for explaining errors.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -11,7 +11,8 @@ use crate::ids::{StepId, TensorId};
 /// The declared shape strings and numpy subscripts of a graph.
 #[derive(Clone, Debug, Default)]
 pub struct RecordedTexts {
-    /// Each leaf declared with a shape string, with it.
+    /// Each leaf declared with a shape string, with it; a typed declaration with its shape
+    /// written as one.
     pub declared: HashMap<TensorId, Arc<str>>,
     /// Each numpy step, with its subscripts.
     pub numpy: HashMap<StepId, String>,
@@ -26,6 +27,9 @@ impl Graph {
             match e {
                 Event::Declare(t, Some(d)) => {
                     out.declared.insert(*t, d.text.clone());
+                }
+                Event::Typed(t, shape) => {
+                    out.declared.insert(*t, Arc::from(shape.to_string()));
                 }
                 Event::Step(s, Some(extra)) => {
                     if let Some(np) = &extra.numpy {

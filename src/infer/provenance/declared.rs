@@ -59,6 +59,18 @@ impl Declared {
             from_left(from).copied()
         })
     }
+
+    /// The positions (in `now`, the row as solved so far) of the axes the row variable of row
+    /// `kind` stands for: none when the declaration has no row variable there or the row is
+    /// still open.
+    pub fn covered(&self, kind: RowKind, now: &RowView) -> Vec<i16> {
+        let row = &self.rows[kind.index()];
+        let trail = row.axes.len() - row.lead;
+        if !row.open || now.is_open() || now.len() < row.axes.len() {
+            return Vec::new();
+        }
+        (row.lead..now.len() - trail).filter_map(|i| now.left(i)).collect()
+    }
 }
 
 /// The spans of the axes of each row of a shape string (row variables left out), in order.

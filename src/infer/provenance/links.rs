@@ -172,6 +172,23 @@ pub fn numpy_label_axes(
     groups.labels.get(label).map(|a| a.to_vec()).unwrap_or_default()
 }
 
+/// The axes a row variable `name` covers in each of the slots `slots` (each with its tensor), as
+/// placed on the tensors' rows: one group per slot row that has it.
+pub fn row_axes(
+    g: &Graph,
+    views: &mut Views,
+    slots: &[(&ShapeSpec, TensorId)],
+    name: &str,
+) -> Vec<SmallVec<[AxisRef; 4]>> {
+    let mut groups = Groups::default();
+    for &(slot, t) in slots {
+        for (kind, row) in slot.rows() {
+            groups.add(g, views, t, kind, row);
+        }
+    }
+    groups.rows.remove(name).unwrap_or_default()
+}
+
 fn spec_links(g: &Graph, views: &mut Views, slots: &[(&ShapeSpec, TensorId)]) -> Vec<Link> {
     let mut groups = Groups::default();
     for &(slot, t) in slots {

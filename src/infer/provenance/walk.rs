@@ -1,13 +1,14 @@
 //! The walk: from the axes where a size shows at a failing step, breadth first through the
 //! axes other steps relate (only those of the same size), to the nearest declaration that
-//! writes the size. Run only when an error is reported; it reads the graph as solved so far.
+//! writes the size or `set_dim` that sets it. Run only when an error is reported; it reads the graph as solved so far.
 
 use std::collections::{HashMap, VecDeque};
 
 use super::declared::Declared;
 use super::links::{label_axes, links, numpy_label_axes, view, Link, StepInfo, Views};
+use super::settings::set_axes;
 use crate::ids::{StepId, TensorId};
-use crate::infer::error::{AxisRef, Hop, Trace};
+use crate::infer::error::{AxisRef, Hop, SetBy, Trace};
 use crate::infer::Graph;
 use crate::span::Span;
 use crate::spec::ast::{NumpySpec, Row, RowKind, ShapeSpec};
@@ -27,6 +28,8 @@ pub struct Walker<'g, 'd> {
     declared: &'d dyn Fn(TensorId) -> Option<&'d str>,
     numpy: &'d dyn Fn(StepId) -> Option<&'d NumpySpec>,
     parsed: HashMap<TensorId, Option<Declared>>,
+    /// The axes `set_dim` settings sized (read on the first walk).
+    set: Option<HashMap<AxisRef, SetBy>>,
 }
 
 /// Steps by tensor: the one producing it, the ones consuming it.
@@ -97,6 +100,7 @@ impl<'g, 'd> Walker<'g, 'd> {
             declared,
             numpy,
             parsed: HashMap::new(),
+            set: None,
         }
     }
 
@@ -165,6 +169,17 @@ impl<'g, 'd> Walker<'g, 'd> {
         d.literal(a.kind, a.axis, now)
     }
 
+    /// The setting that gave an axis `size`, when one did.
+    pub fn setting(&mut self, a: AxisRef, size: u64) -> Option<SetBy> {
+        if self.set.is_none() {
+            let declared = self.declared;
+            let parse = |t: TensorId| declared(t).and_then(Declared::parse);
+            self.set = Some(set_axes(self.g, &mut self.views, &parse));
+        }
+        let by = self.set.as_ref()?.get(&a).filter(|by| by.size == size)?.clone();
+        (self.size(a) == Some(size)).then_some(by)
+    }
+
     /// Where `size` came from, for the axes `starts` where it shows: the nearest axis a
     /// declaration writes it at, and the steps from there to one of `starts`.
     pub fn trace(&mut self, starts: &[AxisRef], size: u64) -> Trace {
@@ -179,7 +194,14 @@ impl<'g, 'd> Walker<'g, 'd> {
             if let Some((_, span)) = self.literal(a).filter(|(n, _)| *n == size) {
                 let hops = path(&parent, a);
                 let at = hops.last().map_or(a, |h| h.to);
-                return Trace { at: Some(at), origin: Some(a), origin_span: Some(span), hops };
+                let origin_span = Some(span);
+                return Trace { at: Some(at), origin: Some(a), origin_span, setting: None, hops };
+            }
+            if let Some(by) = self.setting(a, size) {
+                let hops = path(&parent, a);
+                let at = hops.last().map_or(a, |h| h.to);
+                let setting = Some(by);
+                return Trace { at: Some(at), origin: Some(a), origin_span: None, setting, hops };
             }
             if parent.len() > MAX_VISITED {
                 break;
@@ -204,7 +226,8 @@ impl<'g, 'd> Walker<'g, 'd> {
                 }
             }
         }
-        Trace { at: starts.first().copied(), origin: None, origin_span: None, hops: Vec::new() }
+        let at = starts.first().copied();
+        Trace { at, origin: None, origin_span: None, setting: None, hops: Vec::new() }
     }
 }
 
