@@ -75,7 +75,7 @@
 //! |---|---|
 //! | `einrow parse --json` | one: the spec's ROWS structure of the [case format](crate::check::format) with `"diagnostics"` added when there are warnings; `{"diagnostics": [...]}` when the spec does not parse |
 //! | `einrow infer --json` | one: `{"ok": bool, "tensors": [{"name", "shape"}, ...], "diagnostics": [...]}`; `tensors` lists every name's shape when `ok` and is empty otherwise |
-//! | `einrow run --json` | one: `{"ok": bool, "shape": [...], "values": NESTED, "diagnostics": [...]}`, `values` left out with `--no-values` and when not `ok` |
+//! | `einrow run --json` | one: `{"ok": true, "shape": [...], "values": NESTED, "plan": ..., "timing": {"runs", "best_ms", "median_ms"}, "diagnostics": [...]}`; `values` left out with `--no-values`, `plan` only with `--plan` (an OCANNL spec's loops; for numpy subscripts `{"path": REPORT, "steps": [{"einsum", "flops", "size", "loops"}]}`), `timing` (and no result) only with `--bench`; with `--named`, `"type"` and Vespa's tensor JSON as `values` instead of `shape`; `{"ok": false, "diagnostics": [...]}` on an error |
 //! | `einrow check --json` | one per case, `{"file", "id", "kind", "pass", "detail"}`; one per unreadable file, `{"file", "diagnostics": [...]}`; then `{"summary": {"passed", "failed", "unreadable"}}` |
 //! | `einrow path --json` | the table, then the report as one object; `{"ok": false, "diagnostics": [...]}` on an error |
 //!

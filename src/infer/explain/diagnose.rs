@@ -198,7 +198,7 @@ fn mismatch_at(
     let mut on_line = ctx.at_line(line, None);
     let spans = ctx.stmt_spans(line.unwrap_or(0));
     // Carets under where each size shows: its label in the spec, or the operand's name.
-    let mut carets: Vec<(Span, String)> = Vec::new();
+    let mut carets: Vec<Location> = Vec::new();
     if on_line.text.is_none() {
         if let Some(text) = spec {
             on_line = Location::in_text(text, Span::point(0));
@@ -218,19 +218,16 @@ fn mismatch_at(
             (Some(s), None) => Some(s),
             _ => k.and_then(|k| sp?.args.get(k).copied()),
         };
-        if let Some(span) = span.filter(|s| !carets.iter().any(|(c, _)| c == s)) {
-            carets.push((span, side.size.clone()));
+        if let Some(span) = span.filter(|s| !carets.iter().any(|c| c.span == Some(*s))) {
+            let place = Location { span: Some(span), ..on_line.clone() };
+            let name = g.name(at.tensor);
+            carets.push(place.with_tensor(name).with_size(&side.size).with_note(&side.size));
         }
     }
-    let mut primary = on_line.clone();
-    primary.span = None;
-    if let Some((span, note)) = carets.first() {
-        primary.span = Some(*span);
-        primary.note = note.clone();
-    }
-    d.primary = Some(primary);
-    for (span, note) in carets.iter().skip(1) {
-        d = d.related(Location { span: Some(*span), note: note.clone(), ..on_line.clone() });
+    let mut carets = carets.into_iter();
+    d.primary = Some(carets.next().unwrap_or_else(|| Location { span: None, ..on_line.clone() }));
+    for place in carets {
+        d = d.related(place);
     }
     for side in [a, b] {
         let Some(t) = &side.trace else { continue };

@@ -84,8 +84,12 @@ pub fn trace(g: &Graph, e: &mut InferError) {
     let skip = failing.as_ref().and_then(|f| f.step);
     let mut w = Walker::new(g, skip, &declared, &numpy_of);
     let at = conflict.at.clone();
+    // The two sizes of a label's mismatch are the label's on both sides, also where the
+    // solver learnt only one side's label.
+    let label = conflict.sides.iter().find_map(|x| x.label.clone());
     for side in conflict.sides.iter_mut() {
-        let starts = starts(&mut w, side, &at, failing.as_ref());
+        let labelled = Side { label: side.label.clone().or(label.clone()), ..side.clone() };
+        let starts = starts(&mut w, &labelled, &at, failing.as_ref());
         side.trace = Some(w.trace(&starts, side.value));
     }
 }
