@@ -72,7 +72,12 @@ fn relocate(
 
 /// A shape error: the failing statement, its spec spans, and the explanation.
 fn shape(g: &Graph, e: &InferError, s: &ShapeError, ctx: &Context) -> Diagnostic {
-    let line = ctx.line.or_else(|| s.step.and_then(|st| ctx.step_line(st)));
+    // The failing step's line; else (an error of solving the whole graph) the line of the
+    // first tensor the error is about.
+    let stmt = ctx.line.or_else(|| s.step.and_then(|st| ctx.step_line(st)));
+    let decl = stmt.is_none().then(|| s.tensors.first().and_then(|t| ctx.tensor_line(*t)));
+    let line = stmt.or(decl.flatten());
+    let declaration = ctx.declaration || decl.flatten().is_some();
     let failing = Failing::of(g, e);
     let mismatch = s.conflict.as_deref().filter(|c| c.sides.iter().all(|x| x.trace.is_some()));
     let mut d = match mismatch {
@@ -128,7 +133,7 @@ fn shape(g: &Graph, e: &InferError, s: &ShapeError, ctx: &Context) -> Diagnostic
         }
     }
     if d.primary.as_ref().is_none_or(|p| p.line.is_none()) && ctx.case {
-        if let Some(at) = ctx.line_name(line, !ctx.declaration) {
+        if let Some(at) = ctx.line_name(line, !declaration) {
             d = d.note(format!("at {at}"));
         }
     }
