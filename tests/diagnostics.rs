@@ -69,7 +69,9 @@ fn longest_chain(doc: &Value) -> usize {
         for size in sizes {
             let hops = related
                 .iter()
-                .filter(|r| r["size"] == size && r["note"].as_str().is_some_and(|n| n.contains(" gets ")))
+                .filter(|r| {
+                    r["size"] == size && r["note"].as_str().is_some_and(|n| n.contains(" gets "))
+                })
                 .count();
             best = best.max(hops);
         }
@@ -100,7 +102,9 @@ fn diagnostics_match_their_goldens() {
         let docs: Vec<Value> = run
             .1
             .lines()
-            .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{}: {e}: {l}", case.display())))
+            .map(|l| {
+                serde_json::from_str(l).unwrap_or_else(|e| panic!("{}: {e}: {l}", case.display()))
+            })
             .collect();
         assert!(!docs.is_empty(), "{}: no JSON", case.display());
         for doc in &docs {

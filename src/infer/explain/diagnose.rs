@@ -2,11 +2,11 @@
 //! dimension mismatch each size's origin and the steps that carried it.
 
 use super::context::Context;
-use super::names::{name_tensors, shape_text, statement};
+use super::names::{name_tensors, shape_text, statement, tidy_fact};
 use super::trace::Failing;
 use crate::code::{Coded, ErrorCode};
 use crate::diagnostic::{Diagnostic, Location};
-use crate::ids::TensorId;
+use crate::ids::{StepId, TensorId};
 use crate::infer::error::{AxisRef, Conflict, Hop, SetBy, ShapeError, Side, Trace};
 use crate::infer::provenance::RowView;
 use crate::infer::{Graph, InferError, OpKind};
@@ -138,7 +138,8 @@ fn shape(g: &Graph, e: &InferError, s: &ShapeError, ctx: &Context) -> Diagnostic
         }
     }
     if let Some(f) = &failing {
-        if matches!(f.op, OpKind::Pointwise | OpKind::Compose) && f.args.len() >= 2 {
+        let both = matches!(f.op, OpKind::Pointwise | OpKind::Compose) || s.code == ErrorCode::Rank;
+        if both && f.args.len() >= 2 {
             let shapes: Vec<String> = f
                 .args
                 .iter()
@@ -148,8 +149,9 @@ fn shape(g: &Graph, e: &InferError, s: &ShapeError, ctx: &Context) -> Diagnostic
         }
     }
     if mismatch.is_none() {
+        let step_name = |k: usize| ctx.line_name(ctx.step_line(StepId::from_index(k)), true);
         for c in &s.chain {
-            d = d.related(Location::default().with_note(name_tensors(Some(g), c)));
+            d = d.related(Location::default().with_note(tidy_fact(g, c, &step_name)));
         }
     }
     d

@@ -34,6 +34,25 @@ pub fn name_tensors(graph: Option<&Graph>, line: &str) -> String {
     out
 }
 
+/// One fact of an error's chain as a reader reads it: tensors by name, a leading `stepN:` named
+/// by `step_name` (a program's `line 7`) when it names it, and the byte ranges into the spec
+/// (` (spec 3..5)`) left out: carets show them.
+pub fn tidy_fact(g: &Graph, fact: &str, step_name: &dyn Fn(usize) -> Option<String>) -> String {
+    let mut s = name_tensors(Some(g), fact);
+    while let Some(at) = s.find(" (spec ") {
+        let Some(end) = s[at..].find(')') else { break };
+        s.replace_range(at..at + end + 1, "");
+    }
+    if let Some(rest) = s.strip_prefix("step") {
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        let named = rest[..digits].parse::<usize>().ok().and_then(step_name);
+        if let (Some(name), Some(tail)) = (named, rest[digits..].strip_prefix(": ")) {
+            s = format!("{name}: {tail}");
+        }
+    }
+    s
+}
+
 /// A tensor's shape as far as it is solved, as a shape string writes it: `?` for an axis not
 /// solved, `...` for a row still open (`4|512`, `...,?`).
 pub fn shape_text(g: &Graph, t: TensorId) -> String {
@@ -67,7 +86,7 @@ pub fn statement(g: &Graph, s: StepId) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::name_tensors;
+    use super::{name_tensors, tidy_fact};
     use crate::infer::Graph;
 
     #[track_caller]
@@ -77,6 +96,19 @@ mod tests {
         g.declare("b_long", Some("3"), false).expect("declares");
         assert_eq!(name_tensors(Some(&g), line), expected);
         assert_eq!(name_tensors(None, line), line);
+    }
+
+    #[test]
+    fn facts_name_steps_and_drop_spec_ranges() {
+        let mut g = Graph::new();
+        g.declare("a", Some("2"), false).expect("declares");
+        let named = |k: usize| (k == 0).then(|| "line 3".to_string());
+        let fact = "step0: axis 0 of operand 1's output row of t0 (spec 3..5)";
+        assert_eq!(tidy_fact(&g, fact, &named), "line 3: axis 0 of operand 1's output row of `a`");
+        let fact = "step1: the result's output row (spec 0..1)";
+        assert_eq!(tidy_fact(&g, fact, &named), "step1: the result's output row");
+        assert_eq!(tidy_fact(&g, "step", &named), "step");
+        assert_eq!(tidy_fact(&g, " (spec 1", &named), " (spec 1");
     }
 
     #[test]
