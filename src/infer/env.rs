@@ -10,17 +10,16 @@
 use std::collections::HashMap;
 
 use ena::unify::{InPlaceUnificationTable, NoError, UnifyValue};
-use smallvec::SmallVec;
 
 /// Dim arithmetic the public API offers here (it lives in `infer/arith.rs`).
-pub use super::arith::{basis_conflict, concat_sum, valid_conv_size};
-use super::arith::{simplify_affine, simplify_concat};
+pub use super::arith::{concat_sum, valid_conv_size};
 use super::constraint::RowArg;
 pub use super::info::{sole, DimFacts, DimInfo, LinkSlab, RowInfo, RowLinks};
 use super::names::Names;
 use super::store::{RowId, RowStore};
+pub use super::subst::{Node, NodeCache, Resolved, Summary};
 use crate::ids::{DimVar, RowVar};
-use crate::shape::{AffineDim, Dim, DimExprs, Row, Solved};
+use crate::shape::{Dim, DimExprs, Row, Solved};
 
 /// The ena value of a dim variable: the index of its bound value, `u32::MAX` while unbound
 /// (4 bytes, so that a variable's ena entry is 12).
@@ -70,11 +69,13 @@ const INTERN_FROM: usize = 64;
 /// The union-find tables and side tables.
 #[derive(Clone, Default)]
 pub struct Env {
-    dims: InPlaceUnificationTable<DimVar>,
+    pub(super) dims: InPlaceUnificationTable<DimVar>,
     rows: InPlaceUnificationTable<RowVar>,
-    dim_values: Vec<Dim>,
+    pub(super) dim_values: Vec<Dim>,
     /// The structure of affine and concatenation dims.
     pub exprs: DimExprs,
+    /// The substituted values of the nodes of `exprs` (see `infer/subst.rs`).
+    pub cache: NodeCache,
     /// A fast fixed hash: a program has few distinct sizes, and each is hashed often.
     solved_ids: HashMap<Solved, u32, foldhash::fast::FixedState>,
     /// Values of bound row variables and declared shapes of leaves.
@@ -182,7 +183,11 @@ impl Env {
             self.changed_dims.extend([ra, rb]);
         }
         let root = self.dims.find(ra);
-        (root, if root == ra { rb } else { ra })
+        let other = if root == ra { rb } else { ra };
+        // Values that mention the root stay as they are; those that mention the other old
+        // root must name the new one.
+        self.cache.var_changed(other, self.watching);
+        (root, other)
     }
 
     /// Unites two unbound row variables; returns (new root, the other old root).
@@ -213,6 +218,7 @@ impl Env {
         };
         let root = self.dims.find(v);
         self.dims.union_value(root, DimVal(idx));
+        self.cache.var_changed(root, self.watching);
         if self.watching {
             self.changed_dims.push(root);
         }
@@ -260,13 +266,14 @@ impl Env {
         self.row_info.len()
     }
 
-    /// Substitutes the current bindings into a dimension and simplifies arithmetic.
+    /// Substitutes the current bindings into a dimension and simplifies arithmetic (an affine
+    /// or concatenation dim reads its cached value, see `infer/subst.rs`).
     #[inline]
     pub fn dim(&mut self, d: &Dim) -> Dim {
         match *d {
             Dim::Var(v) => self.var_dim(v),
             Dim::Solved(s) => Dim::Solved(s),
-            other => self.dim_expr(other),
+            other => self.expr_dim(other),
         }
     }
 
@@ -277,44 +284,17 @@ impl Env {
         let Some(i) = value.get() else { return Dim::Var(root) };
         match self.dim_values[i as usize] {
             Dim::Solved(s) => Dim::Solved(s),
-            Dim::Var(w) => self.var_dim(w),
-            other => self.dim_expr(other),
+            other => self.expr_dim(other),
         }
     }
 
-    /// Substitutes into an affine or concatenation dim and simplifies it. A dim whose parts
-    /// did not change is returned as it is (nothing is interned).
+    /// The substituted value of an affine or concatenation dim.
     #[inline(never)]
-    fn dim_expr(&mut self, d: Dim) -> Dim {
-        match d {
-            Dim::Var(v) => self.var_dim(v),
-            Dim::Solved(s) => Dim::Solved(s),
-            Dim::Affine(id) => {
-                let a = self.exprs.get_affine(id);
-                let over = self.dim(&a.over);
-                let conv = a.conv.map(|(dil, k, p)| (dil, self.dim(&k), p));
-                let new = AffineDim { stride: a.stride, over, offset: a.offset, conv };
-                match simplify_affine(new) {
-                    Some(s) => s,
-                    None if new == a => d,
-                    None => self.exprs.affine(new),
-                }
-            }
-            Dim::Concat(id) => {
-                let parts: SmallVec<[Dim; 4]> = self.exprs.parts(id).iter().copied().collect();
-                let mut flat: SmallVec<[Dim; 4]> = SmallVec::new();
-                for p in &parts {
-                    match self.dim(p) {
-                        Dim::Concat(inner) => flat.extend_from_slice(self.exprs.parts(inner)),
-                        other => flat.push(other),
-                    }
-                }
-                match simplify_concat(&flat) {
-                    Some(s) => s,
-                    None if flat == parts => d,
-                    None => self.exprs.concat(&flat),
-                }
-            }
+    fn expr_dim(&mut self, d: Dim) -> Dim {
+        match self.resolve(d) {
+            Resolved::Solved(s) => Dim::Solved(s),
+            Resolved::Root(v) => Dim::Var(v),
+            Resolved::Node(n) => self.node_value(n),
         }
     }
 
@@ -409,6 +389,15 @@ impl Env {
         }
     }
 
+    /// The number of explicit axes of a constraint's row as given (unsubstituted).
+    pub fn arg_len(&self, r: &RowArg) -> usize {
+        match r {
+            RowArg::Empty | RowArg::Var(_) => 0,
+            RowArg::Stored(id) => self.store.layout(*id).2,
+            RowArg::Scratch(i) => self.scratch.get(*i as usize).map_or(0, Row::explicit_len),
+        }
+    }
+
     /// Whether a constraint's row is the closed empty row as given (unsubstituted): such an
     /// operand broadcasts into any result, and two such rows are equal.
     pub fn is_closed_empty(&self, r: &RowArg) -> bool {
@@ -451,7 +440,7 @@ impl Env {
         match *self.store.dim_at(k) {
             Dim::Solved(s) => Dim::Solved(s),
             Dim::Var(v) => self.var_dim(v),
-            d => self.dim_expr(d),
+            d => self.expr_dim(d),
         }
     }
 }

@@ -19,7 +19,7 @@ use events::Event;
 pub use labels::StepLabels;
 use steps::{usage, SpecCache, TextHasher};
 
-use super::constraint::{Constraint, Origin, Part};
+use super::constraint::{Constraint, Count, Origin, Part};
 use super::error::InferError;
 use super::names::Names;
 use super::op::OpKind;
@@ -360,7 +360,7 @@ impl Graph {
             part: Part::Side,
             span: None,
         });
-        self.solver.push_with(Constraint::TotalElems(shape, n), o);
+        self.solver.push_with(Constraint::TotalElems(shape, Count(n)), o);
         self.touch(t);
         self.solver.run()
     }

@@ -26,6 +26,7 @@ pub mod program;
 mod rows;
 mod solver;
 mod store;
+mod subst;
 mod visit;
 
 pub use error::{InferError, ShapeError};

@@ -20,6 +20,9 @@ impl Graph {
     /// still unknown.
     pub fn dims(&mut self, t: TensorId) -> Result<[Vec<Solved>; 3], InferError> {
         let shape = self.shape(t);
+        if let Some(e) = self.solver.overflow_error() {
+            return Err(e);
+        }
         let mut out: [Vec<Solved>; 3] = Default::default();
         for (i, kind) in RowKind::ALL.into_iter().enumerate() {
             let row = shape.row(kind);
@@ -37,9 +40,9 @@ impl Graph {
     }
 
     /// An axis left unsolved: a basis conflict between its parts, or an unknown.
-    fn unsolved_axis(&self, t: TensorId, kind: RowKind, d: &Dim) -> InferError {
-        let what = format!("the {} axis `{}`", kind.name(), d.show(&self.solver.env.exprs));
-        match crate::infer::arith::basis_conflict(*d, &self.solver.env.exprs) {
+    fn unsolved_axis(&mut self, t: TensorId, kind: RowKind, d: &Dim) -> InferError {
+        let what = format!("the {} axis `{}`", kind.name(), self.solver.env.show_dim(*d));
+        match self.solver.env.basis_conflict(*d) {
             Some((parts, a, b)) => {
                 let name = self.name(t);
                 let (a, b) = (self.basis_name(a), self.basis_name(b));

@@ -1,0 +1,653 @@
+//! Substitution into affine and concatenation dims, cached per node of the expression table.
+//!
+//! The value of a node (an affine or concatenation dim of [`DimExprs`]) with the current
+//! bindings substituted is kept in a side table with a *fresh* flag. Computing it reads the
+//! values of the node's parts (the values of bound variables, the cached values of other
+//! nodes) and registers the node as a dependent of each unbound variable and node it read.
+//! Binding a variable (or uniting it away) marks its dependents stale, and theirs in turn; a
+//! stale node is recomputed when next asked for, after the stale nodes below it, by an explicit
+//! stack (never by recursion: a chain of a million strided steps is a million nodes deep).
+//!
+//! So substituting costs the nodes that changed since they were last asked for, not the size
+//! of the structure: a chain that grows at its deep end, a concatenation whose parts are bound
+//! one by one, a node shared by many others, each cost O(1) amortized per change.
+//!
+//! * An affine node's value is its canonical form: its parts substituted, its size when they
+//!   are known, and a strided axis over a strided axis composed into one (`2*(3*o)` is `6*o`,
+//!   while the product fits in 64 bits), so that strided chains stay one node deep.
+//! * A concatenation's value is its size when every part is solved, else the node itself: the
+//!   parts are never flattened into a new node. Its entry sums the solved parts and counts the
+//!   unknown ones ([`Summary`]), which is what the concatenation rules read first.
+//! * A size above 2^62 is an overflow: the node keeps its unsimplified value, and the first such
+//!   node is recorded for the solver to report ([`Env::take_overflow`]).
+
+use std::collections::{HashMap, HashSet};
+
+use foldhash::fast::FixedState;
+use smallvec::SmallVec;
+
+use super::arith::{simplify_affine, Simplified};
+use super::env::Env;
+use crate::ids::{DimVar, StepId};
+use crate::shape::{AffineDim, Basis, ConvPadding, Dim, ExprId, Solved};
+use crate::span::Span;
+use crate::spec::lexer::MAX_INT;
+
+/// A node of the expression table: an affine dim or a concatenation, as one key.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Node(u32);
+
+impl Node {
+    /// The node of an affine or concatenation dim (`None` for a variable or a size).
+    pub fn of(d: Dim) -> Option<Node> {
+        match d {
+            Dim::Affine(id) => Some(Node(id.0 << 1)),
+            Dim::Concat(id) => Some(Node(id.0 << 1 | 1)),
+            _ => None,
+        }
+    }
+
+    /// The dim the node stands for.
+    pub fn dim(self) -> Dim {
+        let id = ExprId(self.0 >> 1);
+        if self.is_concat() {
+            Dim::Concat(id)
+        } else {
+            Dim::Affine(id)
+        }
+    }
+
+    fn is_concat(self) -> bool {
+        self.0 & 1 == 1
+    }
+
+    fn index(self) -> usize {
+        (self.0 >> 1) as usize
+    }
+}
+
+/// What a concatenation's substituted parts add up to (for any dim: a size is its own sum, an
+/// unknown is one unknown part).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Summary {
+    /// The sum of the solved parts (meaningless when `overflow`).
+    pub sum: u64,
+    /// How many parts are not solved, counted with repeats (saturating).
+    pub unknown: u64,
+    /// The first named basis among the solved parts of nonzero size.
+    pub named: Option<Basis>,
+    /// A second, different named basis: the parts cannot be added.
+    pub conflict: Option<Basis>,
+    /// Whether the solved parts add up to more than 2^62.
+    pub overflow: bool,
+}
+
+impl Summary {
+    const EMPTY: Summary =
+        Summary { sum: 0, unknown: 0, named: None, conflict: None, overflow: false };
+
+    fn solved(s: Solved) -> Summary {
+        let mut out = Summary::EMPTY;
+        out.add_solved(s);
+        out
+    }
+
+    fn add_solved(&mut self, s: Solved) {
+        self.add(&Summary {
+            sum: s.size,
+            unknown: 0,
+            named: (s.basis.is_named() && s.size > 0).then_some(s.basis),
+            conflict: None,
+            overflow: false,
+        });
+    }
+
+    fn add(&mut self, other: &Summary) {
+        match self.sum.checked_add(other.sum) {
+            Some(sum) if sum <= MAX_INT => self.sum = sum,
+            _ => self.overflow = true,
+        }
+        self.overflow |= other.overflow;
+        self.unknown = self.unknown.saturating_add(other.unknown);
+        for b in [other.named, other.conflict].into_iter().flatten() {
+            match self.named {
+                None => self.named = Some(b),
+                Some(n) if n != b && self.conflict.is_none() => self.conflict = Some(b),
+                Some(_) => {}
+            }
+        }
+    }
+
+    /// The solved sum with its basis (a named basis beats the default), when the parts can be
+    /// added.
+    pub fn solved_sum(&self) -> Option<Solved> {
+        (!self.overflow && self.conflict.is_none())
+            .then(|| Solved { size: self.sum, basis: self.named.unwrap_or(Basis::DEFAULT) })
+    }
+}
+
+const STALE: u8 = 0;
+const FRESH: u8 = 1;
+const VISITING: u8 = 2;
+
+/// The cached value of a node.
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    /// The substituted value.
+    value: Dim,
+    /// For a concatenation (or an affine node whose value is one), its parts' summary.
+    summary: Summary,
+    /// One more than the highest unbound variable the value mentions (0: none).
+    top: u32,
+    state: u8,
+}
+
+impl Default for Entry {
+    fn default() -> Entry {
+        Entry { value: Dim::size(0), summary: Summary::EMPTY, top: 0, state: STALE }
+    }
+}
+
+/// The substituted values of the nodes of an expression table, with who depends on whom.
+#[derive(Clone, Default)]
+pub struct NodeCache {
+    affine: Vec<Entry>,
+    concat: Vec<Entry>,
+    /// Nodes whose fresh value read an unbound variable (a root).
+    var_deps: HashMap<DimVar, SmallVec<[Node; 2]>, FixedState>,
+    /// Nodes whose fresh value read another node's.
+    node_deps: HashMap<Node, SmallVec<[Node; 2]>, FixedState>,
+    /// Nodes that went stale while the solver watches (some constraint is deferred).
+    pub changed: Vec<Node>,
+    /// The first node found to overflow, not yet reported.
+    overflow: Option<Node>,
+    /// Where the nodes of spec axes were written: the step and the axis' span.
+    origins: HashMap<Node, (StepId, Span), FixedState>,
+}
+
+impl NodeCache {
+    fn entry(&self, n: Node) -> Entry {
+        let table = if n.is_concat() { &self.concat } else { &self.affine };
+        table.get(n.index()).copied().unwrap_or_default()
+    }
+
+    fn entry_mut(&mut self, n: Node) -> &mut Entry {
+        let table = if n.is_concat() { &mut self.concat } else { &mut self.affine };
+        if table.len() <= n.index() {
+            table.resize(n.index() + 1, Entry::default());
+        }
+        &mut table[n.index()]
+    }
+
+    fn state(&self, n: Node) -> u8 {
+        self.entry(n).state
+    }
+
+    /// Marks the dependents of an unbound variable stale: it was bound, or united into
+    /// another variable.
+    pub fn var_changed(&mut self, v: DimVar, watching: bool) {
+        if self.var_deps.is_empty() {
+            return;
+        }
+        if let Some(deps) = self.var_deps.remove(&v) {
+            self.mark(deps, watching);
+        }
+    }
+
+    fn mark(&mut self, mut work: SmallVec<[Node; 2]>, watching: bool) {
+        while let Some(n) = work.pop() {
+            let e = self.entry_mut(n);
+            if e.state != FRESH {
+                continue;
+            }
+            e.state = STALE;
+            if watching {
+                self.changed.push(n);
+            }
+            if let Some(more) = self.node_deps.remove(&n) {
+                work.extend(more);
+            }
+        }
+    }
+
+    /// Records where a spec axis' node was written (the first writer is kept).
+    pub fn note_origin(&mut self, n: Node, step: StepId, span: Span) {
+        self.origins.entry(n).or_insert((step, span));
+    }
+
+    /// Where a node was written, if it comes from a spec axis.
+    pub fn origin(&self, n: Node) -> Option<(StepId, Span)> {
+        self.origins.get(&n).copied()
+    }
+
+    fn depend_on_var(&mut self, v: DimVar, n: Node) {
+        let deps = self.var_deps.entry(v).or_default();
+        if deps.last() != Some(&n) {
+            deps.push(n);
+        }
+    }
+
+    fn depend_on_node(&mut self, c: Node, n: Node) {
+        let deps = self.node_deps.entry(c).or_default();
+        if deps.last() != Some(&n) {
+            deps.push(n);
+        }
+    }
+}
+
+/// A dim with one level of bindings resolved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Resolved {
+    /// A size.
+    Solved(Solved),
+    /// An unbound variable (a root).
+    Root(DimVar),
+    /// A node (its value is in the cache).
+    Node(Node),
+}
+
+impl Env {
+    /// Resolves a dim one level: a variable to its root or its value.
+    pub fn resolve(&mut self, d: Dim) -> Resolved {
+        let mut v = match d {
+            Dim::Var(v) => v,
+            Dim::Solved(s) => return Resolved::Solved(s),
+            other => {
+                return Node::of(other).map_or(Resolved::Solved(Solved::new(0)), Resolved::Node)
+            }
+        };
+        // A variable's value is never a variable (variables are united instead); the loop is
+        // bounded all the same.
+        for _ in 0..=self.dim_values.len() {
+            let (root, value) = self.dims.inlined_probe_key_value(v);
+            let Some(i) = value.get() else { return Resolved::Root(root) };
+            match self.dim_values[i as usize] {
+                Dim::Solved(s) => return Resolved::Solved(s),
+                Dim::Var(w) if w != v => v = w,
+                Dim::Var(_) => return Resolved::Root(root),
+                other => {
+                    return Node::of(other).map_or(Resolved::Root(root), Resolved::Node);
+                }
+            }
+        }
+        Resolved::Root(v)
+    }
+
+    /// The substituted value of a node.
+    pub fn node_value(&mut self, n: Node) -> Dim {
+        if self.cache.state(n) != FRESH {
+            self.refresh(n);
+        }
+        self.cache.entry(n).value
+    }
+
+    /// The summary of a substituted dim: a size, an unknown part, or a node's parts.
+    pub fn summary(&mut self, d: Dim) -> Summary {
+        match self.resolve(d) {
+            Resolved::Solved(s) => Summary::solved(s),
+            Resolved::Root(_) => Summary { unknown: 1, ..Summary::EMPTY },
+            Resolved::Node(n) => {
+                self.node_value(n);
+                self.cache.entry(n).summary
+            }
+        }
+    }
+
+    /// The first node found to overflow since the last call, with where it was written.
+    pub fn take_overflow(&mut self) -> Option<(Node, Option<(StepId, Span)>)> {
+        let n = self.cache.overflow.take()?;
+        Some((n, self.cache.origin(n)))
+    }
+
+    /// Brings a stale node's value up to date, and the stale nodes below it first.
+    fn refresh(&mut self, root: Node) {
+        self.cache.entry_mut(root).state = VISITING;
+        let mut stack: Vec<(Node, usize)> = vec![(root, 0)];
+        while let Some(&(n, next)) = stack.last() {
+            let mut k = next;
+            let mut descend = None;
+            while let Some(child) = self.child(n, k) {
+                k += 1;
+                if let Resolved::Node(c) = self.resolve(child) {
+                    if self.cache.state(c) == STALE {
+                        descend = Some(c);
+                        break;
+                    }
+                }
+            }
+            if let Some(top) = stack.last_mut() {
+                top.1 = k;
+            }
+            match descend {
+                Some(c) => {
+                    self.cache.entry_mut(c).state = VISITING;
+                    stack.push((c, 0));
+                }
+                None => {
+                    stack.pop();
+                    self.compute(n);
+                }
+            }
+        }
+    }
+
+    /// The `k`-th part of a node: an affine node's `over` then its kernel, a concatenation's
+    /// parts in order.
+    fn child(&self, n: Node, k: usize) -> Option<Dim> {
+        let id = ExprId(n.0 >> 1);
+        if n.is_concat() {
+            return self.exprs.parts(id).get(k).copied();
+        }
+        let a = self.exprs.get_affine(id);
+        match k {
+            0 => Some(a.over),
+            1 => a.conv.map(|(_, kernel, _)| kernel),
+            _ => None,
+        }
+    }
+
+    /// The value of a part, with its summary and top variable, registering `n` as its
+    /// dependent. A node found on the stack of [`Env::refresh`] (a cycle, which the occurs
+    /// check rules out) reads as itself.
+    fn read_part(&mut self, part: Dim, n: Node) -> (Dim, Summary, u32) {
+        match self.resolve(part) {
+            Resolved::Solved(s) => (Dim::Solved(s), Summary::solved(s), 0),
+            Resolved::Root(v) => {
+                self.cache.depend_on_var(v, n);
+                (Dim::Var(v), Summary { unknown: 1, ..Summary::EMPTY }, v.0.saturating_add(1))
+            }
+            Resolved::Node(c) => {
+                let e = self.cache.entry(c);
+                if e.state != FRESH {
+                    return (c.dim(), Summary { unknown: 1, ..Summary::EMPTY }, u32::MAX);
+                }
+                self.cache.depend_on_node(c, n);
+                (e.value, e.summary, e.top)
+            }
+        }
+    }
+
+    /// Computes a node's value from its parts' (all fresh).
+    fn compute(&mut self, n: Node) {
+        let entry = if n.is_concat() { self.compute_concat(n) } else { self.compute_affine(n) };
+        if entry.summary.overflow && self.cache.overflow.is_none() {
+            self.cache.overflow = Some(n);
+        }
+        *self.cache.entry_mut(n) = entry;
+    }
+
+    fn compute_affine(&mut self, n: Node) -> Entry {
+        let a = self.exprs.get_affine(ExprId(n.0 >> 1));
+        let (over, over_sum, over_top) = self.read_part(a.over, n);
+        let (conv, top) = match a.conv {
+            Some((dil, k, pad)) => {
+                let (kernel, _, k_top) = self.read_part(k, n);
+                (Some((dil, kernel, pad)), over_top.max(k_top))
+            }
+            None => (None, over_top),
+        };
+        let new = AffineDim { stride: a.stride, over, offset: a.offset, conv };
+        let (value, overflow) = match simplify_affine(new) {
+            Simplified::Dim(d) => (d, false),
+            Simplified::Overflow => (self.exprs.affine(new), true),
+            Simplified::Stays => {
+                (self.compose(new).unwrap_or_else(|| self.exprs.affine(new)), false)
+            }
+        };
+        let summary = match value {
+            Dim::Solved(s) => Summary::solved(s),
+            // A stride-1 axis is its `over`, which may be a concatenation.
+            _ if value == over => over_sum,
+            _ => Summary { unknown: 1, overflow, ..Summary::EMPTY },
+        };
+        let top = if matches!(value, Dim::Solved(_)) { 0 } else { top };
+        Entry { value, summary, top, state: FRESH }
+    }
+
+    /// A strided axis over a plain strided axis, as one (`s*(t*o+c)+d` is `s·t*o + s·c+d`);
+    /// `None` when it is not one or the stride or offset would not fit in 64 bits.
+    fn compose(&mut self, outer: AffineDim) -> Option<Dim> {
+        if matches!(outer.conv, Some((_, _, ConvPadding::Valid))) {
+            return None;
+        }
+        let Dim::Affine(id) = outer.over else { return None };
+        let inner = self.exprs.get_affine(id);
+        if inner.conv.is_some() {
+            return None;
+        }
+        let stride = outer.stride.checked_mul(inner.stride)?;
+        let offset = outer.stride.checked_mul(inner.offset)?.checked_add(outer.offset)?;
+        Some(self.exprs.affine(AffineDim { stride, over: inner.over, offset, conv: outer.conv }))
+    }
+
+    fn compute_concat(&mut self, n: Node) -> Entry {
+        let id = ExprId(n.0 >> 1);
+        let count = self.exprs.parts(id).len();
+        let mut summary = Summary::EMPTY;
+        let mut top = 0;
+        let mut only = None;
+        for k in 0..count {
+            let part = self.exprs.parts(id)[k];
+            let (value, s, t) = self.read_part(part, n);
+            summary.add(&s);
+            top = top.max(t);
+            only = Some(value);
+        }
+        let value = match (count, summary.solved_sum()) {
+            // A single part is that part.
+            (1, _) => only.unwrap_or(n.dim()),
+            (_, Some(s)) if summary.unknown == 0 => Dim::Solved(s),
+            _ => n.dim(),
+        };
+        let top = if matches!(value, Dim::Solved(_)) { 0 } else { top };
+        Entry { value, summary, top, state: FRESH }
+    }
+
+    /// Whether the unbound variable `x` (a root) occurs in `d` with the bindings substituted.
+    /// Nodes whose variables are all older than `x` are not entered.
+    pub fn occurs(&mut self, x: DimVar, d: Dim) -> bool {
+        let mut stack: Vec<Dim> = vec![d];
+        let mut seen: HashSet<Node, FixedState> = HashSet::default();
+        while let Some(d) = stack.pop() {
+            match self.resolve(d) {
+                Resolved::Solved(_) => {}
+                Resolved::Root(v) if v == x => return true,
+                Resolved::Root(_) => {}
+                Resolved::Node(n) => {
+                    self.node_value(n);
+                    if self.cache.entry(n).top <= x.0 || !seen.insert(n) {
+                        continue;
+                    }
+                    stack.extend((0..).map_while(|k| self.child(n, k)));
+                }
+            }
+        }
+        false
+    }
+
+    /// Calls `f` on every unbound variable (root) of `d` with the bindings substituted, each
+    /// node visited once (a variable may be reported more than once).
+    pub fn for_each_root(&mut self, d: Dim, f: &mut impl FnMut(DimVar)) {
+        let mut stack: Vec<Dim> = vec![d];
+        let mut seen: HashSet<Node, FixedState> = HashSet::default();
+        while let Some(d) = stack.pop() {
+            match self.resolve(d) {
+                Resolved::Solved(_) => {}
+                Resolved::Root(v) => f(v),
+                Resolved::Node(n) => {
+                    self.node_value(n);
+                    if self.cache.entry(n).top == 0 || !seen.insert(n) {
+                        continue;
+                    }
+                    let first = stack.len();
+                    stack.extend((0..).map_while(|k| self.child(n, k)));
+                    stack[first..].reverse();
+                }
+            }
+        }
+    }
+
+    /// The unknown parts of a substituted concatenation (or of any dim: itself when unknown),
+    /// flattened in order: unbound variables and unsolved affine values. `None` when there
+    /// are more than `limit`.
+    pub fn unknown_parts(&mut self, d: Dim, limit: usize) -> Option<Vec<Dim>> {
+        let mut out = Vec::new();
+        let mut stack: Vec<Dim> = vec![d];
+        while let Some(d) = stack.pop() {
+            match self.resolve(d) {
+                Resolved::Solved(_) => {}
+                Resolved::Root(v) => out.push(Dim::Var(v)),
+                Resolved::Node(n) => {
+                    let value = self.node_value(n);
+                    let e = self.cache.entry(n);
+                    if e.summary.unknown == 0 && !e.summary.overflow {
+                        continue;
+                    }
+                    if !n.is_concat() || value != n.dim() {
+                        // An affine value, or a one-part concatenation's part.
+                        match value {
+                            Dim::Concat(_) => stack.push(value),
+                            Dim::Solved(_) => {}
+                            other => out.push(other),
+                        }
+                    } else {
+                        let first = stack.len();
+                        stack.extend((0..).map_while(|k| self.child(n, k)));
+                        stack[first..].reverse();
+                    }
+                }
+            }
+            if out.len() > limit {
+                return None;
+            }
+        }
+        Some(out)
+    }
+
+    /// Calls `f` on the unknown parts of a substituted concatenation (as
+    /// [`Env::unknown_parts`] lists them), visiting each node once: a part repeated through
+    /// shared nodes may be reported once only.
+    pub fn for_each_unknown_part(&mut self, d: Dim, f: &mut impl FnMut(Dim)) {
+        let mut stack: Vec<Dim> = vec![d];
+        let mut seen: HashSet<Node, FixedState> = HashSet::default();
+        while let Some(d) = stack.pop() {
+            match self.resolve(d) {
+                Resolved::Solved(_) => {}
+                Resolved::Root(v) => f(Dim::Var(v)),
+                Resolved::Node(n) => {
+                    let value = self.node_value(n);
+                    let e = self.cache.entry(n);
+                    if e.summary.unknown == 0 || !seen.insert(n) {
+                        continue;
+                    }
+                    match value {
+                        Dim::Solved(_) => {}
+                        Dim::Concat(_) if value == n.dim() => {
+                            stack.extend((0..).map_while(|k| self.child(n, k)));
+                        }
+                        Dim::Concat(_) => stack.push(value),
+                        other => f(other),
+                    }
+                }
+            }
+        }
+    }
+
+    /// The two named bases that keep a dim whose parts are all solved from simplifying, with
+    /// what holds them. `None` for any other dim (unknown parts, or an overflow).
+    pub fn basis_conflict(&mut self, d: Dim) -> Option<(&'static str, Basis, Basis)> {
+        match self.resolve(d) {
+            Resolved::Node(n) if n.is_concat() => {
+                self.node_value(n);
+                let s = self.cache.entry(n).summary;
+                match (s.unknown, s.overflow, s.named, s.conflict) {
+                    (0, false, Some(a), Some(b)) => Some(("concatenated axes", a, b)),
+                    _ => None,
+                }
+            }
+            Resolved::Node(n) => {
+                let value = self.node_value(n);
+                super::arith::affine_basis_conflict(value, &self.exprs)
+                    .map(|(a, b)| ("a convolution's output and kernel axes", a, b))
+            }
+            _ => None,
+        }
+    }
+
+    /// A dim as text with the bindings substituted (`2*o`, `3^a`, `$12`), concatenations
+    /// flattened, cut after [`crate::shape::SHOW_LIMIT`] characters.
+    pub fn show_dim(&mut self, d: Dim) -> String {
+        enum Piece {
+            Dim(Dim),
+            Text(&'static str),
+            Number(u64),
+        }
+        let limit = crate::shape::SHOW_LIMIT;
+        let mut out = String::new();
+        let mut todo: Vec<Piece> = vec![Piece::Dim(d)];
+        while let Some(p) = todo.pop() {
+            if out.len() > limit {
+                out.push('…');
+                break;
+            }
+            let d = match p {
+                Piece::Text(t) => {
+                    out.push_str(t);
+                    continue;
+                }
+                Piece::Number(k) => {
+                    out.push_str(&k.to_string());
+                    continue;
+                }
+                Piece::Dim(d) => d,
+            };
+            let value = match self.resolve(d) {
+                Resolved::Solved(s) => Dim::Solved(s),
+                Resolved::Root(v) => Dim::Var(v),
+                Resolved::Node(n) => match self.node_value(n) {
+                    // An unknown concatenation is listed by its parts.
+                    v if v == n.dim() => v,
+                    Dim::Concat(c) => {
+                        todo.push(Piece::Dim(Dim::Concat(c)));
+                        continue;
+                    }
+                    v => v,
+                },
+            };
+            match value {
+                Dim::Solved(s) if s.is_top() => out.push_str("1!"),
+                Dim::Solved(s) => out.push_str(&{ s.size }.to_string()),
+                Dim::Var(v) => match self.dim_name(v) {
+                    Some(name) => out.push_str(name),
+                    None => out.push_str(&v.to_string()),
+                },
+                Dim::Concat(id) => {
+                    let parts = self.exprs.parts(id);
+                    let shown = &parts[..parts.len().min(limit)];
+                    if shown.len() < parts.len() {
+                        todo.push(Piece::Text("^…"));
+                    }
+                    for (i, p) in shown.iter().enumerate().rev() {
+                        todo.push(Piece::Dim(*p));
+                        if i > 0 {
+                            todo.push(Piece::Text("^"));
+                        }
+                    }
+                }
+                Dim::Affine(id) => {
+                    let a = self.exprs.get_affine(id);
+                    if let Some((dil, k, p)) = a.conv {
+                        let pad = if p == ConvPadding::Same { "=+" } else { "<+" };
+                        todo.extend([Piece::Dim(k), Piece::Text("*"), Piece::Number(dil)]);
+                        todo.push(Piece::Text(pad));
+                    }
+                    if a.offset > 0 {
+                        todo.extend([Piece::Number(a.offset), Piece::Text("+")]);
+                    }
+                    todo.extend([Piece::Dim(a.over), Piece::Text("*"), Piece::Number(a.stride)]);
+                }
+            }
+        }
+        out
+    }
+}
