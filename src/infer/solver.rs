@@ -49,6 +49,8 @@ pub struct Solver {
     /// Whether the constraint being processed relates its origin's rows as given.
     current_exact: bool,
     fuel: u64,
+    /// The number of variables whose allowance has been added to `fuel`.
+    vars_funded: usize,
     /// Closing decisions are tried one at a time and undone when they contradict the rest.
     pub careful: bool,
 }
@@ -60,6 +62,10 @@ const FUEL_PER_CONSTRAINT: u64 = 10_000;
 /// Work allowed, besides, per axis of the rows such a constraint relates: a spec of many labels
 /// derives a few constraints per label.
 const FUEL_PER_AXIS: u64 = 1_000;
+
+/// Work allowed, besides, per variable created: binding a variable re-emits what was known
+/// about it, and closing decides each variable in turn.
+const FUEL_PER_VAR: u64 = 1_000;
 
 impl Solver {
     /// A solver at stage 1.
@@ -242,6 +248,13 @@ impl Solver {
     }
 
     fn step(&mut self, q: Queued) -> Result<(), InferError> {
+        if self.fuel == 0 {
+            // The allowance of the variables created since the last top-up.
+            let vars = self.env.dim_count() + self.env.row_count();
+            let new = vars.saturating_sub(self.vars_funded) as u64;
+            self.vars_funded = vars;
+            self.fuel = FUEL_PER_VAR.saturating_mul(new);
+        }
         if self.fuel == 0 {
             return Err(self.fail(
                 ErrorCode::Resource,
