@@ -179,11 +179,15 @@ impl Env {
     pub fn union_dims(&mut self, a: DimVar, b: DimVar) -> (DimVar, DimVar) {
         let (ra, rb) = (self.dims.find(a), self.dims.find(b));
         self.dims.union(ra, rb);
-        if self.watching {
-            self.changed_dims.extend([ra, rb]);
-        }
         let root = self.dims.find(ra);
         let other = if root == ra { rb } else { ra };
+        // Only the variable that stops being a root changes for what waits on it: a
+        // constraint that mentions both is woken through it, and one that mentions only the
+        // root reads the same form as before (many constraints may wait on one root that
+        // every step unites a fresh variable into).
+        if self.watching && other != root {
+            self.changed_dims.push(other);
+        }
         // Values that mention the root stay as they are; those that mention the other old
         // root must name the new one.
         self.cache.var_changed(other, self.watching);
@@ -194,11 +198,13 @@ impl Env {
     pub fn union_rows(&mut self, a: RowVar, b: RowVar) -> (RowVar, RowVar) {
         let (ra, rb) = (self.rows.find(a), self.rows.find(b));
         self.rows.union(ra, rb);
-        if self.watching {
-            self.changed_rows.extend([ra, rb]);
-        }
         let root = self.rows.find(ra);
-        (root, if root == ra { rb } else { ra })
+        let other = if root == ra { rb } else { ra };
+        // As for dim variables: what waits on the old root that stays one reads as before.
+        if self.watching && other != root {
+            self.changed_rows.push(other);
+        }
+        (root, other)
     }
 
     /// Records `v := d` (v unbound, d resolved and not mentioning v).
