@@ -10,6 +10,7 @@
 use std::collections::HashMap;
 
 use ena::unify::{InPlaceUnificationTable, NoError, UnifyValue};
+use smallvec::SmallVec;
 
 /// Dim arithmetic the public API offers here (it lives in `infer/arith.rs`).
 pub use super::arith::{concat_sum, valid_conv_size};
@@ -379,20 +380,44 @@ impl Env {
         }
     }
 
-    /// Appends a stored row (substituted) at the marker of `out`.
+    /// Appends a stored row (substituted) at the marker of `out`: its leading axes, its
+    /// variable's value, its trailing axes. Row variables bound to rows with variables nest
+    /// as deep as the program makes them: the chain is followed in a loop.
     fn splice_stored(&mut self, id: RowId, out: &mut Row) {
-        let (start, beg, len, var) = self.store.layout(id);
-        for k in start..start + beg {
-            let d = self.stored_dim(k);
-            out.beg.push(d);
+        let (chain, end) = self.stored_chain(id);
+        for &id in &chain {
+            let (start, beg, _, _) = self.store.layout(id);
+            for k in start..start + beg {
+                let d = self.stored_dim(k);
+                out.beg.push(d);
+            }
         }
-        if let Some(inner) = var {
-            self.splice(inner, out);
+        out.var = end;
+        for &id in chain.iter().rev() {
+            let (start, beg, len, _) = self.store.layout(id);
+            for k in start + beg..start + len {
+                let d = self.stored_dim(k);
+                out.dims.push(d);
+            }
         }
-        for k in start + beg..start + len {
-            let d = self.stored_dim(k);
-            out.dims.push(d);
+    }
+
+    /// The stored rows a stored row's value nests, outermost first (it, the value of its
+    /// variable, the value of that one's...), and the unbound root left at the innermost
+    /// marker (`None` when the innermost row is closed).
+    pub fn stored_chain(&mut self, id: RowId) -> (SmallVec<[RowId; 4]>, Option<RowVar>) {
+        let mut chain: SmallVec<[RowId; 4]> = smallvec::smallvec![id];
+        let mut var = self.store.layout(id).3;
+        while let Some(v) = var {
+            match self.row_value(v) {
+                Err(root) => return (chain, Some(root)),
+                Ok(inner) => {
+                    chain.push(inner);
+                    var = self.store.layout(inner).3;
+                }
+            }
         }
+        (chain, None)
     }
 
     /// The number of explicit axes of a constraint's row as given (unsubstituted).

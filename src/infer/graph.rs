@@ -372,14 +372,20 @@ impl Graph {
     /// `careful.rs`); the original error is returned if that fails too. Open leaf row lengths
     /// are searched only when the failure is a contradiction: when the program leaves
     /// something undetermined (`unresolved`, e.g. a parameter's row), picking a length
-    /// would be a guess.
+    /// would be a guess. Neither is tried for a size above 2^62 (`value`) or the solver's guard
+    /// (`resource`).
     pub fn solve(&mut self) -> Result<(), InferError> {
         let result = self.solve_once();
         if result.is_ok() || self.solver.careful {
             self.events.push(Event::Solve);
             return result;
         }
-        let undetermined = result.as_ref().is_err_and(|e| e.code() == ErrorCode::Unresolved);
+        // A size overflow or the solver's guard is not a closing choice to revisit.
+        let code = result.as_ref().err().map(Coded::code);
+        if matches!(code, Some(ErrorCode::Value | ErrorCode::Resource)) {
+            return result;
+        }
+        let undetermined = code == Some(ErrorCode::Unresolved);
         let search = |g: &Graph| if undetermined { None } else { g.search_lengths() };
         match self.replay_carefully().or_else(|| search(self)) {
             Some(g) => {

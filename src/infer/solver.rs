@@ -53,6 +53,8 @@ pub struct Solver {
     vars_funded: usize,
     /// Closing decisions are tried one at a time and undone when they contradict the rest.
     pub careful: bool,
+    /// The copying work careful closing may still do (see `careful.rs`).
+    pub careful_budget: u64,
 }
 
 /// Work allowed per constraint queued by an operation before the solver gives up (a guard,
