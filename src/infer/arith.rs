@@ -89,3 +89,46 @@ pub fn concat_sum(parts: &[Dim]) -> Option<Solved> {
     (size <= crate::spec::lexer::MAX_INT)
         .then_some(Solved { size, basis: basis.unwrap_or(Basis::DEFAULT) })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{simplify_affine, valid_conv_size, Simplified};
+    use crate::shape::{AffineDim, ConvPadding, Dim};
+    use crate::spec::lexer::MAX_INT;
+
+    fn strided(stride: u64, over: u64, conv: Option<(u64, u64, ConvPadding)>) -> AffineDim {
+        let conv = conv.map(|(d, k, p)| (d, Dim::size(k), p));
+        AffineDim { stride, over: Dim::size(over), offset: 0, conv }
+    }
+
+    fn size(s: Simplified) -> Option<u64> {
+        match s {
+            Simplified::Dim(Dim::Solved(s)) => Some(s.size),
+            _ => None,
+        }
+    }
+
+    /// A size up to 2^62 simplifies; one above, or a product past 64 bits, is an overflow
+    /// (never a saturated or wrapped size).
+    #[test]
+    fn affine_sizes_above_the_limit_overflow() {
+        assert_eq!(size(simplify_affine(strided(2, 1 << 61, None))), Some(MAX_INT));
+        assert!(matches!(simplify_affine(strided(2, (1 << 61) + 1, None)), Simplified::Overflow));
+        assert!(matches!(simplify_affine(strided(1 << 62, 1 << 62, None)), Simplified::Overflow));
+        let valid = Some((1, 2, ConvPadding::Valid));
+        assert!(matches!(simplify_affine(strided(1 << 62, 5, valid)), Simplified::Overflow));
+        assert_eq!(size(simplify_affine(strided(1 << 62, 1, valid))), Some(2));
+        // Over nothing, any stride has size 0.
+        assert_eq!(size(simplify_affine(strided(u64::MAX, 0, None))), Some(0));
+    }
+
+    /// The extent of a valid convolution: `stride*(over-1) + dilation*(kernel-1) + 1`,
+    /// checked at every operation.
+    #[test]
+    fn valid_convolution_extents_are_checked() {
+        assert_eq!(valid_conv_size(2, 5, 1, 3), Some(11));
+        assert_eq!(valid_conv_size(1 << 62, 5, 1, 1), None);
+        assert_eq!(valid_conv_size(1, 1, u64::MAX, 3), None);
+        assert_eq!(valid_conv_size(u64::MAX, 0, u64::MAX, 3), Some(0));
+    }
+}

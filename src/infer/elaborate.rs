@@ -305,3 +305,85 @@ fn covered_components<'a>(slot: &'a ShapeSpec, others: &[&'a ShapeSpec]) -> Vec<
     }
     out
 }
+
+#[cfg(all(test, feature = "fuzzing"))]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::{discardable_labels, AxisKind, ConcatPart, Name, ShapeSpec};
+
+    /// The definition of [`discardable_labels`], written directly (cubic in the spec).
+    fn by_definition(lhs: &ShapeSpec, rhs: &[ShapeSpec]) -> Vec<Name> {
+        let labels_of = |kind: &AxisKind| -> Vec<Name> {
+            match kind {
+                AxisKind::Label(l) => vec![l.clone()],
+                AxisKind::Concat(parts) => parts
+                    .iter()
+                    .filter_map(
+                        |p| if let ConcatPart::Label(l) = p { Some(l.clone()) } else { None },
+                    )
+                    .collect(),
+                _ => Vec::new(),
+            }
+        };
+        let mut out: Vec<Name> = Vec::new();
+        let sides: Vec<(&ShapeSpec, Vec<&ShapeSpec>)> =
+            std::iter::once((lhs, rhs.iter().collect()))
+                .chain(rhs.iter().map(|r| (r, vec![lhs])))
+                .collect();
+        for (slot, others) in sides {
+            for axis in slot.rows().flat_map(|(_, r)| r.axes()) {
+                if !matches!(axis.kind, AxisKind::Concat(_)) {
+                    continue;
+                }
+                let labels = labels_of(&axis.kind);
+                for v in &labels {
+                    let rest: Vec<&Name> = labels.iter().filter(|l| *l != v).collect();
+                    let covered = others.iter().all(|o| {
+                        o.rows().flat_map(|(_, r)| r.axes()).any(|a| {
+                            let ls = labels_of(&a.kind);
+                            !ls.is_empty() && ls.iter().all(|l| rest.contains(&l))
+                        })
+                    });
+                    if covered && !out.contains(v) {
+                        out.push(v.clone());
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    proptest! {
+        /// The linear-time discardable components are the definition's, in the same order.
+        #[test]
+        fn discardable_labels_follow_their_definition(
+            text in crate::fuzzing::specs::einsum_text()
+        ) {
+            if let Ok(spec) = crate::spec::parse_einsum(&text) {
+                prop_assert_eq!(
+                    discardable_labels(&spec.lhs, &spec.rhs),
+                    by_definition(&spec.lhs, &spec.rhs)
+                );
+            }
+        }
+    }
+
+    /// Concatenations among many operands: components are covered when each other slot has
+    /// an axis of the other components only.
+    #[test]
+    fn discardable_labels_of_stacked_concatenations() {
+        for text in [
+            "a;b=>a^b",
+            "a^b;b=>a",
+            "a,b;b=>a^b,b",
+            "a^b^c;a;b^c=>a,b",
+            "x0;x1;x2=>x0^x1^x2",
+            "a,b^c;c,a;b=>a^b^c",
+        ] {
+            let spec = crate::spec::parse_einsum(text).expect("parses");
+            let found = discardable_labels(&spec.lhs, &spec.rhs);
+            assert_eq!(found, by_definition(&spec.lhs, &spec.rhs), "{text}");
+        }
+    }
+}

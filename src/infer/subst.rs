@@ -651,3 +651,101 @@ impl Env {
         out
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{Node, Summary};
+    use crate::infer::env::Env;
+    use crate::shape::{AffineDim, Basis, Dim, Solved};
+    use crate::spec::lexer::MAX_INT;
+
+    fn strided(env: &mut Env, stride: u64, over: Dim) -> Dim {
+        env.exprs.affine(AffineDim { stride, over, offset: 0, conv: None })
+    }
+
+    /// A chain `x = 2*o0`, `o0 = 2*o1`, … is one composed node once read, and reads again as
+    /// sizes once its last variable is bound, with nodes refreshed in a loop.
+    #[test]
+    fn a_strided_chain_composes_and_refreshes() {
+        let mut env = Env::default();
+        let vars: Vec<_> = (0..40).map(|_| env.new_dim(None)).collect();
+        let top = strided(&mut env, 2, Dim::Var(vars[0]));
+        for w in vars.windows(2) {
+            let next = strided(&mut env, 2, Dim::Var(w[1]));
+            env.bind_dim(w[0], next);
+        }
+        let composed = env.dim(&top);
+        let Dim::Affine(id) = composed else { panic!("an affine value: {composed:?}") };
+        let a = env.exprs.get_affine(id);
+        assert_eq!((a.stride, a.over), (1 << 40, Dim::Var(vars[39])));
+        env.bind_dim(vars[39], Dim::size(3));
+        assert_eq!(env.dim(&top), Dim::size(3 << 40));
+        assert!(env.take_overflow().is_none());
+    }
+
+    /// Past 64 bits the strides stop composing (the node nests) and the size, once known,
+    /// is an overflow recorded against the node that first exceeds 2^62.
+    #[test]
+    fn a_chain_past_the_limit_records_its_overflow() {
+        let mut env = Env::default();
+        let vars: Vec<_> = (0..70).map(|_| env.new_dim(None)).collect();
+        let nodes: Vec<Dim> = vars.iter().map(|v| strided(&mut env, 2, Dim::Var(*v))).collect();
+        for (i, w) in vars.windows(2).enumerate() {
+            env.bind_dim(w[0], nodes[i + 1]);
+        }
+        assert!(matches!(env.dim(&nodes[0]), Dim::Affine(_)));
+        assert!(env.take_overflow().is_none(), "no size is known yet");
+        env.bind_dim(vars[69], Dim::size(1));
+        let value = env.dim(&nodes[0]);
+        assert!(matches!(value, Dim::Affine(_)), "not simplified: {value:?}");
+        let (node, _) = env.take_overflow().expect("an overflow");
+        // nodes[k] has size 2^(70-k): nodes[7] is the first above 2^62.
+        assert_eq!(node, Node::of(nodes[7]).expect("a node"));
+    }
+
+    /// A concatenation's entry sums its solved parts and counts the unknown ones, through
+    /// shared nodes, and follows bindings.
+    #[test]
+    fn a_concatenation_summary_follows_its_parts() {
+        let mut env = Env::default();
+        let x = env.new_dim(None);
+        let mut c = Dim::Var(x);
+        for _ in 0..50 {
+            c = env.exprs.concat(&[c, c]);
+        }
+        let s = env.summary(c);
+        assert_eq!((s.sum, s.unknown), (0, 1 << 50));
+        assert_eq!(env.dim(&c), c);
+        env.bind_dim(x, Dim::size(2));
+        assert_eq!(env.dim(&c), Dim::size(2 << 50));
+        assert!(!env.occurs(x, c));
+    }
+
+    /// Solved parts past 2^62 overflow; two named bases conflict.
+    #[test]
+    fn summaries_overflow_and_conflict() {
+        let mut s = Summary::solved(Solved::new(MAX_INT));
+        s.add(&Summary::solved(Solved::new(0)));
+        assert!(!s.overflow);
+        s.add(&Summary::solved(Solved::new(1)));
+        assert!(s.overflow);
+        let (h, w) = (Basis(2), Basis(3));
+        let mut s = Summary::solved(Solved { size: 2, basis: h });
+        s.add(&Summary::solved(Solved { size: 0, basis: w }));
+        assert_eq!(s.solved_sum(), Some(Solved { size: 2, basis: h }));
+        s.add(&Summary::solved(Solved { size: 1, basis: w }));
+        assert_eq!((s.conflict, s.solved_sum()), (Some(w), None));
+    }
+
+    /// The occurs check finds a variable through bound variables and nodes.
+    #[test]
+    fn the_occurs_check_looks_through_bindings() {
+        let mut env = Env::default();
+        let (x, y, z) = (env.new_dim(None), env.new_dim(None), env.new_dim(None));
+        let inner = env.exprs.concat(&[Dim::Var(x), Dim::size(3)]);
+        env.bind_dim(y, inner);
+        let outer = strided(&mut env, 2, Dim::Var(y));
+        assert!(env.occurs(x, outer));
+        assert!(!env.occurs(z, outer));
+    }
+}
