@@ -25,7 +25,7 @@ fn solve(text: &str) -> Result<Vec<(String, String)>, InferError> {
     let p = Program::parse_text(text).expect("the program text parses");
     let built = p.build();
     built.result.map_err(|(e, _)| e)?;
-    let mut g = built.graph;
+    let g = built.graph;
     Ok(built.names.into_iter().map(|(n, t)| (n, g.shape_string(t).expect("solved"))).collect())
 }
 
@@ -269,4 +269,94 @@ fn a_deep_chain_reads_back_through_the_graph() {
         g.shape_string(t).expect("solved")
     });
     assert_eq!(sizes, "12");
+}
+
+/// Every `&self` read of a tensor: its shape, its sizes three ways; the sizes when solved.
+fn read(g: &Graph, t: einrow::ids::TensorId) -> Result<Vec<u64>, ErrorCode> {
+    let shape = g.shape(t);
+    let mut pushed = Vec::new();
+    let in_place = g.solved_shape(t, einrow::spec::ast::RowKind::ALL, &mut |s| pushed.push(s.size));
+    let typed = g.sizes(t);
+    match g.dims(t) {
+        Ok(rows) => {
+            let sizes: Vec<u64> = rows.iter().flatten().map(|s| s.size).collect();
+            assert!(in_place.is_some() && pushed == sizes, "the in-place read agrees");
+            let typed = typed.expect("the typed read agrees");
+            let (mut a, mut b) = (typed.memory_order(), sizes.clone());
+            a.sort_unstable();
+            b.sort_unstable();
+            assert_eq!(a, b, "the typed read has the same sizes");
+            let rows = [&shape.batch, &shape.input, &shape.output];
+            assert!(rows.iter().all(|r| r.all().all(|d| d.solved().is_some())));
+            Ok(sizes)
+        }
+        Err(e) => {
+            assert!(in_place.is_none() && typed.is_err(), "the other reads fail too: {e}");
+            Err(e.code())
+        }
+    }
+}
+
+/// The `&self` reads substitute through chains as deep as the program without recursion:
+/// before the world is closed (nodes never computed or stale, evaluated by the read), after
+/// a later step binds the chain's end (every node stale), and after solving.
+#[test]
+fn reads_of_deep_chains_need_no_stack() {
+    let n = 20_000;
+    on_small_stack(move || {
+        // Valid convolutions of a kernel of 1 keep the size and do not compose: nested nodes.
+        let mut g = Graph::new();
+        let x = g.declare("x", None, false).expect("declares");
+        let w = g.declare("w", Some("1"), false).expect("declares");
+        let five = g.declare("five", Some("5"), false).expect("declares");
+        let mut t = x;
+        for _ in 0..n {
+            t = g.einsum("1*o<+k;k=>o", &[t, w]).expect("adds");
+        }
+        assert_eq!(read(&g, x), Err(ErrorCode::Unresolved));
+        g.einsum("a;a=>a", &[t, five]).expect("adds");
+        assert_eq!(read(&g, x), Ok(vec![5]));
+        g.solve().expect("solves");
+        assert_eq!(read(&g, x), Ok(vec![5]));
+
+        // Strided steps compose, and overflow: the read says so (a value error, not an
+        // unresolved axis), before solving and after.
+        let mut g = Graph::new();
+        let x = g.declare("x", None, false).expect("declares");
+        let two = g.declare("two", Some("2"), false).expect("declares");
+        let mut t = x;
+        for _ in 0..n {
+            t = g.permute("2*o=>o", t).expect("adds");
+        }
+        assert_eq!(read(&g, x), Err(ErrorCode::Unresolved));
+        assert_eq!(read(&g, t), Err(ErrorCode::Unresolved));
+        // The step itself reads no size of the chain: its overflow is found by the read, and
+        // by solving.
+        g.einsum("a;a=>a", &[t, two]).expect("adds");
+        assert_eq!(read(&g, x), Err(ErrorCode::Value));
+        assert_eq!(g.solve().map_err(|e| e.code()), Err(ErrorCode::Value));
+        assert_eq!(read(&g, x), Err(ErrorCode::Value));
+
+        // Concatenations nest as deep, and share their parts.
+        let mut g = Graph::new();
+        let x = g.declare("x", None, false).expect("declares");
+        let z = g.declare("z", None, false).expect("declares");
+        let three = g.declare("three", Some("3"), false).expect("declares");
+        let mut t = x;
+        for _ in 0..n {
+            t = g.concat("a;b=>a^b", &[t, z]).expect("adds");
+        }
+        let mut doubled = x;
+        for _ in 0..60 {
+            doubled = g.concat("a;b=>a^b", &[doubled, doubled]).expect("adds");
+        }
+        assert_eq!(read(&g, t), Err(ErrorCode::Unresolved));
+        assert_eq!(read(&g, doubled), Err(ErrorCode::Unresolved));
+        g.einsum("a;a=>a", &[x, three]).expect("adds");
+        g.einsum("a;a=>a", &[z, three]).expect("adds");
+        let (long, wide) = (Ok(vec![3 * (n as u64 + 1)]), Ok(vec![3 << 60]));
+        assert_eq!((read(&g, t), read(&g, doubled)), (long.clone(), wide.clone()));
+        g.solve().expect("solves");
+        assert_eq!((read(&g, t), read(&g, doubled)), (long, wide));
+    });
 }

@@ -2,7 +2,7 @@
 //! are known, the input extent of a valid convolution, the sum of concatenated sizes, and the
 //! basis conflicts that keep such a dim from simplifying.
 
-use crate::shape::{AffineDim, Basis, ConvPadding, Dim, DimExprs, Solved};
+use crate::shape::{AffineDim, Basis, ConvPadding, Dim, Solved};
 
 /// What an affine dim simplifies to.
 pub(super) enum Simplified {
@@ -51,11 +51,9 @@ fn affine_basis(a: &AffineDim) -> Result<Option<Basis>, ()> {
 }
 
 /// The two different named bases of an affine dim's solved `over` and kernel axes, which keep
-/// it from simplifying to a size. `None` for any other dim.
-pub(super) fn affine_basis_conflict(d: Dim, exprs: &DimExprs) -> Option<(Basis, Basis)> {
-    let Dim::Affine(id) = d else { return None };
-    let a = exprs.get_affine(id);
-    if a.over.solved().is_none() || affine_basis(&a).is_ok() {
+/// it from simplifying to a size (its parts as given: substituted by the caller).
+pub(super) fn parts_basis_conflict(a: &AffineDim) -> Option<(Basis, Basis)> {
+    if a.over.solved().is_none() || affine_basis(a).is_ok() {
         return None;
     }
     let kernel = a.conv.and_then(|(_, k, _)| k.solved());

@@ -38,7 +38,8 @@ pub enum Constraint {
     },
     /// The dim's size is at least this (a fixed index `i` needs size `i + 1`).
     AtLeast(Dim, Count),
-    /// The product of all axes of a tensor's rows (batch, input, output) is this (§3.8).
+    /// The product of all axes of a tensor's rows (batch, input, output) is this (OCANNL's
+    /// `Total_elems`).
     TotalElems(ShapeRef, Count),
 }
 
@@ -91,6 +92,8 @@ pub enum Part {
     Declaration,
     /// A side constraint added by the user.
     Side,
+    /// The setting of a captured dimension or row (`Graph::set_dim`, `Graph::set_equal`).
+    Setting,
 }
 
 /// Where a constraint came from: the step, the part of it, the tensor and the spec text.
@@ -169,7 +172,7 @@ impl AxisAt {
 /// The origins of all constraints. The constraints of one operation part (an operand, the
 /// result) share a 16-byte record; an [`OriginId`] is the record's index and the row kind in
 /// its two low bits. Spec spans live in a side table, three per record. A record packs the
-/// part's tag in the two top bits of its operand number: an operand numbered 2^30 or more (no
+/// part's tag in the three top bits of its operand number: an operand numbered 2^29 or more (no
 /// spec is that long in practice) is recorded as a side constraint, without a number, rather
 /// than under a wrong one.
 #[derive(Clone, Default)]
@@ -183,13 +186,13 @@ struct Record {
     step: u32,
     tensor: u32,
     spans: u32,
-    /// The tag (result, operand, declaration, side) in the two top bits, the operand number
-    /// in the others.
+    /// The tag (result, operand, declaration, side, setting) in the three top bits, the
+    /// operand number in the others.
     tagged: u32,
 }
 
 /// The bits of [`Record::tagged`] below the tag.
-const OPERAND_BITS: u32 = 30;
+const OPERAND_BITS: u32 = 29;
 
 // One record per operation part: keep it at 16 bytes.
 const _: () = assert!(std::mem::size_of::<Record>() == 16);
@@ -222,6 +225,7 @@ impl Origins {
             Part::Operand(_, k) => (3, 0, kind_code(k)),
             Part::Declaration => (2, 0, NO_KIND),
             Part::Side => (3, 0, NO_KIND),
+            Part::Setting => (4, 0, NO_KIND),
         };
         let rec = Record {
             step: o.step.map_or(NONE, |s| s.0),
@@ -260,6 +264,7 @@ impl Origins {
             (0, Some(k)) => Part::Result(k),
             (1, Some(k)) => Part::Operand(operand, k),
             (2, _) => Part::Declaration,
+            (4, _) => Part::Setting,
             _ => Part::Side,
         };
         let span = kind

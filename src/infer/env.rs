@@ -17,8 +17,9 @@ pub use super::arith::{concat_sum, valid_conv_size};
 use super::constraint::RowArg;
 pub use super::info::{sole, DimFacts, DimInfo, LinkSlab, RowInfo, RowLinks};
 use super::names::Names;
+pub use super::nodes::{Node, NodeCache, Summary};
 use super::store::{RowId, RowStore};
-pub use super::subst::{Node, NodeCache, Resolved, Summary};
+pub use super::subst::Resolved;
 use crate::ids::{DimVar, RowVar};
 use crate::shape::{Dim, DimExprs, Row, Solved};
 
@@ -101,12 +102,15 @@ pub struct Env {
     /// Rows that queued constraints hold ([`RowArg::Scratch`]): reused from one operation to
     /// the next instead of a box per row.
     scratch: Vec<Row>,
+    /// Where each united variable went, for reading without path compression (`peek.rs`).
+    pub(super) parents: super::peek::Parents,
 }
 
 impl Env {
     /// A fresh dim variable.
     pub fn new_dim(&mut self, name: Option<&str>) -> DimVar {
         let v = self.dims.new_key(DimVal(UNBOUND));
+        self.parents.new_dim();
         let name = name.map(|n| self.names.intern(n));
         self.dim_info.push(DimInfo::named(name));
         v
@@ -121,6 +125,7 @@ impl Env {
     /// A fresh row variable.
     pub fn new_row(&mut self) -> RowVar {
         let v = self.rows.new_key(RowVal(UNBOUND));
+        self.parents.new_row();
         self.row_info.push(RowInfo::default());
         v
     }
@@ -192,6 +197,7 @@ impl Env {
         // Values that mention the root stay as they are; those that mention the other old
         // root must name the new one.
         self.cache.var_changed(other, self.watching);
+        self.parents.unite_dims(other, root);
         (root, other)
     }
 
@@ -205,6 +211,7 @@ impl Env {
         if self.watching && other != root {
             self.changed_rows.push(other);
         }
+        self.parents.unite_rows(other, root);
         (root, other)
     }
 
@@ -420,6 +427,28 @@ impl Env {
         (chain, None)
     }
 
+    /// Brings the cached values of the affine and concatenation dims a row reaches up to date
+    /// (see `infer/peek.rs`: reads find them fresh).
+    pub fn freshen_row(&mut self, r: &RowArg) {
+        let id = match r {
+            RowArg::Stored(id) => *id,
+            RowArg::Var(v) => match self.row_value(*v) {
+                Ok(id) => id,
+                Err(_) => return,
+            },
+            RowArg::Empty | RowArg::Scratch(_) => return,
+        };
+        let (chain, _) = self.stored_chain(id);
+        for id in chain {
+            let (start, _, len, _) = self.store.layout(id);
+            for k in start..start + len {
+                if !matches!(self.store.dim_at(k), Dim::Solved(_)) {
+                    self.stored_dim(k);
+                }
+            }
+        }
+    }
+
     /// The number of explicit axes of a constraint's row as given (unsubstituted).
     pub fn arg_len(&self, r: &RowArg) -> usize {
         match r {
@@ -454,6 +483,17 @@ impl Env {
                 Ok(id) => v = self.store.layout(id).3?,
             }
         }
+    }
+
+    /// The bound value of a dim variable that is a root (read without path compression).
+    pub(super) fn root_dim_value(&self, root: DimVar) -> Option<&Dim> {
+        let i = self.dims.try_probe_value(root)?.get()?;
+        self.dim_values.get(i as usize)
+    }
+
+    /// The stored value of a row variable that is a root (read without path compression).
+    pub(super) fn root_row_value(&self, root: RowVar) -> Option<RowId> {
+        self.rows.try_probe_value(root)?.get().map(RowId)
     }
 
     /// The stored value of a row variable, or its root when it is unbound.

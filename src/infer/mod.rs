@@ -20,15 +20,25 @@ mod info;
 mod join;
 mod lower;
 mod names;
+mod nodes;
 mod numpy;
 mod op;
+mod peek;
 pub mod program;
 mod rows;
+mod scheme;
+mod show;
 mod solver;
 mod store;
 mod subst;
 mod visit;
+mod warnings;
 
 pub use error::{InferError, ShapeError};
-pub use graph::{Graph, Step, StepLabels, StepSpec, TensorEntry};
+pub use graph::{
+    Captured, Graph, GraphId, Handle, HandleKind, Leaf, ShapeBuilder, Step, StepLabels, StepSpec,
+    TensorEntry, TensorSizes,
+};
 pub use op::OpKind;
+pub use scheme::{Instance, Scheme};
+pub use warnings::Warning;

@@ -295,10 +295,15 @@ impl Solver {
     }
 
     /// The error for the first affine or concatenation dim found to be larger than 2^62 since
-    /// the last call, if any: a `value` error at the step and spec axis that wrote the dim
-    /// (or, for a dim made by the solver, at the constraint being processed).
+    /// the last call, if any (see [`Solver::overflow_at`]).
     pub fn overflow_error(&mut self) -> Option<InferError> {
-        let (node, origin) = self.env.take_overflow()?;
+        let (node, _) = self.env.take_overflow()?;
+        Some(self.overflow_at(node))
+    }
+
+    /// The `value` error for a dim larger than 2^62: at the step and spec axis that wrote the
+    /// dim (or, for a dim made by the solver, at the constraint being processed).
+    pub fn overflow_at(&self, node: Node) -> InferError {
         let text = self.env.show_dim(node.dim());
         let what = if matches!(node.dim(), Dim::Concat(_)) {
             format!("the concatenated axis `{text}` adds up to more than 2^62")
@@ -306,11 +311,11 @@ impl Solver {
             format!("the size of the axis `{text}` is above the limit 2^62")
         };
         let mut e = self.error(ErrorCode::Value, what);
-        if let (InferError::Shape(s), Some((step, span))) = (&mut e, origin) {
+        if let (InferError::Shape(s), Some((step, span))) = (&mut e, self.env.cache.origin(node)) {
             s.step = Some(step);
             s.spans.push(span);
         }
-        Some(e)
+        e
     }
 
     /// Whether constraints are still deferred.
@@ -379,6 +384,7 @@ pub fn describe_origin(o: &Origin, axis: AxisAt) -> String {
         }
         Part::Declaration => format!("{step}the declared shape{tensor}"),
         Part::Side => format!("{step}a side constraint{tensor}"),
+        Part::Setting => format!("{step}the setting of a captured dimension{tensor}"),
     }
 }
 

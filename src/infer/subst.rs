@@ -1,7 +1,8 @@
 //! Substitution into affine and concatenation dims, cached per node of the expression table.
 //!
-//! The value of a node (an affine or concatenation dim of [`DimExprs`]) with the current
-//! bindings substituted is kept in a side table with a *fresh* flag. Computing it reads the
+//! The value of a node (an affine or concatenation dim of
+//! [`DimExprs`](crate::shape::DimExprs)) with the current bindings substituted is kept in a side
+//! table with a *fresh* flag (`nodes.rs`). Computing it reads the
 //! values of the node's parts (the values of bound variables, the cached values of other
 //! nodes) and registers the node as a dependent of each unbound variable and node it read.
 //! Binding a variable (or uniting it away) marks its dependents stale, and theirs in turn; a
@@ -21,219 +22,16 @@
 //! * A size above 2^62 is an overflow: the node keeps its unsimplified value, and the first such
 //!   node is recorded for the solver to report ([`Env::take_overflow`]).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use foldhash::fast::FixedState;
-use smallvec::SmallVec;
 
 use super::arith::{simplify_affine, Simplified};
 use super::env::Env;
+use super::nodes::{Entry, Node, Summary, FRESH, STALE, VISITING};
 use crate::ids::{DimVar, StepId};
-use crate::shape::{AffineDim, Basis, ConvPadding, Dim, ExprId, Solved};
+use crate::shape::{AffineDim, ConvPadding, Dim, Solved};
 use crate::span::Span;
-use crate::spec::lexer::MAX_INT;
-
-/// A node of the expression table: an affine dim or a concatenation, as one key.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub struct Node(u32);
-
-impl Node {
-    /// The node of an affine or concatenation dim (`None` for a variable or a size).
-    pub fn of(d: Dim) -> Option<Node> {
-        match d {
-            Dim::Affine(id) => Some(Node(id.0 << 1)),
-            Dim::Concat(id) => Some(Node(id.0 << 1 | 1)),
-            _ => None,
-        }
-    }
-
-    /// The dim the node stands for.
-    pub fn dim(self) -> Dim {
-        let id = ExprId(self.0 >> 1);
-        if self.is_concat() {
-            Dim::Concat(id)
-        } else {
-            Dim::Affine(id)
-        }
-    }
-
-    fn is_concat(self) -> bool {
-        self.0 & 1 == 1
-    }
-
-    fn index(self) -> usize {
-        (self.0 >> 1) as usize
-    }
-}
-
-/// What a concatenation's substituted parts add up to (for any dim: a size is its own sum, an
-/// unknown is one unknown part).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Summary {
-    /// The sum of the solved parts (meaningless when `overflow`).
-    pub sum: u64,
-    /// How many parts are not solved, counted with repeats (saturating).
-    pub unknown: u64,
-    /// The first named basis among the solved parts of nonzero size.
-    pub named: Option<Basis>,
-    /// A second, different named basis: the parts cannot be added.
-    pub conflict: Option<Basis>,
-    /// Whether the solved parts add up to more than 2^62.
-    pub overflow: bool,
-}
-
-impl Summary {
-    const EMPTY: Summary =
-        Summary { sum: 0, unknown: 0, named: None, conflict: None, overflow: false };
-
-    fn solved(s: Solved) -> Summary {
-        let mut out = Summary::EMPTY;
-        out.add_solved(s);
-        out
-    }
-
-    fn add_solved(&mut self, s: Solved) {
-        self.add(&Summary {
-            sum: s.size,
-            unknown: 0,
-            named: (s.basis.is_named() && s.size > 0).then_some(s.basis),
-            conflict: None,
-            overflow: false,
-        });
-    }
-
-    fn add(&mut self, other: &Summary) {
-        match self.sum.checked_add(other.sum) {
-            Some(sum) if sum <= MAX_INT => self.sum = sum,
-            _ => self.overflow = true,
-        }
-        self.overflow |= other.overflow;
-        self.unknown = self.unknown.saturating_add(other.unknown);
-        for b in [other.named, other.conflict].into_iter().flatten() {
-            match self.named {
-                None => self.named = Some(b),
-                Some(n) if n != b && self.conflict.is_none() => self.conflict = Some(b),
-                Some(_) => {}
-            }
-        }
-    }
-
-    /// The solved sum with its basis (a named basis beats the default), when the parts can be
-    /// added.
-    pub fn solved_sum(&self) -> Option<Solved> {
-        (!self.overflow && self.conflict.is_none())
-            .then(|| Solved { size: self.sum, basis: self.named.unwrap_or(Basis::DEFAULT) })
-    }
-}
-
-const STALE: u8 = 0;
-const FRESH: u8 = 1;
-const VISITING: u8 = 2;
-
-/// The cached value of a node.
-#[derive(Clone, Copy, Debug)]
-struct Entry {
-    /// The substituted value.
-    value: Dim,
-    /// For a concatenation (or an affine node whose value is one), its parts' summary.
-    summary: Summary,
-    /// One more than the highest unbound variable the value mentions (0: none).
-    top: u32,
-    state: u8,
-}
-
-impl Default for Entry {
-    fn default() -> Entry {
-        Entry { value: Dim::size(0), summary: Summary::EMPTY, top: 0, state: STALE }
-    }
-}
-
-/// The substituted values of the nodes of an expression table, with who depends on whom.
-#[derive(Clone, Default)]
-pub struct NodeCache {
-    affine: Vec<Entry>,
-    concat: Vec<Entry>,
-    /// Nodes whose fresh value read an unbound variable (a root).
-    var_deps: HashMap<DimVar, SmallVec<[Node; 2]>, FixedState>,
-    /// Nodes whose fresh value read another node's.
-    node_deps: HashMap<Node, SmallVec<[Node; 2]>, FixedState>,
-    /// Nodes that went stale while the solver watches (some constraint is deferred).
-    pub changed: Vec<Node>,
-    /// The first node found to overflow, not yet reported.
-    overflow: Option<Node>,
-    /// Where the nodes of spec axes were written: the step and the axis' span.
-    origins: HashMap<Node, (StepId, Span), FixedState>,
-}
-
-impl NodeCache {
-    fn entry(&self, n: Node) -> Entry {
-        let table = if n.is_concat() { &self.concat } else { &self.affine };
-        table.get(n.index()).copied().unwrap_or_default()
-    }
-
-    fn entry_mut(&mut self, n: Node) -> &mut Entry {
-        let table = if n.is_concat() { &mut self.concat } else { &mut self.affine };
-        if table.len() <= n.index() {
-            table.resize(n.index() + 1, Entry::default());
-        }
-        &mut table[n.index()]
-    }
-
-    fn state(&self, n: Node) -> u8 {
-        self.entry(n).state
-    }
-
-    /// Marks the dependents of an unbound variable stale: it was bound, or united into
-    /// another variable.
-    pub fn var_changed(&mut self, v: DimVar, watching: bool) {
-        if self.var_deps.is_empty() {
-            return;
-        }
-        if let Some(deps) = self.var_deps.remove(&v) {
-            self.mark(deps, watching);
-        }
-    }
-
-    fn mark(&mut self, mut work: SmallVec<[Node; 2]>, watching: bool) {
-        while let Some(n) = work.pop() {
-            let e = self.entry_mut(n);
-            if e.state != FRESH {
-                continue;
-            }
-            e.state = STALE;
-            if watching {
-                self.changed.push(n);
-            }
-            if let Some(more) = self.node_deps.remove(&n) {
-                work.extend(more);
-            }
-        }
-    }
-
-    /// Records where a spec axis' node was written (the first writer is kept).
-    pub fn note_origin(&mut self, n: Node, step: StepId, span: Span) {
-        self.origins.entry(n).or_insert((step, span));
-    }
-
-    /// Where a node was written, if it comes from a spec axis.
-    pub fn origin(&self, n: Node) -> Option<(StepId, Span)> {
-        self.origins.get(&n).copied()
-    }
-
-    fn depend_on_var(&mut self, v: DimVar, n: Node) {
-        let deps = self.var_deps.entry(v).or_default();
-        if deps.last() != Some(&n) {
-            deps.push(n);
-        }
-    }
-
-    fn depend_on_node(&mut self, c: Node, n: Node) {
-        let deps = self.node_deps.entry(c).or_default();
-        if deps.last() != Some(&n) {
-            deps.push(n);
-        }
-    }
-}
 
 /// A dim with one level of bindings resolved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -333,8 +131,8 @@ impl Env {
 
     /// The `k`-th part of a node: an affine node's `over` then its kernel, a concatenation's
     /// parts in order.
-    fn child(&self, n: Node, k: usize) -> Option<Dim> {
-        let id = ExprId(n.0 >> 1);
+    pub(super) fn child(&self, n: Node, k: usize) -> Option<Dim> {
+        let id = n.expr();
         if n.is_concat() {
             return self.exprs.parts(id).get(k).copied();
         }
@@ -377,7 +175,7 @@ impl Env {
     }
 
     fn compute_affine(&mut self, n: Node) -> Entry {
-        let a = self.exprs.get_affine(ExprId(n.0 >> 1));
+        let a = self.exprs.get_affine(n.expr());
         let (over, over_sum, over_top) = self.read_part(a.over, n);
         let (conv, top) = match a.conv {
             Some((dil, k, pad)) => {
@@ -421,7 +219,7 @@ impl Env {
     }
 
     fn compute_concat(&mut self, n: Node) -> Entry {
-        let id = ExprId(n.0 >> 1);
+        let id = n.expr();
         let count = self.exprs.parts(id).len();
         let mut summary = Summary::EMPTY;
         let mut top = 0;
@@ -551,104 +349,6 @@ impl Env {
                 }
             }
         }
-    }
-
-    /// The two named bases that keep a dim whose parts are all solved from simplifying, with
-    /// what holds them. `None` for any other dim (unknown parts, or an overflow).
-    pub fn basis_conflict(&mut self, d: Dim) -> Option<(&'static str, Basis, Basis)> {
-        match self.resolve(d) {
-            Resolved::Node(n) if n.is_concat() => {
-                self.node_value(n);
-                let s = self.cache.entry(n).summary;
-                match (s.unknown, s.overflow, s.named, s.conflict) {
-                    (0, false, Some(a), Some(b)) => Some(("concatenated axes", a, b)),
-                    _ => None,
-                }
-            }
-            Resolved::Node(n) => {
-                let value = self.node_value(n);
-                super::arith::affine_basis_conflict(value, &self.exprs)
-                    .map(|(a, b)| ("a convolution's output and kernel axes", a, b))
-            }
-            _ => None,
-        }
-    }
-
-    /// A dim as text with the bindings substituted (`2*o`, `3^a`, `$12`), concatenations
-    /// flattened, cut after [`crate::shape::SHOW_LIMIT`] characters.
-    pub fn show_dim(&mut self, d: Dim) -> String {
-        enum Piece {
-            Dim(Dim),
-            Text(&'static str),
-            Number(u64),
-        }
-        let limit = crate::shape::SHOW_LIMIT;
-        let mut out = String::new();
-        let mut todo: Vec<Piece> = vec![Piece::Dim(d)];
-        while let Some(p) = todo.pop() {
-            if out.len() > limit {
-                out.push('…');
-                break;
-            }
-            let d = match p {
-                Piece::Text(t) => {
-                    out.push_str(t);
-                    continue;
-                }
-                Piece::Number(k) => {
-                    out.push_str(&k.to_string());
-                    continue;
-                }
-                Piece::Dim(d) => d,
-            };
-            let value = match self.resolve(d) {
-                Resolved::Solved(s) => Dim::Solved(s),
-                Resolved::Root(v) => Dim::Var(v),
-                Resolved::Node(n) => match self.node_value(n) {
-                    // An unknown concatenation is listed by its parts.
-                    v if v == n.dim() => v,
-                    Dim::Concat(c) => {
-                        todo.push(Piece::Dim(Dim::Concat(c)));
-                        continue;
-                    }
-                    v => v,
-                },
-            };
-            match value {
-                Dim::Solved(s) if s.is_top() => out.push_str("1!"),
-                Dim::Solved(s) => out.push_str(&{ s.size }.to_string()),
-                Dim::Var(v) => match self.dim_name(v) {
-                    Some(name) => out.push_str(name),
-                    None => out.push_str(&v.to_string()),
-                },
-                Dim::Concat(id) => {
-                    let parts = self.exprs.parts(id);
-                    let shown = &parts[..parts.len().min(limit)];
-                    if shown.len() < parts.len() {
-                        todo.push(Piece::Text("^…"));
-                    }
-                    for (i, p) in shown.iter().enumerate().rev() {
-                        todo.push(Piece::Dim(*p));
-                        if i > 0 {
-                            todo.push(Piece::Text("^"));
-                        }
-                    }
-                }
-                Dim::Affine(id) => {
-                    let a = self.exprs.get_affine(id);
-                    if let Some((dil, k, p)) = a.conv {
-                        let pad = if p == ConvPadding::Same { "=+" } else { "<+" };
-                        todo.extend([Piece::Dim(k), Piece::Text("*"), Piece::Number(dil)]);
-                        todo.push(Piece::Text(pad));
-                    }
-                    if a.offset > 0 {
-                        todo.extend([Piece::Number(a.offset), Piece::Text("+")]);
-                    }
-                    todo.extend([Piece::Dim(a.over), Piece::Text("*"), Piece::Number(a.stride)]);
-                }
-            }
-        }
-        out
     }
 }
 

@@ -205,24 +205,26 @@ impl Nest {
             });
         }
         let r = self.extents.len();
-        let ops = std::iter::once((&self.output, output_len, "output".to_string())).chain(
-            self.inputs
-                .iter()
-                .zip(input_lens)
-                .enumerate()
-                .map(|(k, (a, &l))| (a, l, format!("input {k}"))),
-        );
-        for (acc, len, name) in ops {
+        // Operands by position (output first), named only in an error: validating a nest
+        // allocates nothing.
+        let ops = std::iter::once((&self.output, output_len))
+            .chain(self.inputs.iter().zip(input_lens.iter().copied()))
+            .enumerate();
+        for (k, (acc, len)) in ops {
+            let name = || match k {
+                0 => "output".to_string(),
+                k => format!("input {}", k - 1),
+            };
             if acc.strides.len() != r {
                 return Err(KernelError::Rank {
-                    what: format!("{name}'s strides"),
+                    what: format!("{}'s strides", name()),
                     expected: r,
                     got: acc.strides.len(),
                 });
             }
             if let Some(g) = acc.guards.iter().find(|g| g.coeffs.len() != r) {
                 return Err(KernelError::Rank {
-                    what: format!("{name}'s guard"),
+                    what: format!("{}'s guard", name()),
                     expected: r,
                     got: g.coeffs.len(),
                 });
@@ -233,7 +235,7 @@ impl Nest {
             if let Some((lo, hi)) = acc.address_range(&self.extents) {
                 if lo < 0 || hi >= len as i128 {
                     let reach = if lo < 0 { lo } else { hi };
-                    return Err(KernelError::OutOfBounds { operand: name, reach, len });
+                    return Err(KernelError::OutOfBounds { operand: name(), reach, len });
                 }
             }
         }

@@ -53,7 +53,8 @@ impl Nest {
         output: &mut [T],
         opts: &RunOptions,
     ) -> Result<(), KernelError> {
-        self.validate(&inputs.iter().map(|i| i.len()).collect::<Vec<_>>(), output.len())?;
+        let lens: smallvec::SmallVec<[usize; 4]> = inputs.iter().map(|i| i.len()).collect();
+        self.validate(&lens, output.len())?;
         let neutral = self.accum.neutral().map(T::from_f64);
         let mut init = self.init;
         if let (Init::Whole, Some(z)) = (init, neutral) {

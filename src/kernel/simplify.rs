@@ -43,7 +43,8 @@ impl Plan {
     }
 
     fn build(nest: &Nest, output_order: bool) -> Plan {
-        let keep: Vec<usize> = (0..nest.extents.len()).filter(|&d| nest.extents[d] != 1).collect();
+        let keep: Loops<usize> =
+            (0..nest.extents.len()).filter(|&d| nest.extents[d] != 1).collect();
         let op = |offset: isize, strides: &[isize]| Operand {
             offset,
             strides: keep.iter().map(|&d| strides.get(d).copied().unwrap_or(0)).collect(),
@@ -97,7 +98,7 @@ impl Plan {
                 (total(d), 0)
             }
         };
-        let mut order: Vec<usize> = (0..self.extents.len()).collect();
+        let mut order: Loops<usize> = (0..self.extents.len()).collect();
         order.sort_by_key(|&d| std::cmp::Reverse(key(d)));
         *self = self.permuted(&order);
     }
@@ -131,7 +132,7 @@ impl Plan {
 /// Whether `offset + Σ i_d·strides[d]` visits distinct addresses for distinct points (a
 /// sufficient test: sorted by |stride|, each stride exceeds the span of the smaller ones).
 pub fn injective(extents: &[usize], strides: &[isize]) -> bool {
-    let mut dims: Vec<(u128, u128)> = extents
+    let mut dims: Loops<(u128, u128)> = extents
         .iter()
         .zip(strides)
         .filter(|(&n, _)| n > 1)
