@@ -97,7 +97,7 @@ fn run<T: Scalar, A: AccOp<T>, C: CombOp<T>>(
 
 /// Steps the odometer over the loops `0..idx.len()` of `plan`, updating every operand's base
 /// address (output first); false after the last point.
-fn advance(plan: &Plan, idx: &mut [usize], base: &mut [isize]) -> bool {
+pub(super) fn advance(plan: &Plan, idx: &mut [usize], base: &mut [isize]) -> bool {
     let mut k = idx.len();
     loop {
         if k == 0 {
@@ -116,90 +116,6 @@ fn advance(plan: &Plan, idx: &mut [usize], base: &mut [isize]) -> bool {
         for (b, o) in base.iter_mut().zip(plan.operands()) {
             *b -= o.strides[k] * ext as isize;
         }
-    }
-}
-
-/// Runs a unary-or-more plan whose output is written in address order from 0 (row-major,
-/// every element once) by appending the combined values to a fresh vector: no output
-/// initialisation pass.
-pub fn collect<T: Scalar>(
-    plan: &Plan,
-    combine: Combine,
-    ins: &[&[T]],
-) -> Result<Vec<T>, KernelError> {
-    with_combine!(combine, C => collect_run::<T, C>(plan, ins))
-}
-
-fn collect_run<T: Scalar, C: CombOp<T>>(plan: &Plan, ins: &[&[T]]) -> Result<Vec<T>, KernelError> {
-    let r = plan.extents.len();
-    let n1 = plan.extents[r - 1];
-    let s1: Offs = plan.operands().map(|o| o.strides[r - 1]).collect();
-    let strided = s1[1..].iter().any(|&s| s != 0 && s != 1);
-    let mut out = crate::tensor::hugepage::with_capacity(plan.points());
-    let mut scratch: Vec<Vec<T>> = vec![vec![T::ZERO; if strided { BLK } else { 0 }]; ins.len()];
-    let mut idx: SmallVec<[usize; 8]> = SmallVec::from_elem(0, r - 1);
-    let mut base: Offs = plan.operands().map(|o| o.offset).collect();
-    loop {
-        let mut done = 0;
-        while done < n1 {
-            let len = if strided { BLK.min(n1 - done) } else { n1 - done };
-            let at = |k: usize| base[k] + done as isize * s1[k];
-            for (k, buf) in ins.iter().enumerate() {
-                let s = s1[k + 1];
-                if s != 0 && s != 1 {
-                    gather(buf, at(k + 1), s, &mut scratch[k][..len])?;
-                }
-            }
-            let mut srcs: SmallVec<[Src<'_, T>; 4]> = SmallVec::new();
-            for (k, (buf, tmp)) in ins.iter().zip(&scratch).enumerate() {
-                srcs.push(source(buf, tmp, at(k + 1), s1[k + 1], len)?);
-            }
-            push_values::<T, C>(&mut out, &srcs, len);
-            done += len;
-        }
-        if !advance(plan, &mut idx, &mut base) {
-            return Ok(out);
-        }
-    }
-}
-
-/// The source of one input for a run of `len` points from address `at` with stride `s`
-/// (`tmp` holds the gathered values of a strided input).
-fn source<'a, T: Scalar>(
-    buf: &'a [T],
-    tmp: &'a [T],
-    at: isize,
-    s: isize,
-    len: usize,
-) -> Result<Src<'a, T>, KernelError> {
-    Ok(match s {
-        0 => Src::Scalar(*buf.get(at as usize).ok_or_else(|| oob(at, buf.len()))?),
-        1 => Src::Slice(run_slice(buf, at, len)?),
-        _ => Src::Slice(&tmp[..len]),
-    })
-}
-
-/// Appends the combined values of one run.
-fn push_values<T: Scalar, C: CombOp<T>>(out: &mut Vec<T>, srcs: &[Src<'_, T>], n: usize) {
-    // Scalars are copied out of `srcs` first: a value read through a reference inside the
-    // loop keeps it from vectorising.
-    match *srcs {
-        [Src::Slice(x)] => out.extend_from_slice(&x[..n]),
-        [Src::Scalar(v)] => out.extend(std::iter::repeat_n(v, n)),
-        [Src::Slice(x), Src::Slice(y)] => {
-            out.extend(x[..n].iter().zip(&y[..n]).map(|(&a, &b)| C::comb(a, b)))
-        }
-        [Src::Slice(x), Src::Scalar(b)] => out.extend(x[..n].iter().map(move |&a| C::comb(a, b))),
-        [Src::Scalar(a), Src::Slice(y)] => out.extend(y[..n].iter().map(move |&b| C::comb(a, b))),
-        [Src::Scalar(a), Src::Scalar(b)] => out.extend(std::iter::repeat_n(C::comb(a, b), n)),
-        ref xs => out.extend((0..n).map(|k| {
-            let mut it = xs.iter().map(|s| match s {
-                Src::Slice(v) => v[k],
-                Src::Scalar(v) => *v,
-            });
-            let first = it.next().unwrap_or(T::ZERO);
-            it.fold(first, C::comb)
-        })),
     }
 }
 
@@ -296,13 +212,13 @@ fn dispatch<T: Scalar, A: AccOp<T>, C: CombOp<T>>(srcs: &[Src<'_, T>], dst: Dst<
     }
 }
 
-fn run_slice<T>(buf: &[T], off: isize, len: usize) -> Result<&[T], KernelError> {
+pub(super) fn run_slice<T>(buf: &[T], off: isize, len: usize) -> Result<&[T], KernelError> {
     let start = usize::try_from(off).map_err(|_| oob(off, buf.len()))?;
     buf.get(start..start.saturating_add(len)).ok_or_else(|| oob(off + len as isize, buf.len()))
 }
 
 /// `dst[k] = src[off + k·s]`.
-fn gather<T: Copy>(src: &[T], off: isize, s: isize, dst: &mut [T]) -> Result<(), KernelError> {
+pub(super) fn gather<T: Copy>(src: &[T], off: isize, s: isize, dst: &mut [T]) -> Result<(), KernelError> {
     let mut a = off;
     for d in dst.iter_mut() {
         *d = *src.get(a as usize).ok_or_else(|| oob(a, src.len()))?;
@@ -322,6 +238,6 @@ fn scatter<T: Copy>(dst: &mut [T], off: isize, s: isize, src: &[T]) -> Result<()
     Ok(())
 }
 
-fn oob(reach: isize, len: usize) -> KernelError {
+pub(super) fn oob(reach: isize, len: usize) -> KernelError {
     KernelError::OutOfBounds { operand: "an operand".into(), reach: reach as i128, len }
 }

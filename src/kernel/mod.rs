@@ -6,17 +6,23 @@
 //! - `run.rs`: validation, initialisation and the choice of path;
 //! - `simplify.rs`: loop dropping, ordering and merging;
 //! - `exec.rs` + `block.rs`: the strided executor and its vectorisable inner loops;
-//! - `gemm.rs`: dispatch of GEMM-shaped nests to the `gemm` crate (the only `unsafe`);
+//! - `collect.rs` + `fresh.rs`: fresh outputs written in address order, straight into
+//!   uninitialised memory by the threads that compute them;
+//! - `gemm.rs` + `gemm_core.rs`: GEMM-shaped nests — core detection, how threads share them,
+//!   one core call (direct loops for small ones, else the `gemm` crate);
 //! - `parallel.rs`: splitting across rayon workers;
 //! - `guarded.rs`: the slow path for guarded (padded) operands;
 //! - `reference.rs`: a naive evaluator defining the semantics, used by the tests;
 //! - `copy.rs`: strided-to-contiguous copies.
 
 mod block;
+mod collect;
 mod copy;
 mod error;
 mod exec;
+mod fresh;
 mod gemm;
+mod gemm_core;
 mod guarded;
 mod nest;
 pub(crate) mod ops;
@@ -25,6 +31,8 @@ mod reference;
 mod run;
 mod scalar;
 mod simplify;
+#[cfg(test)]
+mod split_tests;
 #[cfg(test)]
 mod tests;
 

@@ -205,27 +205,17 @@ impl Nest {
             });
         }
         let r = self.extents.len();
-        let ops = std::iter::once((&self.output, output_len, "output".to_string())).chain(
-            self.inputs
-                .iter()
-                .zip(input_lens)
-                .enumerate()
-                .map(|(k, (a, &l))| (a, l, format!("input {k}"))),
-        );
-        for (acc, len, name) in ops {
+        let name = |k: usize| if k == 0 { "output".to_string() } else { format!("input {}", k - 1) };
+        let lens = std::iter::once(output_len).chain(input_lens.iter().copied());
+        for (k, (acc, len)) in std::iter::once(&self.output).chain(&self.inputs).zip(lens).enumerate()
+        {
             if acc.strides.len() != r {
-                return Err(KernelError::Rank {
-                    what: format!("{name}'s strides"),
-                    expected: r,
-                    got: acc.strides.len(),
-                });
+                let got = acc.strides.len();
+                return Err(KernelError::Rank { what: format!("{}'s strides", name(k)), expected: r, got });
             }
             if let Some(g) = acc.guards.iter().find(|g| g.coeffs.len() != r) {
-                return Err(KernelError::Rank {
-                    what: format!("{name}'s guard"),
-                    expected: r,
-                    got: g.coeffs.len(),
-                });
+                let got = g.coeffs.len();
+                return Err(KernelError::Rank { what: format!("{}'s guard", name(k)), expected: r, got });
             }
             if !acc.guards.is_empty() {
                 continue; // guarded operands are bounds-checked point by point
@@ -233,7 +223,7 @@ impl Nest {
             if let Some((lo, hi)) = acc.address_range(&self.extents) {
                 if lo < 0 || hi >= len as i128 {
                     let reach = if lo < 0 { lo } else { hi };
-                    return Err(KernelError::OutOfBounds { operand: name, reach, len });
+                    return Err(KernelError::OutOfBounds { operand: name(k), reach, len });
                 }
             }
         }

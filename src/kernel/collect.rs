@@ -1,0 +1,237 @@
+//! In-order evaluation into fresh outputs.
+//!
+//! A plan whose output is row-major from address 0 (every element written once, in address
+//! order: no reduction) needs no initialised output: its values are computed run by run
+//! along the innermost loop and appended through a [`Filler`]. Inputs strided along the
+//! innermost loop are gathered in blocks; an input that is contiguous along the second
+//! innermost loop instead (a transpose) is read in bands of rows — one cache line of it per
+//! innermost index — into a band-major scratch, so that every line read is used whole and
+//! the output is still written front to back.
+
+use smallvec::SmallVec;
+
+use super::block::Src;
+use super::error::KernelError;
+use super::exec::{advance, gather, oob, run_slice, BLK};
+use super::fresh::Filler;
+use super::ops::{with_combine, CombOp, Combine};
+use super::scalar::Scalar;
+use super::simplify::Plan;
+
+/// Largest band (rows × innermost extent) gathered at once, in elements.
+const BAND_ELEMS: usize = 1 << 16;
+
+type Offs = SmallVec<[isize; 6]>;
+
+/// Whether `plan` writes `0..len` in address order, every element once.
+pub fn in_order(plan: &Plan, len: usize) -> bool {
+    plan.out.offset == 0
+        && plan.points() == len
+        && crate::tensor::row_major(&plan.extents)
+            .is_ok_and(|rm| rm.as_slice() == plan.out.strides.as_slice())
+}
+
+/// Appends the values of an in-order plan (see [`in_order`]) to `out`.
+pub fn collect<T: Scalar>(
+    plan: &Plan,
+    combine: Combine,
+    ins: &[&[T]],
+    out: &mut Filler<'_, T>,
+) -> Result<(), KernelError> {
+    with_combine!(combine, C => run::<T, C>(plan, ins, out))
+}
+
+/// Rows per band when some input is contiguous along the second innermost loop but strided
+/// along the innermost (one cache line of it), else 1.
+fn band_rows<T>(plan: &Plan) -> usize {
+    let r = plan.extents.len();
+    if r < 2 {
+        return 1;
+    }
+    let rows = (64 / std::mem::size_of::<T>().max(1)).max(2);
+    let transposing =
+        plan.ins.iter().any(|o| o.strides[r - 1].abs() > 1 && o.strides[r - 2].abs() == 1);
+    let fits = plan.extents[r - 1].saturating_mul(rows) <= BAND_ELEMS;
+    if transposing && fits && plan.extents[r - 2] >= 2 {
+        rows
+    } else {
+        1
+    }
+}
+
+fn run<T: Scalar, C: CombOp<T>>(
+    plan: &Plan,
+    ins: &[&[T]],
+    out: &mut Filler<'_, T>,
+) -> Result<(), KernelError> {
+    let r = plan.extents.len();
+    let band = band_rows::<T>(plan);
+    let outer = if band > 1 { r - 2 } else { r - 1 };
+    let mut scratch: Vec<Vec<T>> = vec![Vec::new(); ins.len()];
+    let mut idx: SmallVec<[usize; 8]> = SmallVec::from_elem(0, outer);
+    let mut base: Offs = plan.operands().map(|o| o.offset).collect();
+    loop {
+        if band > 1 {
+            bands::<T, C>(plan, band, &base, ins, &mut scratch, out)?;
+        } else {
+            row::<T, C>(plan, &base, ins, &mut scratch, out)?;
+        }
+        if !advance(plan, &mut idx, &mut base) {
+            return Ok(());
+        }
+    }
+}
+
+/// One run along the innermost loop from the addresses `base` (output first).
+fn row<T: Scalar, C: CombOp<T>>(
+    plan: &Plan,
+    base: &[isize],
+    ins: &[&[T]],
+    scratch: &mut [Vec<T>],
+    out: &mut Filler<'_, T>,
+) -> Result<(), KernelError> {
+    let r = plan.extents.len();
+    let n1 = plan.extents[r - 1];
+    let s1: Offs = plan.operands().map(|o| o.strides[r - 1]).collect();
+    let strided = s1[1..].iter().any(|&s| s != 0 && s != 1);
+    if strided {
+        scratch.iter_mut().for_each(|s| s.resize(BLK, T::ZERO));
+    }
+    let mut done = 0;
+    while done < n1 {
+        let len = if strided { BLK.min(n1 - done) } else { n1 - done };
+        let at = |k: usize| base[k] + done as isize * s1[k];
+        for (k, buf) in ins.iter().enumerate() {
+            let s = s1[k + 1];
+            if s != 0 && s != 1 {
+                gather(buf, at(k + 1), s, &mut scratch[k][..len])?;
+            }
+        }
+        let mut srcs: SmallVec<[Src<'_, T>; 4]> = SmallVec::new();
+        for (k, (buf, tmp)) in ins.iter().zip(scratch.iter()).enumerate() {
+            srcs.push(source(buf, tmp, at(k + 1), s1[k + 1], len)?);
+        }
+        push_values::<T, C>(out, &srcs, len)?;
+        done += len;
+    }
+    Ok(())
+}
+
+/// The rows of the two innermost loops from the addresses `base`, `band` rows at a time:
+/// transposing inputs are gathered band-major (column by column, one line of the input per
+/// column), other strided inputs row by row, then the band's rows are appended.
+fn bands<T: Scalar, C: CombOp<T>>(
+    plan: &Plan,
+    band: usize,
+    base: &[isize],
+    ins: &[&[T]],
+    scratch: &mut [Vec<T>],
+    out: &mut Filler<'_, T>,
+) -> Result<(), KernelError> {
+    let r = plan.extents.len();
+    let (n2, n1) = (plan.extents[r - 2], plan.extents[r - 1]);
+    let s1: Offs = plan.operands().map(|o| o.strides[r - 1]).collect();
+    let s2: Offs = plan.operands().map(|o| o.strides[r - 2]).collect();
+    let transposing = |k: usize| s1[k].abs() > 1 && s2[k].abs() == 1;
+    for (k, s) in scratch.iter_mut().enumerate() {
+        let rows = if transposing(k + 1) { band } else { 1 };
+        s.resize(rows * n1, T::ZERO);
+    }
+    for j0 in (0..n2).step_by(band) {
+        let rows = band.min(n2 - j0);
+        for (k, buf) in ins.iter().enumerate() {
+            if transposing(k + 1) {
+                let at = base[k + 1] + j0 as isize * s2[k + 1];
+                gather_band(buf, at, (s1[k + 1], s2[k + 1]), rows, &mut scratch[k][..rows * n1])?;
+            }
+        }
+        for j in 0..rows {
+            let at = |k: usize| base[k] + (j0 + j) as isize * s2[k];
+            for (k, buf) in ins.iter().enumerate() {
+                let s = s1[k + 1];
+                if !transposing(k + 1) && s != 0 && s != 1 {
+                    gather(buf, at(k + 1), s, &mut scratch[k][..n1])?;
+                }
+            }
+            let mut srcs: SmallVec<[Src<'_, T>; 4]> = SmallVec::new();
+            for (k, (buf, tmp)) in ins.iter().zip(scratch.iter()).enumerate() {
+                srcs.push(if transposing(k + 1) {
+                    Src::Slice(&tmp[j * n1..(j + 1) * n1])
+                } else {
+                    source(buf, tmp, at(k + 1), s1[k + 1], n1)?
+                });
+            }
+            push_values::<T, C>(out, &srcs, n1)?;
+        }
+    }
+    Ok(())
+}
+
+/// `dst[j·n + i] = src[at + i·s1 + j·s2]` for `j < rows`, `i < n` (`n = dst.len() / rows`),
+/// walking `i` outermost so that each step reads `rows` neighbours (`|s2| = 1`).
+fn gather_band<T: Copy>(
+    src: &[T],
+    at: isize,
+    (s1, s2): (isize, isize),
+    rows: usize,
+    dst: &mut [T],
+) -> Result<(), KernelError> {
+    let n = dst.len() / rows.max(1);
+    let first = if s2 < 0 { at - (rows as isize - 1) } else { at };
+    for i in 0..n {
+        let a = first + i as isize * s1;
+        let start = usize::try_from(a).map_err(|_| oob(a, src.len()))?;
+        let col = src.get(start..start + rows).ok_or_else(|| oob(a + rows as isize, src.len()))?;
+        for (j, &v) in col.iter().enumerate() {
+            let j = if s2 < 0 { rows - 1 - j } else { j };
+            if let Some(d) = dst.get_mut(j * n + i) {
+                *d = v;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The source of one input for a run of `len` points from address `at` with stride `s`
+/// (`tmp` holds the gathered values of a strided input).
+fn source<'a, T: Scalar>(
+    buf: &'a [T],
+    tmp: &'a [T],
+    at: isize,
+    s: isize,
+    len: usize,
+) -> Result<Src<'a, T>, KernelError> {
+    Ok(match s {
+        0 => Src::Scalar(*buf.get(at as usize).ok_or_else(|| oob(at, buf.len()))?),
+        1 => Src::Slice(run_slice(buf, at, len)?),
+        _ => Src::Slice(&tmp[..len]),
+    })
+}
+
+/// Appends the combined values of one run.
+fn push_values<T: Scalar, C: CombOp<T>>(
+    out: &mut Filler<'_, T>,
+    srcs: &[Src<'_, T>],
+    n: usize,
+) -> Result<(), KernelError> {
+    // Scalars are copied out of `srcs` first: a value read through a reference inside the
+    // loop keeps it from vectorising.
+    match *srcs {
+        [Src::Slice(x)] => out.extend_from_slice(&x[..n]),
+        [Src::Scalar(v)] => out.extend(std::iter::repeat_n(v, n)),
+        [Src::Slice(x), Src::Slice(y)] => {
+            out.extend(x[..n].iter().zip(&y[..n]).map(|(&a, &b)| C::comb(a, b)))
+        }
+        [Src::Slice(x), Src::Scalar(b)] => out.extend(x[..n].iter().map(move |&a| C::comb(a, b))),
+        [Src::Scalar(a), Src::Slice(y)] => out.extend(y[..n].iter().map(move |&b| C::comb(a, b))),
+        [Src::Scalar(a), Src::Scalar(b)] => out.extend(std::iter::repeat_n(C::comb(a, b), n)),
+        ref xs => out.extend((0..n).map(|k| {
+            let mut it = xs.iter().map(|s| match s {
+                Src::Slice(v) => v[k],
+                Src::Scalar(v) => *v,
+            });
+            let first = it.next().unwrap_or(T::ZERO);
+            it.fold(first, C::comb)
+        })),
+    }
+}
