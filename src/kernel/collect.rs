@@ -12,7 +12,8 @@ use smallvec::SmallVec;
 
 use super::block::Src;
 use super::error::KernelError;
-use super::exec::{advance, gather, oob, run_slice, BLK};
+use super::exec::{gather, oob, run_slice, BLK};
+use super::odometer::{Odometer, Offs};
 use super::fresh::Filler;
 use super::ops::{with_combine, CombOp, Combine};
 use super::scalar::Scalar;
@@ -20,8 +21,6 @@ use super::simplify::Plan;
 
 /// Largest band (rows × innermost extent) gathered at once, in elements.
 const BAND_ELEMS: usize = 1 << 16;
-
-type Offs = SmallVec<[isize; 6]>;
 
 /// Whether `plan` writes `0..len` in address order, every element once.
 pub fn in_order(plan: &Plan, len: usize) -> bool {
@@ -59,6 +58,16 @@ fn band_rows<T>(plan: &Plan) -> usize {
     }
 }
 
+/// The innermost loops' extents and strides (output first), fixed for the whole plan.
+struct Inner {
+    n1: usize,
+    n2: usize,
+    s1: Offs,
+    s2: Offs,
+    /// Whether an input is strided (neither contiguous nor broadcast) along the innermost loop.
+    strided: bool,
+}
+
 fn run<T: Scalar, C: CombOp<T>>(
     plan: &Plan,
     ins: &[&[T]],
@@ -67,16 +76,26 @@ fn run<T: Scalar, C: CombOp<T>>(
     let r = plan.extents.len();
     let band = band_rows::<T>(plan);
     let outer = if band > 1 { r - 2 } else { r - 1 };
+    let s1: Offs = plan.operands().map(|o| o.strides[r - 1]).collect();
+    let inner = Inner {
+        n1: plan.extents[r - 1],
+        n2: if r >= 2 { plan.extents[r - 2] } else { 1 },
+        strided: s1[1..].iter().any(|&s| s != 0 && s != 1),
+        s2: plan.operands().map(|o| if r >= 2 { o.strides[r - 2] } else { 0 }).collect(),
+        s1,
+    };
     let mut scratch: Vec<Vec<T>> = vec![Vec::new(); ins.len()];
-    let mut idx: SmallVec<[usize; 8]> = SmallVec::from_elem(0, outer);
-    let mut base: Offs = plan.operands().map(|o| o.offset).collect();
+    if band == 1 && inner.strided {
+        scratch.iter_mut().for_each(|s| s.resize(BLK, T::ZERO));
+    }
+    let mut odo = Odometer::new(plan, outer);
     loop {
         if band > 1 {
-            bands::<T, C>(plan, band, &base, ins, &mut scratch, out)?;
+            bands::<T, C>(&inner, band, &odo.base, ins, &mut scratch, out)?;
         } else {
-            row::<T, C>(plan, &base, ins, &mut scratch, out)?;
+            row::<T, C>(&inner, &odo.base, ins, &mut scratch, out)?;
         }
-        if !advance(plan, &mut idx, &mut base) {
+        if !odo.advance() {
             return Ok(());
         }
     }
@@ -84,22 +103,23 @@ fn run<T: Scalar, C: CombOp<T>>(
 
 /// One run along the innermost loop from the addresses `base` (output first).
 fn row<T: Scalar, C: CombOp<T>>(
-    plan: &Plan,
+    inner: &Inner,
     base: &[isize],
     ins: &[&[T]],
     scratch: &mut [Vec<T>],
     out: &mut Filler<'_, T>,
 ) -> Result<(), KernelError> {
-    let r = plan.extents.len();
-    let n1 = plan.extents[r - 1];
-    let s1: Offs = plan.operands().map(|o| o.strides[r - 1]).collect();
-    let strided = s1[1..].iter().any(|&s| s != 0 && s != 1);
-    if strided {
-        scratch.iter_mut().for_each(|s| s.resize(BLK, T::ZERO));
+    let (n1, s1) = (inner.n1, &inner.s1);
+    if !inner.strided {
+        let mut srcs: SmallVec<[Src<'_, T>; 4]> = SmallVec::new();
+        for (k, buf) in ins.iter().enumerate() {
+            srcs.push(source(buf, &[], base[k + 1], s1[k + 1], n1)?);
+        }
+        return push_values::<T, C>(out, &srcs, n1);
     }
     let mut done = 0;
     while done < n1 {
-        let len = if strided { BLK.min(n1 - done) } else { n1 - done };
+        let len = BLK.min(n1 - done);
         let at = |k: usize| base[k] + done as isize * s1[k];
         for (k, buf) in ins.iter().enumerate() {
             let s = s1[k + 1];
@@ -121,17 +141,14 @@ fn row<T: Scalar, C: CombOp<T>>(
 /// transposing inputs are gathered band-major (column by column, one line of the input per
 /// column), other strided inputs row by row, then the band's rows are appended.
 fn bands<T: Scalar, C: CombOp<T>>(
-    plan: &Plan,
+    inner: &Inner,
     band: usize,
     base: &[isize],
     ins: &[&[T]],
     scratch: &mut [Vec<T>],
     out: &mut Filler<'_, T>,
 ) -> Result<(), KernelError> {
-    let r = plan.extents.len();
-    let (n2, n1) = (plan.extents[r - 2], plan.extents[r - 1]);
-    let s1: Offs = plan.operands().map(|o| o.strides[r - 1]).collect();
-    let s2: Offs = plan.operands().map(|o| o.strides[r - 2]).collect();
+    let (n1, n2, s1, s2) = (inner.n1, inner.n2, &inner.s1, &inner.s2);
     let transposing = |k: usize| s1[k].abs() > 1 && s2[k].abs() == 1;
     for (k, s) in scratch.iter_mut().enumerate() {
         let rows = if transposing(k + 1) { band } else { 1 };

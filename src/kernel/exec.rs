@@ -8,6 +8,7 @@ use smallvec::SmallVec;
 
 use super::block::{binary, nary, unary, Dst, Src};
 use super::error::KernelError;
+use super::odometer::{Odometer, Offs};
 use super::ops::{with_accum, with_combine, AccOp, Accum, CombOp, Combine};
 use super::scalar::Scalar;
 use super::simplify::Plan;
@@ -17,7 +18,6 @@ pub const BLK: usize = 256;
 /// Tile edge for the two innermost loops when tiling pays.
 pub const TILE: usize = 32;
 
-type Offs = SmallVec<[isize; 6]>;
 
 /// Runs an unguarded plan with the given operators.
 pub fn execute<T: Scalar>(
@@ -59,10 +59,10 @@ fn run<T: Scalar, A: AccOp<T>, C: CombOp<T>>(
     // Gather space only when some operand is strided along the innermost loop.
     let blk = if s1.iter().any(|&s| s != 0 && s != 1) { BLK } else { 0 };
     let mut scratch = Scratch { ins: vec![vec![T::ZERO; blk]; ins.len()], out: vec![T::ZERO; blk] };
-    let mut idx: SmallVec<[usize; 8]> = SmallVec::from_elem(0, outer);
-    let mut base: Offs = plan.operands().map(|o| o.offset).collect();
-    let mut offs: Offs = base.clone();
+    let mut odo = Odometer::new(plan, outer);
+    let mut offs: Offs = odo.base.clone();
     loop {
+        let base = &odo.base;
         for j0 in (0..n2).step_by(t2.max(1)) {
             for i0 in (0..n1).step_by(t1.max(1)) {
                 let len = t1.min(n1 - i0);
@@ -89,32 +89,8 @@ fn run<T: Scalar, A: AccOp<T>, C: CombOp<T>>(
                 }
             }
         }
-        if !advance(plan, &mut idx, &mut base) {
+        if !odo.advance() {
             return Ok(());
-        }
-    }
-}
-
-/// Steps the odometer over the loops `0..idx.len()` of `plan`, updating every operand's base
-/// address (output first); false after the last point.
-pub(super) fn advance(plan: &Plan, idx: &mut [usize], base: &mut [isize]) -> bool {
-    let mut k = idx.len();
-    loop {
-        if k == 0 {
-            return false;
-        }
-        k -= 1;
-        idx[k] += 1;
-        let ext = plan.extents[k];
-        for (b, o) in base.iter_mut().zip(plan.operands()) {
-            *b += o.strides[k];
-        }
-        if idx[k] < ext {
-            return true;
-        }
-        idx[k] = 0;
-        for (b, o) in base.iter_mut().zip(plan.operands()) {
-            *b -= o.strides[k] * ext as isize;
         }
     }
 }

@@ -25,6 +25,7 @@ mod gemm;
 mod gemm_core;
 mod guarded;
 mod nest;
+mod odometer;
 pub(crate) mod ops;
 mod parallel;
 mod reference;

@@ -3,7 +3,10 @@
 
 use super::error::EinsumError;
 use super::lower::{contract, Operand};
+use smallvec::SmallVec;
+
 use super::path::greedy;
+use super::recent;
 use super::shapes::{analyze, Analysis};
 use crate::kernel::{RunOptions, Scalar};
 use crate::spec::parse_numpy;
@@ -36,9 +39,9 @@ pub fn einsum_with(
     operands: &[&Tensor],
     opts: &RunOptions,
 ) -> Result<Tensor, EinsumError> {
-    let parsed = parse_numpy(spec)?;
-    let shapes: Vec<&[usize]> = operands.iter().map(|t| t.shape()).collect();
-    let an = analyze(&parsed, &shapes)?;
+    let shapes: SmallVec<[&[usize]; 4]> = operands.iter().map(|t| t.shape()).collect();
+    let an = recent::analysis(spec, &shapes)?;
+    let an = &*an;
     if let [only] = operands {
         if let Some(view) = as_view(&an, only)? {
             return Ok(view);
@@ -51,9 +54,9 @@ pub fn einsum_with(
         return Ok(Tensor::full(dtype, &an.output_shape(), 0.0)?);
     }
     let result = if dtype.computes_in_f64() {
-        compute::<f64>(&an, operands, opts)?
+        compute::<f64>(an, operands, opts)?
     } else {
-        compute::<f32>(&an, operands, opts)?
+        compute::<f32>(an, operands, opts)?
     };
     Ok(result.astype(dtype))
 }
@@ -97,6 +100,14 @@ fn compute<T: Scalar>(
     opts: &RunOptions,
 ) -> Result<Tensor, EinsumError> {
     let mut tensors: Vec<Tensor> = operands.iter().map(|t| t.astype(T::DTYPE)).collect();
+    if tensors.len() <= 2 && !presum_needed(an) {
+        let ops: SmallVec<[Operand<'_>; 2]> = tensors
+            .iter()
+            .zip(&an.operands)
+            .map(|(t, l)| Operand { tensor: t, labels: l })
+            .collect();
+        return contract::<T>(&ops, &an.output, opts);
+    }
     let mut labels: Vec<Vec<usize>> = an.operands.clone();
     if tensors.len() >= 2 {
         presum::<T>(an, &mut tensors, &mut labels, opts)?;
@@ -128,6 +139,19 @@ fn compute<T: Scalar>(
         }
         _ => Err(EinsumError::Arity { terms: 0, operands: 0 }),
     }
+}
+
+/// Whether [`presum`] would change any operand: a label repeated within one, or one that no
+/// other operand and not the output has.
+fn presum_needed(an: &Analysis) -> bool {
+    an.operands.len() >= 2
+        && an.operands.iter().enumerate().any(|(k, ls)| {
+            ls.iter().enumerate().any(|(pos, l)| {
+                ls[..pos].contains(l)
+                    || !(an.output.contains(l)
+                        || an.operands.iter().enumerate().any(|(o, other)| o != k && other.contains(l)))
+            })
+        })
 }
 
 /// Sums away, operand by operand, the labels no other operand and not the output has, and

@@ -6,6 +6,7 @@
 //!   the implicit output — with numpy's errors mapped to crate codes ([`EinsumError`]);
 //! - `lower.rs`: one contraction step as a kernel [`Nest`](crate::kernel::Nest);
 //! - `path.rs`: the greedy contraction order for three or more operands;
+//! - `recent.rs`: the analyses of a thread's last calls (a loop parses its subscripts once);
 //! - `einsum.rs`: the public [`einsum`], [`einsum_with`] and [`einsum_shape`];
 //! - `timing.rs`: repeated-run timing used by benchmarks.
 
@@ -13,6 +14,7 @@ mod einsum;
 mod error;
 mod lower;
 mod path;
+mod recent;
 mod shapes;
 #[cfg(test)]
 mod tests;
