@@ -88,12 +88,22 @@ fn run<T: Scalar, C: CombOp<T>>(
     if band == 1 && inner.strided {
         scratch.iter_mut().for_each(|s| s.resize(BLK, T::ZERO));
     }
-    let mut odo = Odometer::new(plan, outer);
+    // The last outer loop is stepped here, the ones before it by the odometer.
+    let (steps, step): (usize, Offs) = match outer.checked_sub(1) {
+        Some(d) => (plan.extents[d], plan.operands().map(|o| o.strides[d]).collect()),
+        None => (1, Offs::from_elem(0, ins.len() + 1)),
+    };
+    let mut odo = Odometer::new(plan, outer.saturating_sub(1));
+    let mut base = odo.base.clone();
     loop {
-        if band > 1 {
-            bands::<T, C>(&inner, band, &odo.base, ins, &mut scratch, out)?;
-        } else {
-            row::<T, C>(&inner, &odo.base, ins, &mut scratch, out)?;
+        base.copy_from_slice(&odo.base);
+        for _ in 0..steps {
+            if band > 1 {
+                bands::<T, C>(&inner, band, &base, ins, &mut scratch, out)?;
+            } else {
+                row::<T, C>(&inner, &base, ins, &mut scratch, out)?;
+            }
+            base.iter_mut().zip(&step).for_each(|(b, s)| *b += s);
         }
         if !odo.advance() {
             return Ok(());
@@ -102,6 +112,7 @@ fn run<T: Scalar, C: CombOp<T>>(
 }
 
 /// One run along the innermost loop from the addresses `base` (output first).
+#[inline]
 fn row<T: Scalar, C: CombOp<T>>(
     inner: &Inner,
     base: &[isize],
@@ -111,11 +122,20 @@ fn row<T: Scalar, C: CombOp<T>>(
 ) -> Result<(), KernelError> {
     let (n1, s1) = (inner.n1, &inner.s1);
     if !inner.strided {
-        let mut srcs: SmallVec<[Src<'_, T>; 4]> = SmallVec::new();
-        for (k, buf) in ins.iter().enumerate() {
-            srcs.push(source(buf, &[], base[k + 1], s1[k + 1], n1)?);
-        }
-        return push_values::<T, C>(out, &srcs, n1);
+        return match *ins {
+            [x] => push_values::<T, C>(out, &[source(x, &[], base[1], s1[1], n1)?], n1),
+            [x, y] => {
+                let a = source(x, &[], base[1], s1[1], n1)?;
+                let b = source(y, &[], base[2], s1[2], n1)?;
+                push_values::<T, C>(out, &[a, b], n1)
+            }
+            _ => {
+                let srcs: SmallVec<[Src<'_, T>; 4]> = (0..ins.len())
+                    .map(|k| source(ins[k], &[], base[k + 1], s1[k + 1], n1))
+                    .collect::<Result<_, _>>()?;
+                push_values::<T, C>(out, &srcs, n1)
+            }
+        };
     }
     let mut done = 0;
     while done < n1 {
@@ -211,6 +231,7 @@ fn gather_band<T: Copy>(
 
 /// The source of one input for a run of `len` points from address `at` with stride `s`
 /// (`tmp` holds the gathered values of a strided input).
+#[inline]
 fn source<'a, T: Scalar>(
     buf: &'a [T],
     tmp: &'a [T],
@@ -226,6 +247,7 @@ fn source<'a, T: Scalar>(
 }
 
 /// Appends the combined values of one run.
+#[inline]
 fn push_values<T: Scalar, C: CombOp<T>>(
     out: &mut Filler<'_, T>,
     srcs: &[Src<'_, T>],

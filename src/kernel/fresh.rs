@@ -18,6 +18,7 @@ use std::mem::MaybeUninit;
 use std::ops::Range;
 
 use rayon::prelude::*;
+use smallvec::SmallVec;
 
 use super::error::KernelError;
 use crate::tensor::hugepage;
@@ -100,7 +101,7 @@ where
 {
     let mut v = room::<T>(len)?;
     let spare = v.spare_capacity_mut().get_mut(..len).ok_or_else(underfull)?;
-    let mut pieces = Vec::with_capacity(ranges.len());
+    let mut pieces: SmallVec<[&mut [MaybeUninit<T>]; 4]> = SmallVec::with_capacity(ranges.len());
     let mut rest = spare;
     let mut at = 0;
     for r in ranges {
@@ -127,7 +128,7 @@ where
     if pieces.len() <= 1 {
         pieces.into_iter().enumerate().try_for_each(one)?;
     } else {
-        pieces.into_par_iter().enumerate().try_for_each(one)?;
+        pieces.into_vec().into_par_iter().enumerate().try_for_each(one)?;
     }
     Ok(into_full(v, len))
 }

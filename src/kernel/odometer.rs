@@ -41,19 +41,37 @@ impl Odometer {
     #[inline]
     pub fn advance(&mut self) -> bool {
         let n = self.ops;
-        let mut k = self.idx.len();
-        while k > 0 {
+        let Some(last) = self.idx.len().checked_sub(1) else { return false };
+        let (idx, ext, base) = (self.idx.as_mut_slice(), self.ext.as_slice(), self.base.as_mut_slice());
+        let step = self.step.as_slice();
+        // The innermost loop steps most of the time.
+        idx[last] += 1;
+        if idx[last] < ext[last] {
+            add(base, &step[last * n..], 1);
+            return true;
+        }
+        let mut k = last;
+        loop {
+            let back = (ext[k] - 1) as isize;
+            idx[k] = 0;
+            add(base, &step[k * n..], -back);
+            if k == 0 {
+                return false;
+            }
             k -= 1;
-            let st = &self.step[k * n..(k + 1) * n];
-            self.idx[k] += 1;
-            if self.idx[k] < self.ext[k] {
-                self.base.iter_mut().zip(st).for_each(|(b, s)| *b += s);
+            idx[k] += 1;
+            if idx[k] < ext[k] {
+                add(base, &step[k * n..], 1);
                 return true;
             }
-            let back = (self.ext[k] - 1) as isize;
-            self.idx[k] = 0;
-            self.base.iter_mut().zip(st).for_each(|(b, s)| *b -= s * back);
         }
-        false
+    }
+}
+
+/// `base[o] += times·step[o]` for every operand.
+#[inline(always)]
+fn add(base: &mut [isize], step: &[isize], times: isize) {
+    for (b, &s) in base.iter_mut().zip(step) {
+        *b += s * times;
     }
 }

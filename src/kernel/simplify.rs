@@ -43,15 +43,20 @@ impl Plan {
     }
 
     fn build(nest: &Nest, output_order: bool) -> Plan {
-        let keep: Vec<usize> = (0..nest.extents.len()).filter(|&d| nest.extents[d] != 1).collect();
-        let op = |offset: isize, strides: &[isize]| Operand {
-            offset,
-            strides: keep.iter().map(|&d| strides.get(d).copied().unwrap_or(0)).collect(),
+        let kept = |strides: &[isize]| -> Loops<isize> {
+            (0..nest.extents.len())
+                .filter(|&d| nest.extents[d] != 1)
+                .map(|d| strides.get(d).copied().unwrap_or(0))
+                .collect()
         };
         let mut plan = Plan {
-            extents: keep.iter().map(|&d| nest.extents[d]).collect(),
-            out: op(nest.output.offset, &nest.output.strides),
-            ins: nest.inputs.iter().map(|a| op(a.offset, &a.strides)).collect(),
+            extents: nest.extents.iter().copied().filter(|&e| e != 1).collect(),
+            out: Operand { offset: nest.output.offset, strides: kept(&nest.output.strides) },
+            ins: nest
+                .inputs
+                .iter()
+                .map(|a| Operand { offset: a.offset, strides: kept(&a.strides) })
+                .collect(),
         };
         plan.merge();
         plan.sort(output_order);
@@ -97,9 +102,11 @@ impl Plan {
                 (total(d), 0)
             }
         };
-        let mut order: Vec<usize> = (0..self.extents.len()).collect();
+        let mut order: Loops<usize> = (0..self.extents.len()).collect();
         order.sort_by_key(|&d| std::cmp::Reverse(key(d)));
-        *self = self.permuted(&order);
+        if order.iter().enumerate().any(|(k, &d)| k != d) {
+            *self = self.permuted(&order);
+        }
     }
 
     /// Merges adjacent loops `(d, d+1)` where every operand has `stride[d] = stride[d+1]·extent[d+1]`.
@@ -131,7 +138,7 @@ impl Plan {
 /// Whether `offset + Σ i_d·strides[d]` visits distinct addresses for distinct points (a
 /// sufficient test: sorted by |stride|, each stride exceeds the span of the smaller ones).
 pub fn injective(extents: &[usize], strides: &[isize]) -> bool {
-    let mut dims: Vec<(u128, u128)> = extents
+    let mut dims: SmallVec<[(u128, u128); 8]> = extents
         .iter()
         .zip(strides)
         .filter(|(&n, _)| n > 1)
