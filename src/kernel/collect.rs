@@ -3,10 +3,9 @@
 //! A plan whose output is row-major from address 0 (every element written once, in address
 //! order: no reduction) needs no initialised output: its values are computed run by run
 //! along the innermost loop and appended through a [`Filler`]. Inputs strided along the
-//! innermost loop are gathered in blocks; an input that is contiguous along the second
-//! innermost loop instead (a transpose) is read in bands of rows — one cache line of it per
-//! innermost index — into a band-major scratch, so that every line read is used whole and
-//! the output is still written front to back.
+//! innermost loop are gathered in blocks. (A transpose — an input contiguous along an outer
+//! loop but strided along the innermost — is better served by the tiled executor over a
+//! filled output: reading it in full-row bands in output order was measured slower.)
 
 use smallvec::SmallVec;
 
@@ -18,9 +17,6 @@ use super::fresh::Filler;
 use super::ops::{with_combine, CombOp, Combine};
 use super::scalar::Scalar;
 use super::simplify::Plan;
-
-/// Largest band (rows × innermost extent) gathered at once, in elements.
-const BAND_ELEMS: usize = 1 << 16;
 
 /// Whether `plan` writes `0..len` in address order, every element once.
 pub fn in_order(plan: &Plan, len: usize) -> bool {
@@ -40,30 +36,19 @@ pub fn collect<T: Scalar>(
     with_combine!(combine, C => run::<T, C>(plan, ins, out))
 }
 
-/// Rows per band when some input is contiguous along the second innermost loop but strided
-/// along the innermost (one cache line of it), else 1.
-fn band_rows<T>(plan: &Plan) -> usize {
+/// Whether an input is contiguous along an outer loop but strided along the innermost: a
+/// transpose, which the tiled executor handles better than an in-order pass.
+pub fn transposing(plan: &Plan) -> bool {
     let r = plan.extents.len();
-    if r < 2 {
-        return 1;
-    }
-    let rows = (64 / std::mem::size_of::<T>().max(1)).max(2);
-    let transposing =
-        plan.ins.iter().any(|o| o.strides[r - 1].abs() > 1 && o.strides[r - 2].abs() == 1);
-    let fits = plan.extents[r - 1].saturating_mul(rows) <= BAND_ELEMS;
-    if transposing && fits && plan.extents[r - 2] >= 2 {
-        rows
-    } else {
-        1
-    }
+    plan.ins
+        .iter()
+        .any(|o| o.strides[r - 1].abs() > 1 && o.strides[..r - 1].iter().any(|s| s.abs() == 1))
 }
 
 /// The innermost loops' extents and strides (output first), fixed for the whole plan.
 struct Inner {
     n1: usize,
-    n2: usize,
     s1: Offs,
-    s2: Offs,
     /// Whether an input is strided (neither contiguous nor broadcast) along the innermost loop.
     strided: bool,
 }
@@ -74,18 +59,15 @@ fn run<T: Scalar, C: CombOp<T>>(
     out: &mut Filler<'_, T>,
 ) -> Result<(), KernelError> {
     let r = plan.extents.len();
-    let band = band_rows::<T>(plan);
-    let outer = if band > 1 { r - 2 } else { r - 1 };
+    let outer = r - 1;
     let s1: Offs = plan.operands().map(|o| o.strides[r - 1]).collect();
     let inner = Inner {
         n1: plan.extents[r - 1],
-        n2: if r >= 2 { plan.extents[r - 2] } else { 1 },
         strided: s1[1..].iter().any(|&s| s != 0 && s != 1),
-        s2: plan.operands().map(|o| if r >= 2 { o.strides[r - 2] } else { 0 }).collect(),
         s1,
     };
     let mut scratch: Vec<Vec<T>> = vec![Vec::new(); ins.len()];
-    if band == 1 && inner.strided {
+    if inner.strided {
         scratch.iter_mut().for_each(|s| s.resize(BLK, T::ZERO));
     }
     // The last outer loop is stepped here, the ones before it by the odometer.
@@ -98,11 +80,7 @@ fn run<T: Scalar, C: CombOp<T>>(
     loop {
         base.copy_from_slice(&odo.base);
         for _ in 0..steps {
-            if band > 1 {
-                bands::<T, C>(&inner, band, &base, ins, &mut scratch, out)?;
-            } else {
-                row::<T, C>(&inner, &base, ins, &mut scratch, out)?;
-            }
+            row::<T, C>(&inner, &base, ins, &mut scratch, out)?;
             base.iter_mut().zip(&step).for_each(|(b, s)| *b += s);
         }
         if !odo.advance() {
@@ -153,78 +131,6 @@ fn row<T: Scalar, C: CombOp<T>>(
         }
         push_values::<T, C>(out, &srcs, len)?;
         done += len;
-    }
-    Ok(())
-}
-
-/// The rows of the two innermost loops from the addresses `base`, `band` rows at a time:
-/// transposing inputs are gathered band-major (column by column, one line of the input per
-/// column), other strided inputs row by row, then the band's rows are appended.
-fn bands<T: Scalar, C: CombOp<T>>(
-    inner: &Inner,
-    band: usize,
-    base: &[isize],
-    ins: &[&[T]],
-    scratch: &mut [Vec<T>],
-    out: &mut Filler<'_, T>,
-) -> Result<(), KernelError> {
-    let (n1, n2, s1, s2) = (inner.n1, inner.n2, &inner.s1, &inner.s2);
-    let transposing = |k: usize| s1[k].abs() > 1 && s2[k].abs() == 1;
-    for (k, s) in scratch.iter_mut().enumerate() {
-        let rows = if transposing(k + 1) { band } else { 1 };
-        s.resize(rows * n1, T::ZERO);
-    }
-    for j0 in (0..n2).step_by(band) {
-        let rows = band.min(n2 - j0);
-        for (k, buf) in ins.iter().enumerate() {
-            if transposing(k + 1) {
-                let at = base[k + 1] + j0 as isize * s2[k + 1];
-                gather_band(buf, at, (s1[k + 1], s2[k + 1]), rows, &mut scratch[k][..rows * n1])?;
-            }
-        }
-        for j in 0..rows {
-            let at = |k: usize| base[k] + (j0 + j) as isize * s2[k];
-            for (k, buf) in ins.iter().enumerate() {
-                let s = s1[k + 1];
-                if !transposing(k + 1) && s != 0 && s != 1 {
-                    gather(buf, at(k + 1), s, &mut scratch[k][..n1])?;
-                }
-            }
-            let mut srcs: SmallVec<[Src<'_, T>; 4]> = SmallVec::new();
-            for (k, (buf, tmp)) in ins.iter().zip(scratch.iter()).enumerate() {
-                srcs.push(if transposing(k + 1) {
-                    Src::Slice(&tmp[j * n1..(j + 1) * n1])
-                } else {
-                    source(buf, tmp, at(k + 1), s1[k + 1], n1)?
-                });
-            }
-            push_values::<T, C>(out, &srcs, n1)?;
-        }
-    }
-    Ok(())
-}
-
-/// `dst[j·n + i] = src[at + i·s1 + j·s2]` for `j < rows`, `i < n` (`n = dst.len() / rows`),
-/// walking `i` outermost so that each step reads `rows` neighbours (`|s2| = 1`).
-fn gather_band<T: Copy>(
-    src: &[T],
-    at: isize,
-    (s1, s2): (isize, isize),
-    rows: usize,
-    dst: &mut [T],
-) -> Result<(), KernelError> {
-    let n = dst.len() / rows.max(1);
-    let first = if s2 < 0 { at - (rows as isize - 1) } else { at };
-    for i in 0..n {
-        let a = first + i as isize * s1;
-        let start = usize::try_from(a).map_err(|_| oob(a, src.len()))?;
-        let col = src.get(start..start + rows).ok_or_else(|| oob(a + rows as isize, src.len()))?;
-        for (j, &v) in col.iter().enumerate() {
-            let j = if s2 < 0 { rows - 1 - j } else { j };
-            if let Some(d) = dst.get_mut(j * n + i) {
-                *d = v;
-            }
-        }
     }
     Ok(())
 }

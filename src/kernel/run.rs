@@ -6,7 +6,7 @@
 use rayon::prelude::*;
 use smallvec::SmallVec;
 
-use super::collect::{collect, in_order};
+use super::collect::{collect, in_order, transposing};
 use super::error::KernelError;
 use super::exec::execute;
 use super::fresh;
@@ -101,19 +101,23 @@ impl Nest {
         let points = self.points()?;
         let fill = self.accum.neutral().map_or(T::ZERO, T::from_f64);
         if points == 0 || self.has_guards() {
-            let mut out = fresh_filled(len, fill, opts)?;
+            let mut out = fresh_filled(len, fill, false, opts)?;
             self.run_with(inputs, &mut out, opts)?;
             return Ok(out);
         }
         // Only a nest without reduction loops can write every element once, in order.
         let no_sum = self.extents.iter().zip(&self.output.strides).all(|(&e, &s)| e == 1 || s != 0);
+        let mut scattered = false;
         if no_sum {
             let plan = Plan::from_nest_output_order(self);
-            if in_order(&plan, len) {
+            scattered = transposing(&plan);
+            if in_order(&plan, len) && !scattered {
                 return fresh_in_order(&plan, self.combine, inputs, len, opts);
             }
         }
-        let mut out = fresh_filled(len, fill, opts)?;
+        // A transpose writes tile by tile: its pages are first filled in address order (the
+        // scattered first touches of lazily zeroed pages cost twice as much).
+        let mut out = fresh_filled(len, fill, scattered, opts)?;
         let plan = Plan::from_nest(self);
         run_plan(&plan, self.accum, self.combine, Start::Neutral, inputs, &mut out, opts)?;
         Ok(out)
@@ -126,11 +130,17 @@ impl Nest {
     }
 }
 
-/// `len` elements holding `value`, written by the workers when large.
-fn fresh_filled<T: Scalar>(len: usize, value: T, opts: &RunOptions) -> Result<Vec<T>, KernelError> {
+/// `len` elements holding `value`, written by the workers when large; `explicit`: written
+/// even when zero (not left to lazily zeroed pages).
+fn fresh_filled<T: Scalar>(
+    len: usize,
+    value: T,
+    explicit: bool,
+    opts: &RunOptions,
+) -> Result<Vec<T>, KernelError> {
     if opts.threads > 1 && len >= opts.min_parallel_points {
         fresh::filled(len, value, opts.threads)
-    } else if value == T::ZERO {
+    } else if value == T::ZERO && !explicit {
         Ok(crate::tensor::hugepage::zeroed(len, T::ZERO)?)
     } else {
         Ok(crate::tensor::hugepage::filled(len, value)?)

@@ -1,6 +1,6 @@
 //! Tests of the thread splits and of fresh outputs: each way a GEMM-shaped nest shares its
 //! threads (asserted through the choice itself, so the sizes keep hitting it), and fresh
-//! outputs (in-order, banded transposes, filled) at sizes around the parallel threshold.
+//! outputs (in order, transposed, filled) at sizes around the parallel threshold.
 
 use super::gemm::{choose, find_core, Split};
 use super::parallel::disjoint_loop;
@@ -161,7 +161,7 @@ fn fresh_outputs_around_the_parallel_threshold() {
     }
 }
 
-/// Bands wider than the band scratch allows fall back to row-by-row gathers.
+/// Long transposed rows: the tiled executor over a filled fresh output.
 #[test]
 fn long_transposed_rows() {
     transposes(3, 70_000, false, &opts(1, 4096));
