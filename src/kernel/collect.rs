@@ -6,14 +6,18 @@
 //! innermost loop are gathered in blocks. (A transpose — an input contiguous along an outer
 //! loop but strided along the innermost — is better served by the tiled executor over a
 //! filled output: reading it in full-row bands in output order was measured slower.)
+//!
+//! On x86-64 processors with AVX2 the whole pass is compiled a second time with AVX2
+//! enabled and chosen at run time (4 f64 or 8 f32 per instruction instead of 2 or 4); its
+//! one `unsafe` call is made only after the processor reported AVX2.
 
 use smallvec::SmallVec;
 
 use super::block::Src;
 use super::error::KernelError;
 use super::exec::{gather, oob, run_slice, BLK};
-use super::odometer::{Odometer, Offs};
 use super::fresh::Filler;
+use super::odometer::{Odometer, Offs};
 use super::ops::{with_combine, CombOp, Combine};
 use super::scalar::Scalar;
 use super::simplify::Plan;
@@ -33,7 +37,35 @@ pub fn collect<T: Scalar>(
     ins: &[&[T]],
     out: &mut Filler<'_, T>,
 ) -> Result<(), KernelError> {
-    with_combine!(combine, C => run::<T, C>(plan, ins, out))
+    with_combine!(combine, C => wide::<T, C>(plan, ins, out))
+}
+
+/// [`run`], built for AVX2 where the processor has it.
+fn wide<T: Scalar, C: CombOp<T>>(
+    plan: &Plan,
+    ins: &[&[T]],
+    out: &mut Filler<'_, T>,
+) -> Result<(), KernelError> {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: `run_avx2` requires nothing but AVX2, which the processor reported.
+        return unsafe { run_avx2::<T, C>(plan, ins, out) };
+    }
+    run::<T, C>(plan, ins, out)
+}
+
+/// [`run`] compiled with AVX2 enabled.
+///
+/// # Safety
+/// The processor supports AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn run_avx2<T: Scalar, C: CombOp<T>>(
+    plan: &Plan,
+    ins: &[&[T]],
+    out: &mut Filler<'_, T>,
+) -> Result<(), KernelError> {
+    run::<T, C>(plan, ins, out)
 }
 
 /// Whether an input is contiguous along an outer loop but strided along the innermost: a
@@ -53,6 +85,7 @@ struct Inner {
     strided: bool,
 }
 
+#[inline(always)]
 fn run<T: Scalar, C: CombOp<T>>(
     plan: &Plan,
     ins: &[&[T]],
@@ -61,11 +94,8 @@ fn run<T: Scalar, C: CombOp<T>>(
     let r = plan.extents.len();
     let outer = r - 1;
     let s1: Offs = plan.operands().map(|o| o.strides[r - 1]).collect();
-    let inner = Inner {
-        n1: plan.extents[r - 1],
-        strided: s1[1..].iter().any(|&s| s != 0 && s != 1),
-        s1,
-    };
+    let inner =
+        Inner { n1: plan.extents[r - 1], strided: s1[1..].iter().any(|&s| s != 0 && s != 1), s1 };
     let mut scratch: Vec<Vec<T>> = vec![Vec::new(); ins.len()];
     if inner.strided {
         scratch.iter_mut().for_each(|s| s.resize(BLK, T::ZERO));
@@ -90,7 +120,7 @@ fn run<T: Scalar, C: CombOp<T>>(
 }
 
 /// One run along the innermost loop from the addresses `base` (output first).
-#[inline]
+#[inline(always)]
 fn row<T: Scalar, C: CombOp<T>>(
     inner: &Inner,
     base: &[isize],
@@ -153,7 +183,7 @@ fn source<'a, T: Scalar>(
 }
 
 /// Appends the combined values of one run.
-#[inline]
+#[inline(always)]
 fn push_values<T: Scalar, C: CombOp<T>>(
     out: &mut Filler<'_, T>,
     srcs: &[Src<'_, T>],

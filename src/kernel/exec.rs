@@ -18,7 +18,6 @@ pub const BLK: usize = 256;
 /// Tile edge for the two innermost loops when tiling pays.
 pub const TILE: usize = 32;
 
-
 /// Runs an unguarded plan with the given operators.
 pub fn execute<T: Scalar>(
     plan: &Plan,
@@ -194,7 +193,12 @@ pub(super) fn run_slice<T>(buf: &[T], off: isize, len: usize) -> Result<&[T], Ke
 }
 
 /// `dst[k] = src[off + k·s]`.
-pub(super) fn gather<T: Copy>(src: &[T], off: isize, s: isize, dst: &mut [T]) -> Result<(), KernelError> {
+pub(super) fn gather<T: Copy>(
+    src: &[T],
+    off: isize,
+    s: isize,
+    dst: &mut [T],
+) -> Result<(), KernelError> {
     let mut a = off;
     for d in dst.iter_mut() {
         *d = *src.get(a as usize).ok_or_else(|| oob(a, src.len()))?;

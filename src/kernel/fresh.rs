@@ -38,7 +38,7 @@ impl<'a, T: Copy> Filler<'a, T> {
 
     /// Writes the values of `values` into the next slots (as many as there are values, or an
     /// error when they do not fit).
-    #[inline]
+    #[inline(always)]
     pub fn extend<I: ExactSizeIterator<Item = T>>(&mut self, values: I) -> Result<(), KernelError> {
         let n = values.len();
         let end = self.filled.checked_add(n).ok_or_else(overfull)?;
@@ -53,7 +53,7 @@ impl<'a, T: Copy> Filler<'a, T> {
     }
 
     /// Copies `values` into the next slots.
-    #[inline]
+    #[inline(always)]
     pub fn extend_from_slice(&mut self, values: &[T]) -> Result<(), KernelError> {
         self.extend(values.iter().copied())
     }
@@ -74,7 +74,9 @@ fn overfull() -> KernelError {
 }
 
 fn underfull() -> KernelError {
-    KernelError::Unsupported { message: "internal: a fresh output was left partly unwritten".into() }
+    KernelError::Unsupported {
+        message: "internal: a fresh output was left partly unwritten".into(),
+    }
 }
 
 /// An empty vector with room for `len` elements (an error rather than an abort when large

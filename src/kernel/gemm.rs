@@ -160,11 +160,8 @@ pub fn run<T: Scalar>(
         lhs: (st(a, core.m), a.strides[core.k]),
         rhs: (b.strides[core.k], st(b, core.n)),
     };
-    let engine = if core_work(plan, core) < direct_below {
-        Engine::Direct
-    } else {
-        Engine::Crate(threads)
-    };
+    let engine =
+        if core_work(plan, core) < direct_below { Engine::Direct } else { Engine::Crate(threads) };
     for c in 0..count {
         // Offsets of this outer point (mixed-radix decode of `c`, innermost outer loop last).
         let (mut rest, mut offs) = (c, [o.offset, a.offset, b.offset]);

@@ -93,8 +93,25 @@ pub fn call<T: Scalar>(
         let l = lhs.as_ptr().offset(if s.k == 0 { 0 } else { lhs_off });
         let r = rhs.as_ptr().offset(if s.k == 0 { 0 } else { rhs_off });
         gemm::gemm::<T>(
-            s.m, s.n, s.k, d, s.dst.1, s.dst.0, !overwrite, l, s.lhs.1, s.lhs.0, r, s.rhs.1,
-            s.rhs.0, T::ONE, T::ONE, false, false, false, par,
+            s.m,
+            s.n,
+            s.k,
+            d,
+            s.dst.1,
+            s.dst.0,
+            !overwrite,
+            l,
+            s.lhs.1,
+            s.lhs.0,
+            r,
+            s.rhs.1,
+            s.rhs.0,
+            T::ONE,
+            T::ONE,
+            false,
+            false,
+            false,
+            par,
         );
     }
     Ok(())

@@ -205,17 +205,27 @@ impl Nest {
             });
         }
         let r = self.extents.len();
-        let name = |k: usize| if k == 0 { "output".to_string() } else { format!("input {}", k - 1) };
+        let name =
+            |k: usize| if k == 0 { "output".to_string() } else { format!("input {}", k - 1) };
         let lens = std::iter::once(output_len).chain(input_lens.iter().copied());
-        for (k, (acc, len)) in std::iter::once(&self.output).chain(&self.inputs).zip(lens).enumerate()
+        for (k, (acc, len)) in
+            std::iter::once(&self.output).chain(&self.inputs).zip(lens).enumerate()
         {
             if acc.strides.len() != r {
                 let got = acc.strides.len();
-                return Err(KernelError::Rank { what: format!("{}'s strides", name(k)), expected: r, got });
+                return Err(KernelError::Rank {
+                    what: format!("{}'s strides", name(k)),
+                    expected: r,
+                    got,
+                });
             }
             if let Some(g) = acc.guards.iter().find(|g| g.coeffs.len() != r) {
                 let got = g.coeffs.len();
-                return Err(KernelError::Rank { what: format!("{}'s guard", name(k)), expected: r, got });
+                return Err(KernelError::Rank {
+                    what: format!("{}'s guard", name(k)),
+                    expected: r,
+                    got,
+                });
             }
             if !acc.guards.is_empty() {
                 continue; // guarded operands are bounds-checked point by point

@@ -42,7 +42,8 @@ impl Odometer {
     pub fn advance(&mut self) -> bool {
         let n = self.ops;
         let Some(last) = self.idx.len().checked_sub(1) else { return false };
-        let (idx, ext, base) = (self.idx.as_mut_slice(), self.ext.as_slice(), self.base.as_mut_slice());
+        let (idx, ext, base) =
+            (self.idx.as_mut_slice(), self.ext.as_slice(), self.base.as_mut_slice());
         let step = self.step.as_slice();
         // The innermost loop steps most of the time.
         idx[last] += 1;

@@ -83,7 +83,8 @@ impl Nest {
         if self.has_guards() {
             return guarded::run(&Nest { init, ..self.clone() }, inputs, output);
         }
-        let start = if init == Init::Touched && neutral.is_some() { Start::Touched } else { Start::Keep };
+        let start =
+            if init == Init::Touched && neutral.is_some() { Start::Touched } else { Start::Keep };
         run_plan(&Plan::from_nest(self), self.accum, self.combine, start, inputs, output, opts)
     }
 
@@ -233,7 +234,9 @@ fn run_gemm<T: Scalar>(
     let serial = (1, opts.gemm_min_work);
     match split {
         Split::Serial => gemm::run(plan, core, ins, out, overwrite, serial),
-        Split::Inner => gemm::run(plan, core, ins, out, overwrite, (opts.threads, opts.gemm_min_work)),
+        Split::Inner => {
+            gemm::run(plan, core, ins, out, overwrite, (opts.threads, opts.gemm_min_work))
+        }
         Split::Outer => {
             let chunks = split_disjoint(plan, opts.threads * 4, |d| !core.has(d))
                 .ok_or(KernelError::Overflow { what: "a GEMM split" })?;

@@ -41,7 +41,8 @@ fn bmm(batch: usize, m: usize, k: usize, n: usize, sum_batch: bool) -> (Nest, us
 }
 
 fn check(nest: &Nest, lens: &[usize], out_len: usize, o: &RunOptions) {
-    let bufs: Vec<Vec<f64>> = lens.iter().enumerate().map(|(k, &l)| values(k as u64 + 1, l)).collect();
+    let bufs: Vec<Vec<f64>> =
+        lens.iter().enumerate().map(|(k, &l)| values(k as u64 + 1, l)).collect();
     let r = check_typed::<f64>(nest, &bufs, values(9, out_len), o, 0.0)
         .and_then(|()| check_typed::<f32>(nest, &bufs, values(9, out_len), o, 0.0));
     if let Err(e) = r {

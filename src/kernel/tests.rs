@@ -71,13 +71,7 @@ fn case() -> impl Strategy<Value = Case> {
         ),
     )
         .prop_map(
-            |(
-                extents,
-                out,
-                ins,
-                (out_perm, accum, combine, init),
-                (threads, gemm, seed),
-            )| Case {
+            |(extents, out, ins, (out_perm, accum, combine, init), (threads, gemm, seed))| Case {
                 extents,
                 out,
                 ins,
@@ -311,7 +305,12 @@ fn gemm_dispatch_with_transposed_operands() {
         let all: Vec<u8> = if m * k * n > 100_000 { vec![0, 7, 8, 15] } else { (0..16).collect() };
         for bits in all {
             for (threads, min_work) in [(1, 0), (2, 0), (3, usize::MAX), (1, usize::MAX)] {
-                let opts = RunOptions { threads, gemm: true, min_parallel_points: 1, gemm_min_work: min_work };
+                let opts = RunOptions {
+                    threads,
+                    gemm: true,
+                    min_parallel_points: 1,
+                    gemm_min_work: min_work,
+                };
                 matmul(m, k, n, bits, &opts);
             }
         }

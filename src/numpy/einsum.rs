@@ -149,7 +149,11 @@ fn presum_needed(an: &Analysis) -> bool {
             ls.iter().enumerate().any(|(pos, l)| {
                 ls[..pos].contains(l)
                     || !(an.output.contains(l)
-                        || an.operands.iter().enumerate().any(|(o, other)| o != k && other.contains(l)))
+                        || an
+                            .operands
+                            .iter()
+                            .enumerate()
+                            .any(|(o, other)| o != k && other.contains(l)))
             })
         })
 }

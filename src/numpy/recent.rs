@@ -54,7 +54,9 @@ pub fn analysis(spec: &str, shapes: &[&[usize]]) -> Result<Rc<Analysis>, EinsumE
         let r = r.borrow();
         r.entries
             .iter()
-            .find(|e| e.operands == shapes.len() && &*e.spec == spec && same_shapes(&e.shapes, shapes))
+            .find(|e| {
+                e.operands == shapes.len() && &*e.spec == spec && same_shapes(&e.shapes, shapes)
+            })
             .map(|e| Rc::clone(&e.analysis))
     });
     if let Some(a) = hit {
@@ -65,7 +67,9 @@ pub fn analysis(spec: &str, shapes: &[&[usize]]) -> Result<Rc<Analysis>, EinsumE
         let entry = Entry {
             spec: spec.into(),
             operands: shapes.len(),
-            shapes: key(shapes), analysis: Rc::clone(&analysis) };
+            shapes: key(shapes),
+            analysis: Rc::clone(&analysis),
+        };
         RECENT.with(|r| {
             let mut r = r.borrow_mut();
             if r.entries.len() < ENTRIES {
@@ -99,10 +103,14 @@ mod tests {
         for round in 0..3 {
             for (spec, sh) in specs.iter().zip(&shapes) {
                 for extra in 0..2usize {
-                    let grown: Vec<Vec<usize>> =
-                        sh.iter().map(|s| s.iter().map(|&d| d + extra * (d > 1) as usize).collect()).collect();
+                    let grown: Vec<Vec<usize>> = sh
+                        .iter()
+                        .map(|s| s.iter().map(|&d| d + extra * (d > 1) as usize).collect())
+                        .collect();
                     let refs: Vec<&[usize]> = grown.iter().map(|s| s.as_slice()).collect();
-                    let fresh = parse_numpy(spec).map_err(EinsumError::from).and_then(|p| analyze(&p, &refs));
+                    let fresh = parse_numpy(spec)
+                        .map_err(EinsumError::from)
+                        .and_then(|p| analyze(&p, &refs));
                     let got = analysis(spec, &refs).map(|a| (*a).clone());
                     assert_eq!(got, fresh, "{spec} {refs:?} round {round}");
                 }

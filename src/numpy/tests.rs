@@ -179,7 +179,8 @@ fn rounded(values: &[f64], dtype: DType) -> Vec<f64> {
 /// operands transposed and reversed, one and three threads: equal to the brute force.
 #[test]
 fn parallel_paths_in_every_dtype() {
-    let specs = ["ij,ij->ij", "ij,jk->ik", "ij->", "ij,kj->ik", "bij,bjk->bik", "ij,ji->ij", "ij->j"];
+    let specs =
+        ["ij,ij->ij", "ij,jk->ik", "ij->", "ij,kj->ik", "bij,bjk->bik", "ij,ji->ij", "ij->j"];
     for n in [7usize, 8, 9, 15, 16, 17] {
         for spec in specs {
             let parsed = parse_numpy(spec).unwrap();
@@ -193,18 +194,32 @@ fn parallel_paths_in_every_dtype() {
             let inputs: Vec<Vec<f64>> = shapes
                 .iter()
                 .enumerate()
-                .map(|(k, s)| (0..s.iter().product::<usize>()).map(|i| ((i * 7 + k * 3) % 5) as f64 - 2.0).collect())
+                .map(|(k, s)| {
+                    (0..s.iter().product::<usize>())
+                        .map(|i| ((i * 7 + k * 3) % 5) as f64 - 2.0)
+                        .collect()
+                })
                 .collect();
             let want = brute(&an, &inputs, &shapes);
             for how in [0u32, 1, 2] {
-                let views: Vec<Tensor> = shapes.iter().zip(&inputs).map(|(s, v)| operand(s, v, how)).collect();
+                let views: Vec<Tensor> =
+                    shapes.iter().zip(&inputs).map(|(s, v)| operand(s, v, how)).collect();
                 for dtype in [DType::F64, DType::F32, DType::BF16, DType::I8] {
                     let typed: Vec<Tensor> = views.iter().map(|t| retype(t, dtype)).collect();
                     let trefs: Vec<&Tensor> = typed.iter().collect();
                     for threads in [1, 3] {
-                        let opts = RunOptions { threads, gemm: true, min_parallel_points: 64, gemm_min_work: 64 };
+                        let opts = RunOptions {
+                            threads,
+                            gemm: true,
+                            min_parallel_points: 64,
+                            gemm_min_work: 64,
+                        };
                         let got = einsum_with(spec, &trefs, &opts).unwrap();
-                        assert_eq!(got.to_f64_vec(), rounded(&want, dtype), "{spec} n {n} views {how} {dtype:?} {threads}");
+                        assert_eq!(
+                            got.to_f64_vec(),
+                            rounded(&want, dtype),
+                            "{spec} n {n} views {how} {dtype:?} {threads}"
+                        );
                     }
                 }
             }
