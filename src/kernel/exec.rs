@@ -58,6 +58,7 @@ fn run<T: Scalar, A: AccOp<T>, C: CombOp<T>>(
     // Gather space only when some operand is strided along the innermost loop.
     let blk = if s1.iter().any(|&s| s != 0 && s != 1) { BLK } else { 0 };
     let mut scratch = Scratch { ins: vec![vec![T::ZERO; blk]; ins.len()], out: vec![T::ZERO; blk] };
+    let mut tile: Option<Box<[[T; TILE]; TILE]>> = None;
     let mut odo = Odometer::new(plan, outer);
     let mut offs: Offs = odo.base.clone();
     loop {
@@ -69,14 +70,13 @@ fn run<T: Scalar, A: AccOp<T>, C: CombOp<T>>(
                     if let [x] = ins {
                         let rows = t2.min(n2 - j0);
                         let at = |k: usize| base[k] + j0 as isize * s2[k] + i0 as isize * s1[k];
-                        tile_unary::<T, A>(
-                            out,
-                            x,
-                            (at(0), s1[0], s2[0]),
-                            (at(1), s1[1], s2[1]),
-                            len,
-                            rows,
-                        )?;
+                        let (o, i) = ((at(0), s1[0], s2[0]), (at(1), s1[1], s2[1]));
+                        if A::KIND == Accum::Store && o.1 == 1 && i.2.abs() == 1 {
+                            let buf = tile.get_or_insert_with(|| Box::new([[T::ZERO; TILE]; TILE]));
+                            tile_transpose(out, x, (o.0, o.2), i, len, rows, buf)?;
+                        } else {
+                            tile_unary::<T, A>(out, x, o, i, len, rows)?;
+                        }
                         continue;
                     }
                 }
@@ -149,6 +149,44 @@ fn line<T: Scalar, A: AccOp<T>, C: CombOp<T>>(
             }
         }
         done += len;
+    }
+    Ok(())
+}
+
+/// A transposing copy tile, `out[o + j·so + i] = x[a + i·sx1 + j·sx2]` for `i < cols`,
+/// `j < rows` (both at most [`TILE`], `|sx2| = 1`): the tile's input runs (contiguous along
+/// `j`) are copied into `buf` and its output rows written from there, so that both sides of
+/// memory are read and written as contiguous runs and only the small buffer is walked across.
+fn tile_transpose<T: Scalar>(
+    out: &mut [T],
+    x: &[T],
+    (o0, so): (isize, isize),
+    (x0, sx1, sx2): (isize, isize, isize),
+    cols: usize,
+    rows: usize,
+    buf: &mut [[T; TILE]; TILE],
+) -> Result<(), KernelError> {
+    let (cols, rows) = (cols.min(TILE), rows.min(TILE));
+    for (i, b) in buf.iter_mut().enumerate().take(cols) {
+        let a = x0 + i as isize * sx1;
+        let lo = if sx2 < 0 { a - (rows as isize - 1) } else { a };
+        let src = run_slice(x, lo, rows)?;
+        if sx2 < 0 {
+            b[..rows].iter_mut().zip(src.iter().rev()).for_each(|(d, &v)| *d = v);
+        } else {
+            b[..rows].copy_from_slice(src);
+        }
+    }
+    let olen = out.len();
+    for j in 0..rows {
+        let o = o0 + j as isize * so;
+        let dst = usize::try_from(o)
+            .ok()
+            .and_then(|o| out.get_mut(o..o.checked_add(cols)?))
+            .ok_or_else(|| oob(o + cols as isize, olen))?;
+        for (d, b) in dst.iter_mut().zip(buf.iter()) {
+            *d = b[j];
+        }
     }
     Ok(())
 }

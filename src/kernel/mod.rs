@@ -11,6 +11,7 @@
 //! - `gemm.rs` + `gemm_core.rs`: GEMM-shaped nests — core detection, how threads share them,
 //!   one core call (direct loops for small ones, else the `gemm` crate);
 //! - `parallel.rs`: splitting across rayon workers;
+//! - `odometer.rs`: stepping through outer loops with every operand's address kept current;
 //! - `guarded.rs`: the slow path for guarded (padded) operands;
 //! - `reference.rs`: a naive evaluator defining the semantics, used by the tests;
 //! - `copy.rs`: strided-to-contiguous copies.

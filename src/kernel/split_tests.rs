@@ -162,9 +162,17 @@ fn fresh_outputs_around_the_parallel_threshold() {
     }
 }
 
-/// Long transposed rows: the tiled executor over a filled fresh output.
+/// Transposes through the tiled executor (both loops longer than a tile; tiles cut at the
+/// edges), input rows forwards and reversed, and long transposed rows.
 #[test]
-fn long_transposed_rows() {
+fn tiled_transposes() {
+    for (rows, cols) in [(33, 33), (40, 70), (65, 97)] {
+        for reverse in [false, true] {
+            for threads in [1, 2] {
+                transposes(rows, cols, reverse, &opts(threads, 4096));
+            }
+        }
+    }
     transposes(3, 70_000, false, &opts(1, 4096));
     transposes(20, 5000, true, &opts(2, 4096));
 }
