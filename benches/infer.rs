@@ -1,5 +1,5 @@
-//! Speed of shape inference (issue targets: ≤ 2 µs per operation amortized over a large graph,
-//! and one 2-operand spec parsed, inferred and planned in under 1 µs).
+//! Speed of shape inference (the goals in `benches/README.md`: ≤ 2 µs per operation amortized
+//! over a large graph, and one 2-operand spec parsed, inferred and planned in under 1 µs).
 //!
 //! The 100k and 1M graphs and the peak memory are measured by `examples/infer_scale.rs` (one
 //! process per size); this bench covers the small end with criterion's statistics.

@@ -1,6 +1,6 @@
-//! Parsing speed of typical specs. The issue target is that `ij;jk=>ik` is parsed, inferred and
-//! planned in under 1 µs in total, so parsing should take a small fraction of that. Short labels
-//! specs such as `2,3` are parsed for every declared tensor.
+//! Parsing speed of typical specs. The goal (`benches/README.md`) is that `ij;jk=>ik` is parsed,
+//! inferred and planned in under 1 µs in total, so parsing should take a small fraction of
+//! that. Short labels specs such as `2,3` are parsed for every declared tensor.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use einrow::spec::{parse_einsum, parse_labels, parse_numpy};

@@ -6,8 +6,8 @@
 //! the first operand instead of broadcasting both). The example draws random well-formed
 //! programs from einrow's generator, runs the framework's rules forward from the leaves,
 //! checks every result with einrow's independent checker (`check_step`) and compares it with
-//! einrow's solver; the first disagreement is shrunk and printed as a FORMAT.md case file
-//! that can be kept as a test.
+//! einrow's solver; the first disagreement is shrunk and printed as a case file (the case
+//! format of `einrow::check::format`) that can be kept as a test.
 //!
 //! Run: `cargo run --example fuzz_shape_rules` (add `-- fixed` to run the corrected rules).
 

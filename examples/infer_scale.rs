@@ -5,9 +5,9 @@
 //! cargo run --profile bench --example infer_scale -- 10000 100000 1000000
 //! ```
 //!
-//! The bench profile (fat LTO, one codegen unit) is how the README's figures are measured: in
-//! the release profile an unrelated edit can move hot functions between codegen units and
-//! change their inlining, which shifts the figures by a few percent.
+//! The bench profile (fat LTO, one codegen unit) is how the figures of `benches/README.md` are
+//! measured: in the release profile an unrelated edit can move hot functions between codegen
+//! units and change their inlining, which shifts the figures by a few percent.
 //!
 //! With several sizes (or several rounds), each run is a child process of its own
 //! (re-executing this binary), so that every peak-memory figure (`VmHWM` from
@@ -21,6 +21,8 @@
 //! cargo run --profile bench --example infer_scale -- --repeat 5 10000 100000 1000000
 //! ```
 
+#[path = "../benches/support/peak.rs"]
+mod peak;
 #[path = "../benches/support/transformer.rs"]
 mod transformer;
 
@@ -132,16 +134,6 @@ fn run_one(n: usize) {
         ms(total - built),
         ms(total),
         total.as_secs_f64() * 1e6 / ops as f64,
-        peak_mib()
+        peak::peak_mib()
     );
-}
-
-/// The peak resident set of this process (`VmHWM`), in MiB.
-fn peak_mib() -> f64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
-        .map_or(f64::NAN, |kb| kb / 1024.0)
 }

@@ -1,4 +1,5 @@
-//! The stable error codes shared by every layer (see `tests/conformance/FORMAT.md`).
+//! The stable error codes shared by every layer (listed with their meaning in the
+//! [case format](crate::check::format#error-codes)).
 
 use std::fmt;
 

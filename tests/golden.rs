@@ -93,7 +93,7 @@ fn infer_output(path: &Path, want_ok: bool) -> String {
     let text = std::fs::read_to_string(path).expect("program reads");
     let program = Program::parse_text(&text).expect("golden program parses");
     let built = program.build();
-    let mut g = built.graph;
+    let g = built.graph;
     match (built.result, want_ok) {
         (Ok(()), true) => built
             .names

@@ -118,7 +118,7 @@ proptest! {
         let decls = operands
             .iter()
             .enumerate()
-            .map(|(i, s)| Decl { name: format!("x{i}"), shape: Some(s.to_string()), param: false, values: None })
+            .map(|(i, s)| Decl { name: format!("x{i}"), shape: Some(s.to_string()), param: false, values: None, line: i })
             .collect();
         let args = (0..operands.len()).map(|i| format!("x{i}")).collect();
         let stmt = Stmt { op, out: "t".into(), args, spec: Some(spec.to_string()), accum: None, combine: None, line: 0 };

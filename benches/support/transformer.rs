@@ -40,8 +40,19 @@ impl Default for Sizes {
 /// Builds a graph of at least `ops` operations (whole blocks); returns the graph, the number of
 /// operations added and the final logits tensor.
 pub fn build(ops: usize, z: Sizes) -> Result<(Graph, usize, TensorId), InferError> {
+    build_batched(ops, z, "...,")
+}
+
+/// [`build`] with the tokens' leading batch axes written as `batch`, a shape-string prefix:
+/// `...,` (any number, the default), `8,` (one axis of 8), `` (none). The tokens are tensor 0.
+#[allow(dead_code)]
+pub fn build_batched(
+    ops: usize,
+    z: Sizes,
+    batch: &str,
+) -> Result<(Graph, usize, TensorId), InferError> {
     let mut g = Graph::new();
-    let tokens = g.declare("tokens", Some(&format!("...,{}|{}", z.seq, z.vocab)), false)?;
+    let tokens = g.declare("tokens", Some(&format!("{batch}{}|{}", z.seq, z.vocab)), false)?;
     let embed = g.declare("embed", Some(&format!("...->{}", z.d)), true)?;
     let pos = g.declare("pos", Some(&format!("{}|{}", z.seq, z.d)), true)?;
     let e = g.compose(embed, tokens)?;

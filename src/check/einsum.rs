@@ -76,7 +76,8 @@ fn evaluate(case: &Value, dtype: DType) -> Result<Outcome, Failure> {
     }
     let refs: Vec<&Tensor> = tensors.iter().collect();
     let result = einsum(spec, &refs).map_err(|e| (e.code(), e.to_string()))?;
-    Ok(Outcome { shape: result.shape().to_vec(), values: Some(result.to_f64_vec()) })
+    let values = result.try_to_f64_vec().map_err(|e| (e.code(), e.to_string()))?;
+    Ok(Outcome { shape: result.shape().to_vec(), values: Some(values) })
 }
 
 /// The output shape of a numpy einsum solved by the inference engine (numpy's size-1 axes

@@ -31,28 +31,39 @@ pub fn run(case: &Value) -> CaseOutcome {
             Ok(()) => Err(format!("expected error {code}, got success")),
         };
     }
-    built.result.map_err(|(e, _)| format!("unexpected error: {e}"))?;
-    let (mut g, names) = (built.graph, built.names);
+    if let Err((e, _)) = &built.result {
+        return Err(format!("unexpected error: {e}"));
+    }
     let shapes = member(expect, "shapes")?.as_object().ok_or("\"shapes\" is not an object")?;
-    for (name, want) in shapes {
-        let id = names.iter().rev().find(|(n, _)| n == name).map(|(_, id)| *id);
-        let id = id.ok_or_else(|| format!("no tensor {name:?}"))?;
+    let lookup = |name: &str| built.tensor(name).ok_or_else(|| format!("no tensor {name:?}"));
+    let ids: Vec<TensorId> = shapes.keys().map(|n| lookup(n)).collect::<Result<_, _>>()?;
+    let values = match expect.get("values").and_then(Value::as_object) {
+        Some(values) => {
+            let ids: Vec<TensorId> = values.keys().map(|n| lookup(n)).collect::<Result<_, _>>()?;
+            Some((values, ids))
+        }
+        None => None,
+    };
+    let (mut g, names) = (built.graph, built.names);
+    for ((name, want), id) in shapes.iter().zip(ids) {
         let want = want.as_str().ok_or("expected shape is not a string")?;
         let got = g.dims(id).map_err(|e| format!("{name}: {e}"))?;
         compare_shape(&g, name, want, &got)?;
     }
-    match expect.get("values").and_then(Value::as_object) {
-        Some(values) => check_values(&program, &mut g, &names, values),
+    match values {
+        Some((values, ids)) => check_values(&program, &mut g, &names, values, &ids),
         None => Ok(()),
     }
 }
 
-/// Runs the graph from the leaves' values and compares the listed tensors.
+/// Runs the graph from the leaves' values and compares the listed tensors (`ids`: the tensor
+/// of each listed name). A result too large to allocate fails the case with a `value` error.
 fn check_values(
     program: &Program,
     g: &mut Graph,
     names: &[(String, TensorId)],
     expected: &serde_json::Map<String, Value>,
+    ids: &[TensorId],
 ) -> CaseOutcome {
     let mut leaves = Vec::new();
     for (d, (_, id)) in program.decls.iter().zip(names) {
@@ -73,9 +84,7 @@ fn check_values(
     }
     let values = run_graph(g, &leaves, &|step| computes[step.index()])
         .map_err(|e| format!("running the graph: {e}"))?;
-    for (name, want) in expected {
-        let id = names.iter().rev().find(|(n, _)| n == name).map(|(_, id)| *id);
-        let id = id.ok_or_else(|| format!("no tensor {name:?}"))?;
+    for ((name, want), id) in expected.iter().zip(ids) {
         let want = f64_list(want).ok_or_else(|| format!("{name}: values are not numbers"))?;
         let got = values[id.index()].as_ref().ok_or_else(|| format!("{name}: not computed"))?;
         if let Some(d) = values_diff(&want, got, F64_TOL) {

@@ -1,11 +1,14 @@
-//! The conformance runner behind `einrow check` (the contract of `tests/conformance/FORMAT.md`).
+//! The conformance runner behind `einrow check`.
 //!
 //! A case file is one JSON object with a `cases` list; each case has a `kind` that selects the
-//! module below that runs it. A kind einrow does not implement fails with "unsupported kind".
+//! code that runs it. A kind einrow does not implement fails with "unsupported kind". The
+//! format of case files, the runner's contract and the error codes are described in
+//! [`format`](mod@format).
 
 mod case;
 pub mod compare;
 mod einsum;
+pub mod format;
 mod infer;
 mod parse;
 mod runner;
@@ -14,4 +17,4 @@ mod vespa;
 mod view;
 
 pub use case::{CaseOutcome, CaseResult};
-pub use runner::{collect_files, run_case, run_file, RunError};
+pub use runner::{collect_files, run_case, run_file, run_file_with, RunError, MAX_WALK_ENTRIES};

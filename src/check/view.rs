@@ -18,17 +18,18 @@ pub fn run(case: &Value) -> CaseOutcome {
         return settle_error(code, got);
     }
     let view = got.map_err(|(code, msg)| format!("error [{code}]: {msg}"))?;
-    let actual = report(&view, expect);
+    let actual = report(&view, expect).map_err(|(code, msg)| format!("error [{code}]: {msg}"))?;
     match json_diff(expect, &actual, 0.0) {
         None => Ok(()),
         Some(d) => Err(d),
     }
 }
 
-/// The members of `expect` computed from `view` (only those `expect` has).
-fn report(view: &NamedView, expect: &Value) -> Value {
+/// The members of `expect` computed from `view` (only those `expect` has). Listing the values
+/// of a view larger than [`MAX_LISTED_VALUES`](crate::tensor::MAX_LISTED_VALUES) is an error.
+fn report(view: &NamedView, expect: &Value) -> Result<Value, Failure> {
     let mut out = serde_json::Map::new();
-    let Some(keys) = expect.as_object() else { return Value::Object(out) };
+    let Some(keys) = expect.as_object() else { return Ok(Value::Object(out)) };
     for key in keys.keys() {
         let v = match key.as_str() {
             "axes" => Value::Array(
@@ -42,12 +43,12 @@ fn report(view: &NamedView, expect: &Value) -> Value {
             "offset" => json!(view.offset_bytes() as i64),
             "c_contiguous" => json!(view.c_contiguous()),
             "broadcast_contiguous" => json!(view.broadcast_contiguous()),
-            "values" => json!(view.values()),
+            "values" => json!(view.values().map_err(coded)?),
             _ => continue,
         };
         out.insert(key.clone(), v);
     }
-    Value::Object(out)
+    Ok(Value::Object(out))
 }
 
 /// Builds the base and applies the ops.

@@ -1,14 +1,16 @@
 //! Tensors in and out of the exchange formats: nested JSON arrays and Vespa literals to einrow
 //! tensors and back, and an einsum over Vespa tensors whose labels are the dimension names.
 
+use std::io::Write;
+
 use serde_json::Value;
 
 use super::vespa::{
-    decode_json, CellType, Dimension, Tensor as VespaTensor, TensorType, VespaError,
+    decode_json, CellType, Dimension, Tensor as VespaTensor, TensorType, VespaError, MAX_CELLS,
 };
 use crate::code::{Coded, ErrorCode};
 use crate::span::Span;
-use crate::tensor::{DType, Tensor};
+use crate::tensor::{DType, ListNesting, Tensor};
 
 /// A tensor read from text, with its dimension names when the format has them.
 #[derive(Clone, Debug)]
@@ -43,6 +45,9 @@ pub enum ConvertError {
     /// The einsum failed.
     #[error(transparent)]
     Einsum(#[from] crate::numpy::EinsumError),
+    /// Writing the text failed.
+    #[error("writing: {0}")]
+    Io(#[from] std::io::Error),
 }
 
 impl Coded for ConvertError {
@@ -53,23 +58,28 @@ impl Coded for ConvertError {
             ConvertError::Unsupported(_) => ErrorCode::Unsupported,
             ConvertError::Tensor(e) => e.code(),
             ConvertError::Einsum(e) => e.code(),
+            ConvertError::Io(_) => ErrorCode::Io,
         }
     }
 }
 
 /// Reads a nested JSON array (`[[1,2],[3,4]]`, a bare number for rank 0), a Vespa literal
-/// (`tensor(x[2]):[1,2]`) or a Vespa JSON document with a `"type"` member into a tensor.
+/// (`tensor(x[2]):[1,2]`, or the general form `{{x:0}:1.0}`) or a Vespa JSON document
+/// (`{"type": ..., ...}`) into a tensor.
+///
+/// Text starting with `{` is a JSON document when the first character after the brace (and
+/// any whitespace) is `"`, since no literal without a type can start so; otherwise it is a
+/// literal. Either way the error is the reader's own, with its span.
 pub fn read_tensor(text: &str) -> Result<NamedTensor, ConvertError> {
     let t = text.trim_start();
     if t.starts_with("tensor") {
         return from_vespa(&VespaTensor::from_literal(text, None)?);
     }
-    if t.starts_with('{') {
-        let literal = VespaTensor::from_literal(text, None);
-        let v = match literal {
-            Ok(v) => v,
-            Err(e) if t.contains("\"type\"") => decode_json(text, None).map_err(|_| e)?,
-            Err(e) => return Err(e.into()),
+    if let Some(body) = t.strip_prefix('{') {
+        let v = if body.trim_start().starts_with('"') {
+            decode_json(text, None)?
+        } else {
+            VespaTensor::from_literal(text, None)?
         };
         return from_vespa(&v);
     }
@@ -114,24 +124,94 @@ fn flatten(v: &Value, shape: &[usize], out: &mut Vec<f64>) -> Result<(), Convert
     }
 }
 
-/// A tensor as a nested JSON array (a number at rank 0).
-pub fn to_nested_json(t: &Tensor) -> Value {
-    let data = t.to_f64_vec();
-    build(t.shape(), &data)
+/// The most empty lists [`write_nested_json`] writes for a tensor with a size-0 axis (its
+/// nesting down to that axis): beyond this it is an `unsupported` error.
+pub const MAX_EMPTY_LISTS: usize = 1 << 24;
+
+/// Writes a tensor as a nested JSON array (a number at rank 0), compact, value by value as it
+/// reads them (nothing is collected first: the memory used does not grow with the tensor).
+/// Finite values are JSON numbers (`1.0`), NaN and infinities the strings `"NaN"`, `"inf"`,
+/// `"-inf"`. A shape with a size-0 axis nests down to that axis and holds empty lists there
+/// (`[2, 0, 3]` is `[[],[]]`).
+///
+/// ```
+/// use einrow::formats::convert::write_nested_json;
+/// use einrow::tensor::Tensor;
+/// let t = Tensor::from_vec(&[2, 2], vec![1.0, 2.5, f64::NAN, -4.0]).unwrap();
+/// let mut out = Vec::new();
+/// write_nested_json(&t, &mut out).unwrap();
+/// assert_eq!(String::from_utf8(out).unwrap(), r#"[[1.0,2.5],["NaN",-4.0]]"#);
+/// ```
+pub fn write_nested_json(t: &Tensor, w: &mut dyn Write) -> Result<(), ConvertError> {
+    let shape = t.shape();
+    if let Some(zero) = shape.iter().position(|&d| d == 0) {
+        let outer = &shape[..zero];
+        let lists = outer.iter().try_fold(1usize, |n, d| n.checked_mul(*d));
+        let lists = lists.filter(|n| *n <= MAX_EMPTY_LISTS).ok_or_else(|| {
+            ConvertError::Unsupported(format!(
+                "a tensor of shape {shape:?} prints as more than {MAX_EMPTY_LISTS} empty lists"
+            ))
+        })?;
+        let mut nest = Nest::new(outer);
+        for _ in 0..lists {
+            nest.before_item(w)?;
+            w.write_all(b"[]")?;
+        }
+        return Ok(nest.end(w)?);
+    }
+    let mut nest = Nest::new(shape);
+    let mut result = Ok(());
+    t.for_each_f64(|x| {
+        if result.is_ok() {
+            result = nest.before_item(w).and_then(|()| write_number(w, x));
+        }
+    });
+    result?;
+    Ok(nest.end(w)?)
 }
 
-fn build(shape: &[usize], data: &[f64]) -> Value {
-    match shape.split_first() {
-        None => number(data.first().copied().unwrap_or(0.0)),
-        Some((&n, rest)) => {
-            let step: usize = rest.iter().product();
-            Value::Array((0..n).map(|i| build(rest, &data[i * step..(i + 1) * step])).collect())
+/// The brackets of nested lists written item by item (see [`ListNesting`]).
+struct Nest {
+    lists: ListNesting,
+    started: bool,
+}
+
+impl Nest {
+    fn new(sizes: &[usize]) -> Nest {
+        Nest { lists: ListNesting::new(sizes), started: false }
+    }
+
+    fn before_item(&mut self, w: &mut dyn Write) -> std::io::Result<()> {
+        self.started = true;
+        match self.lists.advance() {
+            None => brackets(w, b'[', self.lists.depth()),
+            Some(wrapped) => {
+                brackets(w, b']', wrapped)?;
+                w.write_all(b",")?;
+                brackets(w, b'[', wrapped)
+            }
         }
+    }
+
+    /// Closes every list (an empty outer shape still prints as `[]`).
+    fn end(&mut self, w: &mut dyn Write) -> std::io::Result<()> {
+        if !self.started {
+            brackets(w, b'[', self.lists.depth())?;
+        }
+        brackets(w, b']', self.lists.depth())
     }
 }
 
-fn number(x: f64) -> Value {
-    serde_json::Number::from_f64(x).map_or_else(|| Value::String(x.to_string()), Value::Number)
+fn brackets(w: &mut dyn Write, b: u8, n: usize) -> std::io::Result<()> {
+    (0..n).try_for_each(|_| w.write_all(&[b]))
+}
+
+fn write_number(w: &mut dyn Write, x: f64) -> std::io::Result<()> {
+    if x.is_finite() {
+        serde_json::to_writer(&mut *w, &x).map_err(std::io::Error::from)
+    } else {
+        write!(w, "\"{x}\"")
+    }
 }
 
 /// A dense Vespa tensor as an einrow tensor with its dimension names (canonical order).
@@ -167,21 +247,17 @@ pub fn to_vespa(t: &Tensor, names: &[String]) -> Result<VespaTensor, ConvertErro
         .map(|(n, s)| Dimension::indexed(n.clone(), Some(*s as u64)))
         .collect();
     let ty = TensorType::new(cell, dims, Span::default())?;
-    // Vespa addresses list dimensions in canonical (sorted) order.
+    if t.numel() > MAX_CELLS {
+        return Err(ConvertError::Vespa(VespaError::value(
+            Span::default(),
+            format!("a tensor of type {ty} would hold more than {MAX_CELLS} cells"),
+        )));
+    }
+    // Vespa lists cells in canonical (name-sorted) order: read the axes in that order.
     let mut order: Vec<usize> = (0..names.len()).collect();
     order.sort_by(|a, b| names[*a].cmp(&names[*b]));
-    let data = t.to_f64_vec();
-    let shape = t.shape().to_vec();
-    let cells = (0..data.len()).map(|flat| {
-        let mut idx = vec![0usize; shape.len()];
-        let mut rest = flat;
-        for a in (0..shape.len()).rev() {
-            idx[a] = rest % shape[a].max(1);
-            rest /= shape[a].max(1);
-        }
-        (order.iter().map(|&a| idx[a].to_string()).collect(), data[flat])
-    });
-    Ok(VespaTensor::from_cells(&ty, cells)?)
+    let canonical = t.permute(&order)?.try_to_f64_vec()?;
+    Ok(VespaTensor::from_dense(&ty, canonical)?)
 }
 
 /// An einsum over dense Vespa tensors whose labels are their dimension names: dimensions with

@@ -99,7 +99,7 @@ pub struct Found {
     pub failure: Failure,
     /// The shrunk program (empty for spec and numpy campaigns).
     pub program: Program,
-    /// A FORMAT.md case reproducing it (`id` to be set by the caller).
+    /// An `infer` case reproducing it (`id` to be set by the caller).
     pub case: Value,
 }
 

@@ -1,5 +1,6 @@
-//! Writing programs as FORMAT.md `infer` cases (and case files), and as einrow's program text,
-//! so that a failing program found by fuzzing can be kept as a test.
+//! Writing programs as `infer` cases and case files (the [case format](crate::check::format)),
+//! and as einrow's [program text](crate::infer::program), so that a failing program found by
+//! fuzzing can be kept as a test.
 
 use serde_json::{json, Map, Value};
 
@@ -13,7 +14,7 @@ use crate::spec::ast::RowKind;
 /// What a case expects.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Expect {
-    /// These tensors' shapes (FORMAT.md shape strings).
+    /// These tensors' shapes (shape strings).
     Shapes(Vec<(String, String)>),
     /// An error of this class.
     Error(ErrorCode),

@@ -1,21 +1,158 @@
 //! Fuzzing shape rules (feature `fuzzing`): proptest strategies for specs, shapes and
 //! operation graphs, and invariant checkers that are independent of the solver.
 //!
+//! einrow ships the tools it fuzzes itself with, so that a framework author can fuzz their own
+//! shape rules against an independent model. The feature pulls in `proptest`; the default
+//! feature `cli` enables it (the `einrow` binary needs it for `einrow fuzz`). A library user
+//! who wants neither depends with `default-features = false`:
+//!
+//! ```toml
+//! [dependencies]
+//! einrow = { version = "0.1", default-features = false, features = ["fuzzing"] }
+//! ```
+//!
+//! # What is in the box
+//!
+//! - [`gen`]: [`programs`]`(`[`GenConfig`]`)` draws random operation graphs (every operation
+//!   of the [program format](crate::infer::program); row variables, `1!` broadcasting, named
+//!   bases, fixed indices, strided and convolution axes, parameters) that are *well-formed by
+//!   construction*: leaf shapes are drawn first, then each operation is built so that its
+//!   constraints hold. Each program comes with a *witness* (a concrete shape per tensor that
+//!   satisfies everything) and says which witnesses are the solver's answer
+//!   ([`gen::Witness::determined`]). [`GenConfig::opened`] also declares leaves with row
+//!   variables or no shape; [`gen::malformed_programs`] gives random, mostly ill-formed
+//!   programs (wrong arities, undefined names, garbage shapes and specs).
 //! - [`model`]: concrete shapes (sizes with bases, rows with their flank split);
-//! - [`rules`], [`spec_rules`], [`checker`]: the constraints of every operation re-checked on
-//!   concrete shapes, written from the specification rather than from the solver;
-//! - [`solution`]: a solved graph read back as concrete shapes;
-//! - [`gen`]: random programs that are well-formed by construction, with a witness (and
-//!   malformed ones); [`fit`]: operand shapes that fit a given spec;
-//! - [`props`]: the properties (solutions check, determinism, order independence, round trips,
-//!   no panics) as functions returning a [`props::Failure`];
-//! - [`shrink`] and [`case_file`]: shrinking a failing program and writing it as a FORMAT.md
-//!   case file to keep as a test;
-//! - [`specs`] and [`numpy`]: spec text (valid and near-valid) and numpy einsum cases;
-//! - [`exec`] and [`execution`]: a naive evaluator of solved programs, compared with
-//!   einrow's projections and kernel;
-//! - [`views`]: random strided views, and numpy einsum on them against the naive reference;
-//! - [`campaign`]: seeded fuzzing loops over all of the above (what `einrow fuzz` runs).
+//!   [`solution`]: a solved graph read back as concrete shapes.
+//! - [`fit`]: [`fit::shapes_for`] gives operand shapes that fit a given einsum spec, with the
+//!   result shape it implies; [`fit::spec_with_shapes`] as a strategy.
+//! - [`checker`] (with [`rules`], [`spec_rules`] and [`numpy_rules`]): [`check_solution`] and
+//!   [`checker::check_step`] re-check every operation's constraints on concrete shapes,
+//!   written from the specification, not from the solver (broadcasting with flank alignment,
+//!   compose, transpose, batch slice, einsum label and row-variable consistency with fixed
+//!   indices as bounds, strided and convolution formulas, concatenation sums, numpy steps'
+//!   letter broadcasting).
+//! - [`props`]: the properties as functions returning a [`Failure`]:
+//!   [`props::check_program`] (no panic; a solution passes the checker),
+//!   [`props::check_generated`] (a satisfiable, fully declared program is solved, to the
+//!   witness where determined), [`props::check_deterministic`],
+//!   [`props::check_order_independent`] (random topological reorderings).
+//! - [`specs`]: spec-text strategies for labels specs, einsum specs and numpy subscripts (valid
+//!   trees printed in both lexer modes, near-valid edits, arbitrary text) and
+//!   [`specs::check_spec_text`] (no panic, spans inside the text, `parse ∘ print` is the
+//!   identity).
+//! - [`numpy`] and [`views`]: numpy einsum cases (broadcast size-1 axes, ellipses, diagonals,
+//!   implicit outputs, near-valid variants), a naive reference evaluator, random strided views
+//!   (zero, negative and gapped strides, offsets) and [`views::check_einsum_views`].
+//! - [`exec`] and [`execution`]: a naive evaluator of solved programs and
+//!   [`execution::check_execution`]: einrow's projections and kernel give the same values
+//!   (programs with numpy steps are skipped).
+//! - [`shrink`] and [`case_file`]: [`shrink::shrink_program`] (structural edits keep a
+//!   satisfiable program satisfiable; shape edits for crashes and wrong answers), and
+//!   [`case_file::infer_case`], [`case_file::suite`] and [`case_file::program_text`]: a
+//!   failure becomes a case file ([`check::format`](crate::check::format)) or an `einrow infer`
+//!   program.
+//! - [`campaign`]: seeded loops over all of it ([`campaign::fuzz_programs`],
+//!   [`campaign::fuzz_specs`], [`campaign::numpy_problems`] with
+//!   [`campaign::check_oracle_case`]), with two-level shrinking: first the random choices
+//!   ([`campaign::shrink_tree`]), then the program. This is what `einrow fuzz` runs.
+//!
+//! Generators interpret a stream of random numbers ([`gen::Choices`]); an exhausted stream
+//! answers 0, and 0 is always the simplest option. Shrinking the stream therefore yields
+//! simpler programs that are still well-formed.
+//!
+//! # Fuzzing your own rules
+//!
+//! Draw programs, run your framework's rules over them, judge each result with
+//! [`checker::check_step`] or against einrow's solution, and shrink what fails:
+//!
+//! ```
+//! use einrow::fuzzing::campaign::{runner, shrink_tree};
+//! use einrow::fuzzing::case_file::program_text;
+//! use einrow::fuzzing::gen::{programs, GenConfig, Generated};
+//! use proptest::strategy::{Strategy, ValueTree};
+//!
+//! // Your framework's judgement of one program; here einrow's own property stands in for it.
+//! fn my_check(g: &Generated) -> Result<(), String> {
+//!     einrow::fuzzing::props::check_generated(g).map_err(|f| f.to_string())
+//! }
+//!
+//! let strategy = programs(GenConfig::default());
+//! let mut runner = runner(7); // seeded: reproducible
+//! for _ in 0..20 {
+//!     let mut tree = strategy.new_tree(&mut runner).unwrap();
+//!     if my_check(&tree.current()).is_err() {
+//!         let small = shrink_tree(&mut tree, 2000, &mut |g| my_check(g).is_err());
+//!         panic!("a failing program:\n{}", program_text(&small.program));
+//!     }
+//! }
+//! ```
+//!
+//! In a test suite, use the strategies with `proptest!` directly (its `#[test] fn` form, or,
+//! as here, the closure form that runs at once):
+//!
+//! ```
+//! use einrow::fuzzing::gen::{programs, GenConfig, Generated};
+//! use proptest::prelude::*;
+//!
+//! fn my_check(g: &Generated) -> Result<(), String> {
+//!     einrow::fuzzing::props::check_generated(g).map_err(|f| f.to_string())
+//! }
+//!
+//! proptest!(ProptestConfig::with_cases(16), |(g in programs(GenConfig::default()))| {
+//!     my_check(&g).map_err(TestCaseError::fail)?;
+//! });
+//! ```
+//!
+//! The example `fuzz_shape_rules` in the repository fuzzes a toy framework's pointwise,
+//! matmul-style and transpose rules this way. Its `compose` forgets to broadcast the second
+//! operand's batch axes; the example finds that, shrinks it and prints the case file
+//! (`cargo run --example fuzz_shape_rules`; add `-- fixed` for the corrected rules, which
+//! agree on 2000 programs).
+//!
+//! # Keeping what you find
+//!
+//! A shrunk failure prints as an `infer` case whose `expect` holds the witness shapes of the
+//! determined tensors; add it to a suite and `einrow check` runs it. For properties a case file
+//! cannot state (a solution that breaks a constraint, order dependence), freeze the program as
+//! a named test calling the property function.
+//!
+//! # From the command line
+//!
+//! ```text
+//! einrow fuzz infer --count 5000 --seed 1    # checker, determinism, order, execution
+//! einrow fuzz infer --no-exec --max-steps 12 # skip the kernel comparison; longer programs
+//! einrow fuzz infer --open --time 60         # leaves with row variables or no shape
+//! einrow fuzz infer --strict                 # also demand that capped programs solve
+//! einrow fuzz specs --count 20000            # the three spec front ends
+//! einrow fuzz numpy --count 1000 --oracle numpy_einsum_oracle.py   # differential against numpy
+//! ```
+//!
+//! Every failure is shrunk and written to `--out` (default `fuzz-failures/`) as a one-case file
+//! (`einrow check fuzz-failures/` replays them) and, for programs, as program text next to it
+//! (`einrow infer fuzz-failures/<id>.ein`). The same `--seed` repeats a run. The exit status
+//! is 1 when something failed.
+//!
+//! `--strict` and `--known-issues` widen what is demanded and generated. Rows the solver keeps
+//! open until closing are closed to their *caps* when they broadcast into larger results
+//! (OCANNL's closing), so einrow's answer may be more material than the least solution; such
+//! programs are marked `capped` ([`Generated::capped`]) and only required to pass the checker
+//! unless `--strict`. The patterns of solver issues found by earlier campaigns are fixed and
+//! frozen as regression tests; the generator still leaves them out of default runs
+//! ([`GenConfig::avoid_known_issues`]) and `--known-issues` puts them back.
+//!
+//! # cargo-fuzz
+//!
+//! The repository's `fuzz/` folder holds cargo-fuzz targets (not built by `cargo test`):
+//! `parse_spec` (the front ends on arbitrary text), `solve_graph` (well-formed programs
+//! interpreted from the bytes, or the bytes as program text: no panic, termination, solutions
+//! pass the checker), `kernel` (numpy einsum on strided views from the bytes against the naive
+//! reference) and `formats` (the Vespa and TensorStore readers). cargo-fuzz needs nightly
+//! features; on a stable toolchain:
+//!
+//! ```text
+//! cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run solve_graph -- -max_total_time=600
+//! ```
 
 pub mod campaign;
 pub mod case_file;

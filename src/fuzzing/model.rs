@@ -1,6 +1,6 @@
 //! Concrete shapes, independent of the solver's representation: what a solution assigns to a
-//! tensor, what a generator knows to be a valid assignment (a *witness*), and their FORMAT.md
-//! shape strings.
+//! tensor, what a generator knows to be a valid assignment (a *witness*), and their shape
+//! strings (as in the [case format](crate::check::format#shared-notations)).
 
 use std::fmt;
 
@@ -48,8 +48,9 @@ impl ConcreteDim {
         self.size == 1 && self.basis == ConcreteBasis::Bcast
     }
 
-    /// FORMAT.md's comparison of an expected axis (`self`) with a found one: a plain `1`
-    /// matches a size-1 axis of either reserved basis; everything else compares exactly.
+    /// The case format's comparison of an expected axis (`self`) with a found one: a plain `1`
+    /// matches a size-1 axis of either reserved basis; everything else compares exactly (see
+    /// [the broadcast top](crate::check::format#the-broadcast-top-1)).
     pub fn matches_expected(&self, found: &ConcreteDim) -> bool {
         if self.size == 1 && self.basis == ConcreteBasis::Default {
             return found.size == 1
@@ -156,7 +157,7 @@ impl ConcreteShape {
         RowKind::ALL.iter().all(|k| self.row(*k).flat() == other.row(*k).flat())
     }
 
-    /// FORMAT.md's comparison with `self` as the expectation: flat rows of equal length whose
+    /// The case format's comparison with `self` as the expectation: flat rows of equal length whose
     /// axes match under [`ConcreteDim::matches_expected`].
     pub fn matches_expected(&self, found: &ConcreteShape) -> bool {
         RowKind::ALL.iter().all(|k| {
@@ -165,7 +166,7 @@ impl ConcreteShape {
         })
     }
 
-    /// Parses a FORMAT.md shape string without row variables (`2|4->3`, `rgb=3`, `1!`).
+    /// Parses a shape string without row variables (`2|4->3`, `rgb=3`, `1!`).
     pub fn parse(text: &str) -> Result<ConcreteShape, String> {
         let t = parse_shape_string(text).map_err(|e| e.to_string())?;
         let mut shape = ConcreteShape::default();
@@ -198,7 +199,7 @@ pub fn join_dims(dims: &[ConcreteDim]) -> String {
 }
 
 impl fmt::Display for ConcreteShape {
-    /// The FORMAT.md shape string (flank splits are not shown: shape strings cannot say them).
+    /// The shape string (flank splits are not shown: shape strings cannot say them).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if !self.batch.is_empty() {
             write!(f, "{}|", join_dims(&self.batch.flat()))?;

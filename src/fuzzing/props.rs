@@ -137,8 +137,8 @@ pub fn check_program(p: &Program) -> Result<Outcome, Failure> {
 
 /// [`check_program`] on a generated program, plus: a program without opened leaves (and
 /// without capped rows, see [`Generated::capped`]) must be solved, and determined tensors must
-/// get their witness shape (compared as FORMAT.md compares: a plain `1` matches either size-1
-/// basis).
+/// get their witness shape (compared as the [case format](crate::check::format) compares: a
+/// plain `1` matches either size-1 basis).
 pub fn check_generated(g: &Generated) -> Result<(), Failure> {
     check_generated_with(g, false)
 }

@@ -1,15 +1,15 @@
 //! Reading a spec step's solution off fully solved operands, without a graph.
 //!
 //! When every operand of an einsum or permute is solved and the spec uses only labels,
-//! placeholders and row variables, the flat equalities of the step (§4) have exactly one
+//! placeholders and row variables, the flat equalities of the step have exactly one
 //! solution: every label takes the size its operand axes agree on, every row variable the axes
 //! it covers, and the result is the result slot written with those. [`read_off`] finds it, or
 //! says `None` when the answer is not that simple — an axis or row that disagrees between
 //! operands (an error, or a broadcast to decide), a fixed index, a strided or concatenated
 //! axis, a result label or row variable no operand fixes. Then the solver decides, and explains
 //! the error where there is one. The graph's direct evaluation and the eager planner
-//! (`project::plan_einsum`) both read steps off here; `tests/direct.rs` checks that they agree
-//! with the solver.
+//! (`project::plan_einsum`) both read steps off here; the `direct` and `eager` integration
+//! tests check that they agree with the solver.
 
 use smallvec::SmallVec;
 

@@ -38,7 +38,8 @@ pub enum Constraint {
     },
     /// The dim's size is at least this (a fixed index `i` needs size `i + 1`).
     AtLeast(Dim, u64),
-    /// The product of all axes of a tensor's rows (batch, input, output) is this (§3.8).
+    /// The product of all axes of a tensor's rows (batch, input, output) is this (OCANNL's
+    /// `Total_elems`).
     TotalElems(ShapeRef, u64),
 }
 
@@ -78,6 +79,8 @@ pub enum Part {
     Declaration,
     /// A side constraint added by the user.
     Side,
+    /// The setting of a captured dimension or row (`Graph::set_dim`, `Graph::set_equal`).
+    Setting,
 }
 
 /// Where a constraint came from: the step, the part of it, the tensor and the spec text.
@@ -198,6 +201,7 @@ impl Origins {
             Part::Operand(i, k) => (1, i, kind_code(k)),
             Part::Declaration => (2, 0, NO_KIND),
             Part::Side => (3, 0, NO_KIND),
+            Part::Setting => (4, 0, NO_KIND),
         };
         let rec = Record {
             step: o.step.map_or(NONE, |s| s.0),
@@ -236,6 +240,7 @@ impl Origins {
             (0, Some(k)) => Part::Result(k),
             (1, Some(k)) => Part::Operand(r.operand, k),
             (2, _) => Part::Declaration,
+            (4, _) => Part::Setting,
             _ => Part::Side,
         };
         let span = kind

@@ -322,7 +322,7 @@ impl Solver {
         match (over, kernel) {
             (_, Some(k)) => {
                 let span = valid_conv_size(1, 1, dil, k.size).unwrap_or(u64::MAX);
-                if n.size < span || (n.size - span) % a.stride != 0 {
+                if n.size < span || !(n.size - span).is_multiple_of(a.stride) {
                     let msg = format!(
                         "a valid convolution with stride {} and window {span} cannot cover size {}",
                         a.stride,

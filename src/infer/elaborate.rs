@@ -49,6 +49,11 @@ impl SpecEnv {
         &self.dims
     }
 
+    /// Every row variable with its name (`...` named after its row's kind).
+    pub fn row_labels(&self) -> &[(Name, RowVar)] {
+        &self.rows
+    }
+
     /// The dim variable of a label, if the spec used it.
     pub fn label(&self, name: &str) -> Option<DimVar> {
         self.dims.iter().find(|(n, _)| same_name(n, name)).map(|(_, v)| *v)

@@ -1,5 +1,5 @@
-//! Total-elements constraints (ocannl-semantics §3.8, `Total_elems` on the three rows of one
-//! tensor): the product of all the tensor's axes is `n`.
+//! Total-elements constraints (OCANNL's `Total_elems` on the three rows of one tensor): the
+//! product of all the tensor's axes is `n`.
 //!
 //! Decided as soon as the known axes allow: the known product must divide `n`; a single
 //! unknown axis takes the quotient; when the quotient is 1 every unknown axis is the broadcast
@@ -48,7 +48,7 @@ impl Solver {
                 _ => Err(self.elems_error(n, "an axis of size 0 makes the tensor empty")),
             };
         }
-        if n % p.known != 0 {
+        if !n.is_multiple_of(p.known) {
             let msg = format!("the known axes hold {} elements, which does not divide it", p.known);
             return Err(self.elems_error(n, &msg));
         }

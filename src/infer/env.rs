@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use ena::unify::{InPlaceUnificationTable, NoError, UnifyValue};
 use smallvec::SmallVec;
 
-/// Dim arithmetic the public API offers here (it lives in `infer/arith.rs`).
+/// Dim arithmetic the public API offers here.
 pub use super::arith::{basis_conflict, concat_sum, valid_conv_size};
 use super::arith::{simplify_affine, simplify_concat};
 use super::constraint::RowArg;
@@ -99,12 +99,15 @@ pub struct Env {
     /// Rows that queued constraints hold ([`RowArg::Scratch`]): reused from one operation to
     /// the next instead of a box per row.
     scratch: Vec<Row>,
+    /// Where each united variable went, for reading without path compression (`peek.rs`).
+    pub(super) parents: super::peek::Parents,
 }
 
 impl Env {
     /// A fresh dim variable.
     pub fn new_dim(&mut self, name: Option<&str>) -> DimVar {
         let v = self.dims.new_key(DimVal(UNBOUND));
+        self.parents.new_dim();
         let name = name.map(|n| self.names.intern(n));
         self.dim_info.push(DimInfo::named(name));
         v
@@ -119,6 +122,7 @@ impl Env {
     /// A fresh row variable.
     pub fn new_row(&mut self) -> RowVar {
         let v = self.rows.new_key(RowVal(UNBOUND));
+        self.parents.new_row();
         self.row_info.push(RowInfo::default());
         v
     }
@@ -182,7 +186,9 @@ impl Env {
             self.changed_dims.extend([ra, rb]);
         }
         let root = self.dims.find(ra);
-        (root, if root == ra { rb } else { ra })
+        let other = if root == ra { rb } else { ra };
+        self.parents.unite_dims(other, root);
+        (root, other)
     }
 
     /// Unites two unbound row variables; returns (new root, the other old root).
@@ -193,7 +199,9 @@ impl Env {
             self.changed_rows.extend([ra, rb]);
         }
         let root = self.rows.find(ra);
-        (root, if root == ra { rb } else { ra })
+        let other = if root == ra { rb } else { ra };
+        self.parents.unite_rows(other, root);
+        (root, other)
     }
 
     /// Records `v := d` (v unbound, d resolved and not mentioning v).
@@ -434,6 +442,17 @@ impl Env {
                 Ok(id) => v = self.store.layout(id).3?,
             }
         }
+    }
+
+    /// The bound value of a dim variable that is a root (read without path compression).
+    pub(super) fn root_dim_value(&self, root: DimVar) -> Option<&Dim> {
+        let i = self.dims.try_probe_value(root)?.get()?;
+        self.dim_values.get(i as usize)
+    }
+
+    /// The stored value of a row variable that is a root (read without path compression).
+    pub(super) fn root_row_value(&self, root: RowVar) -> Option<RowId> {
+        self.rows.try_probe_value(root)?.get().map(RowId)
     }
 
     /// The stored value of a row variable, or its root when it is unbound.

@@ -9,15 +9,25 @@ use smallvec::SmallVec;
 mod declare;
 mod direct;
 mod events;
+mod handles;
+mod identity;
 mod labels;
+mod probe;
 mod read;
 mod search;
+mod settings;
 mod sizes;
 mod steps;
+mod typed;
 
 use events::Event;
+use handles::HandleEntry;
+pub use handles::{Captured, Handle, HandleKind};
+pub use identity::GraphId;
 pub use labels::StepLabels;
+pub(crate) use probe::SolvedAxes;
 use steps::{usage, SpecCache, TextHasher};
+pub use typed::{Leaf, ShapeBuilder, TensorSizes};
 
 use super::constraint::{Constraint, Origin, Part};
 use super::error::InferError;
@@ -104,6 +114,15 @@ impl StepSpec {
 const GENERATED: u32 = u32::MAX;
 
 impl TensorEntry {
+    /// What a leaf is ([`Leaf::Input`] or [`Leaf::Parameter`]); `None` for a step's result.
+    pub fn kind(&self) -> Option<Leaf> {
+        match (self.leaf, self.param) {
+            (false, _) => None,
+            (true, false) => Some(Leaf::Input),
+            (true, true) => Some(Leaf::Parameter),
+        }
+    }
+
     /// The entry of a result tensor, named `name` (interned) or after its id.
     pub(crate) fn result(name: Option<u32>, shape: ShapeRef) -> TensorEntry {
         TensorEntry { name: name.unwrap_or(GENERATED), shape, leaf: false, param: false }
@@ -162,8 +181,17 @@ pub struct Graph {
     specs: SpecCache,
     /// Parsed declared shapes by text, for the same reason.
     shape_texts: HashMap<Arc<str>, Arc<DeclaredShape>, TextHasher>,
-    /// Spec steps over fully solved operands are evaluated directly (see `graph/direct.rs`).
+    /// Spec steps over fully solved operands are evaluated directly (see `Graph::try_direct`).
     direct: bool,
+    /// This graph's identity, carried by its handles.
+    id: GraphId,
+    /// Dimension and row handles, in the order they were made.
+    handles: Vec<HandleEntry>,
+    /// The names the step being added captures (see `graph/handles.rs`): it then goes
+    /// through the solver, and its spec's row variables are kept in `captured_rows`.
+    capture: Option<Box<[Name]>>,
+    /// The row variables of the last spec step added while capturing.
+    captured_rows: SmallVec<[(Name, crate::ids::RowVar); 2]>,
 }
 
 impl Default for Graph {
@@ -194,6 +222,10 @@ impl Graph {
             specs: SpecCache::default(),
             shape_texts: HashMap::default(),
             direct: true,
+            id: GraphId::fresh(),
+            handles: Vec::new(),
+            capture: None,
+            captured_rows: SmallVec::new(),
         }
     }
 
@@ -330,7 +362,7 @@ impl Graph {
         self.solver.run()
     }
 
-    /// Requires `t` to hold `n` elements in all rows together (§3.8 `Total_elems`), e.g. a
+    /// Requires `t` to hold `n` elements in all rows together (OCANNL's `Total_elems`), e.g. a
     /// parameter sized by its initial data. A single unknown axis takes the quotient of `n`
     /// by the known axes; unknown axes are the broadcast top when the known ones already make
     /// `n`; at closing, an open row (the output row first) takes what is left as one axis and
@@ -365,14 +397,15 @@ impl Graph {
         self.solver.run()
     }
 
-    /// Closes the world for everything added since the last solve (stages 2–7). Afterwards
-    /// every shape touched so far is fully known; more operations may still be added.
+    /// Closes the world for everything added since the last solve (closing stages 2–7, see
+    /// the [architecture](crate::architecture#the-pipeline)). Afterwards every shape touched so
+    /// far is fully known; more operations may still be added.
     ///
-    /// When the default closing policy fails, the graph is rebuilt and closed carefully (see
-    /// `careful.rs`); the original error is returned if that fails too. Open leaf row lengths
-    /// are searched only when the failure is a contradiction: when the program leaves
-    /// something undetermined (`unresolved`, e.g. a parameter's row), picking a length
-    /// would be a guess.
+    /// When the default closing policy fails, the graph is rebuilt and closed carefully (each
+    /// leaf takes its cap, else the broadcast top, else stays open); the original error is
+    /// returned if that fails too. Open leaf row lengths are searched only when the failure is
+    /// a contradiction: when the program leaves something undetermined (`unresolved`, e.g. a
+    /// parameter's row), picking a length would be a guess.
     pub fn solve(&mut self) -> Result<(), InferError> {
         let result = self.solve_once();
         if result.is_ok() || self.solver.careful {

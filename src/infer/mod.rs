@@ -22,12 +22,20 @@ mod lower;
 mod names;
 mod numpy;
 mod op;
+mod peek;
 pub mod program;
 mod rows;
+mod scheme;
 mod solver;
 mod store;
 mod visit;
+mod warnings;
 
 pub use error::{InferError, ShapeError};
-pub use graph::{Graph, Step, StepLabels, StepSpec, TensorEntry};
+pub use graph::{
+    Captured, Graph, GraphId, Handle, HandleKind, Leaf, ShapeBuilder, Step, StepLabels, StepSpec,
+    TensorEntry, TensorSizes,
+};
 pub use op::OpKind;
+pub use scheme::{Instance, Scheme};
+pub use warnings::Warning;

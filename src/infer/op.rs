@@ -27,6 +27,19 @@ pub enum OpKind {
 }
 
 impl OpKind {
+    /// Every operation, in declaration order.
+    pub const ALL: [OpKind; 9] = [
+        OpKind::Pointwise,
+        OpKind::Compose,
+        OpKind::Transpose,
+        OpKind::Permute,
+        OpKind::Einsum,
+        OpKind::Einsum3,
+        OpKind::Concat,
+        OpKind::BatchSlice,
+        OpKind::Numpy,
+    ];
+
     /// The name used in case files (`pointwise`, `compose`, …).
     pub fn name(self) -> &'static str {
         match self {

@@ -1,14 +1,114 @@
-//! Programs: a graph written as text or as an `infer` case, built into a [`Graph`].
+//! Programs: a graph written as text (what `einrow infer` reads) or as an `infer` case, built
+//! into a [`Graph`].
 //!
-//! The text format, one statement per line (`#` starts a comment):
+//! # The text format
+//!
+//! One statement per line; `#` starts a comment, blank lines are skipped. A statement is a
+//! declaration of a leaf or an operation:
 //!
 //! ```text
-//! tensor x: 2|3->4        # a leaf with a known shape (FORMAT.md shape string)
-//! tensor u                # a leaf nothing is known about
-//! param w: ...->...       # a parameter: never guessed
-//! y = compose w x         # ops: pointwise, compose, transpose, batch_slice
-//! z = einsum "ij;jk=>ik" a b   # spec ops: permute, einsum, einsum3, concat
+//! tensor NAME                  # a leaf nothing is known about (all three rows open)
+//! tensor NAME: SHAPE           # a leaf with a shape string
+//! param NAME: SHAPE            # a parameter: its unknowns are never guessed
+//! OUT = OP ARG...              # an operation defining the tensor OUT
+//! OUT = OP "SPEC" ARG...       # an operation that takes a spec, quoted, before its operands
 //! ```
+//!
+//! `SHAPE` is a shape string as in the [case format](crate::check::format#shared-notations):
+//! the rows `batch|input->output`, axes separated by commas, each a size (`3`), a size with a
+//! basis (`rgb=3`) or the broadcast top (`1!`), and `...` or `..name..` where a row is open
+//! (`...|784` is a batch row of unknown rank and one output axis). Rows not written are empty.
+//! A parameter's unknowns are fixed only by the operations it takes part in; what they leave
+//! open is an `unresolved` error, except a row of a parameter used only pointwise (a bias),
+//! which closes empty. An operand names a tensor declared or defined above; a name defined
+//! again refers to its latest definition from then on.
+//!
+//! # Operations
+//!
+//! These are all the operations; each name is also the `op` of a step in an `infer` case.
+//!
+//! | op | operands | spec | result |
+//! |---|---|---|---|
+//! | `pointwise` | 1 to 3 | none | elementwise: every operand broadcasts into the result, row by row (batch, input, output) |
+//! | `pointwise_un` | 1 | none | `pointwise` with one operand |
+//! | `pointwise3` | 3 | none | `pointwise` with three operands |
+//! | `compose` | 2 | none | matrix-multiply style: the first's input row contracts with the second's output row; the result has the second's input row, the first's output row, and both batch rows broadcast |
+//! | `transpose` | 1 | none | swaps the input and output rows |
+//! | `batch_slice` | 1 | none | drops the leftmost batch axis |
+//! | `permute` | 1 | einsum spec, one operand slot | rearranges, reduces, embeds or takes a diagonal (`ij => ji`, `ii => i`, `i => 0,i`) |
+//! | `einsum` | 2 | einsum spec, two slots | OCANNL's einsum: `rhs1; rhs2 => lhs` (`ij;jk=>ik`, `...|i->o; ...|o->h => ...|i->h`) |
+//! | `einsum3` | 3 | einsum spec, three slots | the same with three operands (`ij;jk;kl=>il`) |
+//! | `concat` | 1 or more | einsum spec, one slot per operand | concatenation along a `^` axis of the result (`i;j=>i^j`) |
+//! | `numpy` | 1 or more | numpy subscripts | numpy's einsum (`ij,jk->ik`, `...ij,...jk->...ik`): operands and result are output rows, and labels broadcast as numpy's do (declare numpy's size-1 axes as the broadcast top `1!`) |
+//!
+//! Einsum specs are OCANNL's labels-spec syntax, parsed by
+//! [`parse_einsum`](crate::spec::parse_einsum): each slot has the layout
+//! `batch|input->output`, with labels, `_` placeholders, `...` and `..name..` row variables,
+//! fixed indices (`0`), strided and convolution axes (`2*o+k`) and concatenations (`a^b`).
+//! numpy subscripts are parsed by [`parse_numpy`](crate::spec::parse_numpy). A spec whose
+//! number of operand slots differs from the number of operands is an `arity` error, and so is
+//! an operand count outside the table.
+//!
+//! In a text program the three pointwise names all take one to three operands; an `infer`
+//! case holds `pointwise` to 2, `pointwise_un` to 1 and `pointwise3` to 3.
+//!
+//! # Example
+//!
+//! Every operation once, with the shapes `einrow infer` prints for it:
+//!
+//! ```
+//! use einrow::infer::program::Program;
+//!
+//! let text = r#"
+//! tensor x: 8|784
+//! param w: ...->128              # sized by inference: 784->128
+//! tensor b: 128
+//! tensor m: 4,6
+//! tensor n: 6,5
+//! tensor k: 5,2
+//! tensor u: 3
+//! tensor v: 2
+//! h = compose w x                # 8|128
+//! r = pointwise h b              # 8|128: b broadcasts over the batch
+//! a = pointwise_un r             # 8|128
+//! t = transpose w                # 128->784
+//! s = batch_slice x              # 784
+//! mt = permute "ij => ji" m      # 6,4
+//! mn = einsum "ij;jk=>ik" m n    # 4,5
+//! mnk = einsum3 "ij;jk;kl=>il" m n k   # 4,2
+//! uv = concat "i;j=>i^j" u v     # 5
+//! p = numpy "ij,jk->ik" m n      # 4,5
+//! "#;
+//! let built = Program::parse_text(text)?.build();
+//! built.result.map_err(|(e, _)| e)?;
+//! let mut g = built.graph;
+//! let shapes: Vec<String> = built
+//!     .names
+//!     .iter()
+//!     .map(|(name, id)| format!("{name}: {}", g.shape_string(*id).unwrap()))
+//!     .collect();
+//! assert_eq!(shapes[1], "w: 784->128");
+//! assert_eq!(shapes[8..].join("; "), "h: 8|128; r: 8|128; a: 8|128; t: 128->784; s: 784; \
+//!     mt: 6,4; mn: 4,5; mnk: 4,2; uv: 5; p: 4,5");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Errors
+//!
+//! A program that cannot be read is a [`ProgramError`] with its line (`syntax`, or `arity` for
+//! an `infer` case step with the wrong operand count). Building it reports the first failing
+//! statement's [`InferError`] with its line: an unknown operand is a `label` error, and every
+//! shape error carries the [`ErrorCode`] of the [case format](crate::check::format#error-codes).
+//! `einrow infer --explain` prints the chain of constraints behind a shape error.
+//!
+//! # `infer` cases
+//!
+//! [`Program::from_case`] reads the same program from the JSON of an `infer` case
+//! (`"tensors"` and `"steps"`), which may also give leaf `values` and each step's `accum` and
+//! `combine`, for running it; `einrow infer` accepts such a file too.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
 
 use serde_json::Value;
 
@@ -29,6 +129,8 @@ pub struct Decl {
     pub param: bool,
     /// Leaf data (flat, memory order), for running the program.
     pub values: Option<Vec<f64>>,
+    /// The 1-based source line (text programs) or index in `tensors` (cases).
+    pub line: usize,
 }
 
 /// An operation statement.
@@ -46,7 +148,7 @@ pub struct Stmt {
     pub accum: Option<String>,
     /// Combine (`*`, `+`, …), for running.
     pub combine: Option<String>,
-    /// The 1-based source line (text programs) or step index (cases).
+    /// The 1-based source line (text programs) or index in `steps` (cases).
     pub line: usize,
 }
 
@@ -63,15 +165,33 @@ pub struct Program {
 pub struct Built {
     /// The graph (partially solved when `result` is an error).
     pub graph: Graph,
-    /// Each name's tensor, in definition order.
+    /// Each name's tensor, in definition order (a name defined again appears again).
     pub names: Vec<(String, TensorId)>,
-    /// The first error and the line (text) or step index (case) of its statement.
+    /// The first error and the line (text) or list index (case) of its declaration or
+    /// statement. When a declaration failed, `names` is shorter than the program's `decls`.
     pub result: Result<(), (InferError, Option<usize>)>,
+    /// Each name's latest tensor, indexed on the first lookup.
+    latest: OnceLock<HashMap<String, TensorId, Hasher>>,
+}
+
+type Hasher = foldhash::fast::RandomState;
+
+impl Built {
+    /// The tensor a name denotes: its latest definition. (The first call indexes `names`.)
+    pub fn tensor(&self, name: &str) -> Option<TensorId> {
+        let latest = self.latest.get_or_init(|| {
+            let mut latest = HashMap::with_capacity_and_hasher(self.names.len(), Hasher::default());
+            for (n, id) in &self.names {
+                latest.insert(n.clone(), *id);
+            }
+            latest
+        });
+        latest.get(name).copied()
+    }
 }
 
 /// A program that cannot be read.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("line {line}: {message}")]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ProgramError {
     /// 1-based line (0 for JSON documents).
     pub line: usize,
@@ -80,6 +200,17 @@ pub struct ProgramError {
     /// Its class: `syntax`, or `arity` for a step with the wrong number of operands.
     pub code: ErrorCode,
 }
+
+impl std::fmt::Display for ProgramError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.line > 0 {
+            write!(f, "line {}: ", self.line)?;
+        }
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for ProgramError {}
 
 impl crate::code::Coded for ProgramError {
     fn code(&self) -> ErrorCode {
@@ -91,13 +222,28 @@ impl ProgramError {
     fn syntax(line: usize, message: &str) -> ProgramError {
         ProgramError { line, message: message.into(), code: ErrorCode::Syntax }
     }
+
+    /// The error for an op written with the wrong operand count (`op` fixes `expected`).
+    fn arity(line: usize, at: &str, op: &str, expected: usize, got: usize) -> ProgramError {
+        let s = if expected == 1 { "" } else { "s" };
+        let message = format!("{at}`{op}` expects {expected} operand{s}, got {got}");
+        ProgramError { line, message, code: ErrorCode::Arity }
+    }
 }
 
-/// The operand count a case file's op name fixes (FORMAT.md: `pointwise` takes 2,
+/// The operand count an op name fixes in a case (FORMAT.md: `pointwise` takes 2,
 /// `pointwise_un` 1, `pointwise3` 3); `None` where the op itself decides.
 fn named_arity(name: &str) -> Option<usize> {
     match name {
         "pointwise" => Some(2),
+        _ => text_arity(name),
+    }
+}
+
+/// The operand count an op name fixes in the text format, where `pointwise` takes any number
+/// of operands: `pointwise_un` 1, `pointwise3` 3.
+fn text_arity(name: &str) -> Option<usize> {
+    match name {
         "pointwise_un" => Some(1),
         "pointwise3" => Some(3),
         _ => None,
@@ -121,7 +267,9 @@ pub fn op_from_name(name: &str) -> Option<OpKind> {
 }
 
 impl Program {
-    /// Reads the text format.
+    /// Reads the text format. `pointwise` takes any number of operands; `pointwise_un` and
+    /// `pointwise3` must have 1 and 3 (an `arity` error saying so); other ops check their
+    /// operands when built.
     pub fn parse_text(text: &str) -> Result<Program, ProgramError> {
         let mut p = Program::default();
         for (i, raw) in text.lines().enumerate() {
@@ -140,7 +288,7 @@ impl Program {
                 if name.is_empty() {
                     return Err(err("a declaration needs a name"));
                 }
-                p.decls.push(Decl { name: name.into(), shape, param, values: None });
+                p.decls.push(Decl { name: name.into(), shape, param, values: None, line: i + 1 });
                 continue;
             }
             let (out, rhs) = line
@@ -151,49 +299,76 @@ impl Program {
         Ok(p)
     }
 
-    /// Reads an `infer` case (FORMAT.md): `tensors` and `steps`.
+    /// Reads an `infer` case (FORMAT.md): the lists `tensors` and `steps` (each step with its
+    /// list of `args`) are required. Every member is checked for its type: a shape that is not
+    /// a string or `null`, an argument that is not a name, a list given as an object are
+    /// `syntax` errors naming the place (`tensors[0].shape`), never read as "nothing known" or
+    /// dropped. A `pointwise*` step with the wrong operand count is an `arity` error.
     pub fn from_case(case: &Value) -> Result<Program, ProgramError> {
-        let err = |m: String| ProgramError::syntax(0, &m);
+        if !case.is_object() {
+            return Err(ProgramError::syntax(
+                0,
+                &format!("an infer case is an object, not {case}"),
+            ));
+        }
+        if case.get("cases").is_some() && case.get("tensors").is_none() {
+            return Err(ProgramError::syntax(
+                0,
+                "this is a case file, not an infer case: run its cases with `einrow check`",
+            ));
+        }
         let mut p = Program::default();
-        for t in case.get("tensors").and_then(Value::as_array).into_iter().flatten() {
-            let name = t
-                .get("name")
-                .and_then(Value::as_str)
-                .ok_or_else(|| err("a tensor has no name".into()))?;
-            let values = t.get("values").and_then(crate::check::compare::f64_list);
+        for (i, t) in list(case, "tensors")?.iter().enumerate() {
+            let at = format!("tensors[{i}]");
+            let name = required_str(t, "name", &at)?;
+            let values = match t.get("values") {
+                None | Some(Value::Null) => None,
+                Some(v) => Some(
+                    crate::check::compare::f64_list(v)
+                        .ok_or_else(|| wrong_type(&at, "values", "a list of numbers", v))?,
+                ),
+            };
             p.decls.push(Decl {
                 name: name.into(),
-                shape: t.get("shape").and_then(Value::as_str).map(String::from),
-                param: t.get("param").and_then(Value::as_bool).unwrap_or(false),
+                shape: optional_str(t, "shape", &at)?,
+                param: match t.get("param") {
+                    None | Some(Value::Null) => false,
+                    Some(Value::Bool(b)) => *b,
+                    Some(v) => return Err(wrong_type(&at, "param", "true or false", v)),
+                },
                 values,
+                line: i,
             });
         }
-        for (i, s) in case.get("steps").and_then(Value::as_array).into_iter().flatten().enumerate()
-        {
-            let text = |k: &str| s.get(k).and_then(Value::as_str).map(String::from);
-            let op_name = text("op").ok_or_else(|| err(format!("step {i} has no op")))?;
-            let op =
-                op_from_name(&op_name).ok_or_else(|| err(format!("unknown op {op_name:?}")))?;
-            let args: Vec<String> = s
-                .get("args")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .filter_map(Value::as_str)
-                .map(String::from)
-                .collect();
-            if let Some(n) = named_arity(&op_name).filter(|n| *n != args.len()) {
-                let message =
-                    format!("step {i}: `{op_name}` takes {n} operands, not {}", args.len());
-                return Err(ProgramError { line: 0, message, code: ErrorCode::Arity });
+        for (i, s) in list(case, "steps")?.iter().enumerate() {
+            let at = format!("steps[{i}]");
+            let op_name = required_str(s, "op", &at)?;
+            let op = op_from_name(op_name)
+                .ok_or_else(|| ProgramError::syntax(0, &format!("{at}: unknown op {op_name:?}")))?;
+            let args = list(s, "args")
+                .map_err(|e| ProgramError::syntax(0, &format!("{at}: {}", e.message)))?
+                .iter()
+                .enumerate()
+                .map(|(k, a)| {
+                    a.as_str().map(String::from).ok_or_else(|| {
+                        let what = format!("args[{k}]");
+                        ProgramError::syntax(
+                            0,
+                            &format!("{at}.{what} must be a tensor name, not {a}"),
+                        )
+                    })
+                })
+                .collect::<Result<Vec<String>, _>>()?;
+            if let Some(n) = named_arity(op_name).filter(|n| *n != args.len()) {
+                return Err(ProgramError::arity(0, &format!("{at}: "), op_name, n, args.len()));
             }
             p.stmts.push(Stmt {
                 op,
-                out: text("out").ok_or_else(|| err(format!("step {i} has no out")))?,
+                out: required_str(s, "out", &at)?.into(),
                 args,
-                spec: text("spec"),
-                accum: text("accum"),
-                combine: text("combine"),
+                spec: optional_str(s, "spec", &at)?,
+                accum: optional_str(s, "accum", &at)?,
+                combine: optional_str(s, "combine", &at)?,
                 line: i,
             });
         }
@@ -202,13 +377,14 @@ impl Program {
 
     /// Builds the graph, propagating each step, and solves it. Returns the graph (also on
     /// failure, for rendering), each name's tensor, and the first error with the failing
-    /// statement's line.
+    /// declaration's or statement's line. A name defined again denotes its latest definition
+    /// from then on (found in a map: building is linear in the program).
     pub fn build(&self) -> Built {
         let mut g = Graph::new();
         let mut names: Vec<(String, TensorId)> = Vec::new();
         let result =
             self.build_into(&mut g, &mut names).and_then(|()| g.solve().map_err(|e| (e, None)));
-        Built { graph: g, names, result }
+        Built { graph: g, names, result, latest: OnceLock::new() }
     }
 
     fn build_into(
@@ -216,15 +392,18 @@ impl Program {
         g: &mut Graph,
         names: &mut Vec<(String, TensorId)>,
     ) -> Result<(), (InferError, Option<usize>)> {
+        // Each name's latest tensor, keyed by the program's own strings (no copy per name).
+        let mut latest: HashMap<&str, TensorId, Hasher> = HashMap::default();
         for d in &self.decls {
-            let id = g.declare(&d.name, d.shape.as_deref(), d.param).map_err(|e| (e, None))?;
+            let id =
+                g.declare(&d.name, d.shape.as_deref(), d.param).map_err(|e| (e, Some(d.line)))?;
             names.push((d.name.clone(), id));
+            latest.insert(&d.name, id);
         }
         for s in &self.stmts {
             let mut args = Vec::with_capacity(s.args.len());
             for a in &s.args {
-                let id = names.iter().rev().find(|(n, _)| n == a).map(|(_, id)| *id);
-                let id = id.ok_or_else(|| {
+                let id = latest.get(a.as_str()).copied().ok_or_else(|| {
                     let e = InferError::Usage {
                         code: ErrorCode::Label,
                         message: format!("unknown tensor `{a}`"),
@@ -237,9 +416,49 @@ impl Program {
                 .add_named_step(&s.out, s.op, &args, s.spec.as_deref())
                 .map_err(|e| (e, Some(s.line)))?;
             names.push((s.out.clone(), id));
+            latest.insert(&s.out, id);
         }
         Ok(())
     }
+}
+
+/// A required list member.
+fn list<'a>(v: &'a Value, key: &str) -> Result<&'a [Value], ProgramError> {
+    match v.get(key) {
+        None => Err(ProgramError::syntax(0, &format!("no {key:?} list"))),
+        Some(Value::Array(items)) => Ok(items),
+        Some(other) => Err(wrong_type("", key, "a list", other)),
+    }
+}
+
+/// A required string member of the object at `at`.
+fn required_str<'a>(v: &'a Value, key: &str, at: &str) -> Result<&'a str, ProgramError> {
+    match v.get(key) {
+        Some(Value::String(s)) => Ok(s),
+        None if v.is_object() => Err(ProgramError::syntax(0, &format!("{at} has no {key:?}"))),
+        None => Err(ProgramError::syntax(0, &format!("{at} must be an object, not {v}"))),
+        Some(other) => Err(wrong_type(at, key, "a string", other)),
+    }
+}
+
+/// An optional string member (absent or `null`: `None`).
+fn optional_str(v: &Value, key: &str, at: &str) -> Result<Option<String>, ProgramError> {
+    match v.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s.clone())),
+        Some(other) => Err(wrong_type(at, key, "a string or null", other)),
+    }
+}
+
+fn wrong_type(at: &str, key: &str, what: &str, got: &Value) -> ProgramError {
+    let place = if at.is_empty() { format!("{key:?}") } else { format!("{at}.{key}") };
+    let mut shown = got.to_string();
+    if shown.len() > 40 {
+        let cut = (0..=40).rev().find(|&i| shown.is_char_boundary(i)).unwrap_or(0);
+        shown.truncate(cut);
+        shown.push('…');
+    }
+    ProgramError::syntax(0, &format!("{place} must be {what}, not {shown}"))
 }
 
 fn parse_stmt(out: &str, rhs: &str, line: usize) -> Result<Stmt, ProgramError> {
@@ -255,6 +474,9 @@ fn parse_stmt(out: &str, rhs: &str, line: usize) -> Result<Stmt, ProgramError> {
     } else {
         (None, rest)
     };
-    let args = rest.split_whitespace().map(String::from).collect();
+    let args: Vec<String> = rest.split_whitespace().map(String::from).collect();
+    if let Some(n) = text_arity(op_name).filter(|n| *n != args.len()) {
+        return Err(ProgramError::arity(line, "", op_name, n, args.len()));
+    }
     Ok(Stmt { op, out: out.into(), args, spec, accum: None, combine: None, line })
 }

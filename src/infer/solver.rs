@@ -310,6 +310,7 @@ pub fn describe_origin(o: &Origin, axis: AxisAt) -> String {
         }
         Part::Declaration => format!("{step}the declared shape{tensor}"),
         Part::Side => format!("{step}a side constraint{tensor}"),
+        Part::Setting => format!("{step}the setting of a captured dimension{tensor}"),
     }
 }
 

@@ -1,7 +1,7 @@
 //! The strided executor: an odometer over the outer loops (addresses updated incrementally),
 //! the two innermost loops optionally tiled (when an operand is contiguous along the second
 //! innermost loop but strided along the innermost, as in a transpose), and each run along
-//! the innermost loop handed to the slice kernels of `block.rs`, strided operands gathered
+//! the innermost loop handed to the slice kernels of `kernel::block`, strided operands gathered
 //! into and scattered from scratch space in blocks of [`BLK`] points.
 
 use smallvec::SmallVec;
@@ -30,7 +30,7 @@ pub fn execute<T: Scalar>(
 }
 
 struct Scratch<T> {
-    ins: Vec<Vec<T>>,
+    ins: SmallVec<[Vec<T>; 4]>,
     out: Vec<T>,
 }
 
@@ -57,7 +57,10 @@ fn run<T: Scalar, A: AccOp<T>, C: CombOp<T>>(
     let outer = r.saturating_sub(2);
     // Gather space only when some operand is strided along the innermost loop.
     let blk = if s1.iter().any(|&s| s != 0 && s != 1) { BLK } else { 0 };
-    let mut scratch = Scratch { ins: vec![vec![T::ZERO; blk]; ins.len()], out: vec![T::ZERO; blk] };
+    let mut scratch = Scratch {
+        ins: (0..ins.len()).map(|_| vec![T::ZERO; blk]).collect(),
+        out: vec![T::ZERO; blk],
+    };
     let mut tile: Option<Box<[[T; TILE]; TILE]>> = None;
     let mut odo = Odometer::new(plan, outer);
     let mut offs: Offs = odo.base.clone();

@@ -79,18 +79,10 @@ fn underfull() -> KernelError {
     }
 }
 
-/// An empty vector with room for `len` elements (an error rather than an abort when large
-/// and the system cannot provide it).
+/// An empty vector with room for `len` elements (an error rather than an abort when the
+/// system cannot provide it; advised to use huge pages when large).
 pub fn room<T>(len: usize) -> Result<Vec<T>, KernelError> {
-    if len.saturating_mul(std::mem::size_of::<T>()) >= hugepage::MIN_BYTES {
-        Vec::<T>::new().try_reserve_exact(len).map_err(|_| {
-            crate::tensor::TensorError::Allocation {
-                elements: len,
-                bytes_each: std::mem::size_of::<T>(),
-            }
-        })?;
-    }
-    Ok(hugepage::with_capacity(len))
+    Ok(hugepage::try_with_capacity(len)?)
 }
 
 /// A vector of `len` elements computed by `fill`, called once per piece (in parallel) with
@@ -174,12 +166,16 @@ mod tests {
         });
         assert_eq!(ok.unwrap(), vec![0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 2.0, 2.0, 2.0, 2.0]);
         // A piece left short, a piece overfilled, ranges with a gap or not reaching the end.
-        let short = build::<f64, _>(4, &[0..4], |_, f| f.extend_from_slice(&[1.0, 2.0]));
+        let short = build::<f64, _>(4, std::slice::from_ref(&(0..4)), |_, f| {
+            f.extend_from_slice(&[1.0, 2.0])
+        });
         assert!(short.is_err());
-        let over = build::<f64, _>(2, &[0..2], |_, f| f.extend_from_slice(&[1.0, 2.0, 3.0]));
+        let over = build::<f64, _>(2, std::slice::from_ref(&(0..2)), |_, f| {
+            f.extend_from_slice(&[1.0, 2.0, 3.0])
+        });
         assert!(over.is_err());
         assert!(build::<f64, _>(4, &[0..1, 2..4], |_, _| Ok(())).is_err());
-        assert!(build::<f64, _>(4, &[0..3], |_, _| Ok(())).is_err());
+        assert!(build::<f64, _>(4, std::slice::from_ref(&(0..3)), |_, _| Ok(())).is_err());
         assert!(build::<f64, _>(0, &even_ranges(0, 4), |_, _| Ok(())).unwrap().is_empty());
     }
 

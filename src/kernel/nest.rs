@@ -205,26 +205,28 @@ impl Nest {
             });
         }
         let r = self.extents.len();
-        let name =
-            |k: usize| if k == 0 { "output".to_string() } else { format!("input {}", k - 1) };
-        let lens = std::iter::once(output_len).chain(input_lens.iter().copied());
-        for (k, (acc, len)) in
-            std::iter::once(&self.output).chain(&self.inputs).zip(lens).enumerate()
-        {
+        // Operands by position (output first), named only in an error: validating a nest
+        // allocates nothing.
+        let ops = std::iter::once((&self.output, output_len))
+            .chain(self.inputs.iter().zip(input_lens.iter().copied()))
+            .enumerate();
+        for (k, (acc, len)) in ops {
+            let name = || match k {
+                0 => "output".to_string(),
+                k => format!("input {}", k - 1),
+            };
             if acc.strides.len() != r {
-                let got = acc.strides.len();
                 return Err(KernelError::Rank {
-                    what: format!("{}'s strides", name(k)),
+                    what: format!("{}'s strides", name()),
                     expected: r,
-                    got,
+                    got: acc.strides.len(),
                 });
             }
             if let Some(g) = acc.guards.iter().find(|g| g.coeffs.len() != r) {
-                let got = g.coeffs.len();
                 return Err(KernelError::Rank {
-                    what: format!("{}'s guard", name(k)),
+                    what: format!("{}'s guard", name()),
                     expected: r,
-                    got,
+                    got: g.coeffs.len(),
                 });
             }
             if !acc.guards.is_empty() {
@@ -233,7 +235,7 @@ impl Nest {
             if let Some((lo, hi)) = acc.address_range(&self.extents) {
                 if lo < 0 || hi >= len as i128 {
                     let reach = if lo < 0 { lo } else { hi };
-                    return Err(KernelError::OutOfBounds { operand: name(k), reach, len });
+                    return Err(KernelError::OutOfBounds { operand: name(), reach, len });
                 }
             }
         }

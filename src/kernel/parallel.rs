@@ -144,7 +144,7 @@ pub fn run_private<T: Scalar>(
     let privates = subs
         .into_par_iter()
         .map(|sub| {
-            let mut buf = vec![neutral; range.len()];
+            let mut buf = crate::tensor::hugepage::filled(range.len(), neutral)?;
             f(&sub, &mut buf).map(|()| buf)
         })
         .collect::<Result<Vec<_>, _>>()?;

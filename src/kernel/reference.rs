@@ -1,6 +1,6 @@
 //! A naive evaluator of a [`Nest`]: every point in row-major order of the product space,
 //! addresses recomputed from scratch, guards checked everywhere. It defines the semantics
-//! the optimised executor is tested against (see the proptests in `tests.rs`).
+//! the optimised executor is tested against (by the kernel's property tests).
 
 use super::error::KernelError;
 use super::nest::{Access, Init, Nest};

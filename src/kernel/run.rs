@@ -173,8 +173,7 @@ fn fresh_in_order<T: Scalar>(
             return fresh::build(len, &ranges, |k, f| collect(&chunks[k].plan, combine, ins, f));
         }
     }
-    let whole = [0..len];
-    fresh::build(len, &whole, |_, f| collect(plan, combine, ins, f))
+    fresh::build(len, std::slice::from_ref(&(0..len)), |_, f| collect(plan, combine, ins, f))
 }
 
 /// Runs an unguarded plan, the output starting as `start` says.

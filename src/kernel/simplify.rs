@@ -43,20 +43,16 @@ impl Plan {
     }
 
     fn build(nest: &Nest, output_order: bool) -> Plan {
-        let kept = |strides: &[isize]| -> Loops<isize> {
-            (0..nest.extents.len())
-                .filter(|&d| nest.extents[d] != 1)
-                .map(|d| strides.get(d).copied().unwrap_or(0))
-                .collect()
+        let keep: Loops<usize> =
+            (0..nest.extents.len()).filter(|&d| nest.extents[d] != 1).collect();
+        let op = |offset: isize, strides: &[isize]| Operand {
+            offset,
+            strides: keep.iter().map(|&d| strides.get(d).copied().unwrap_or(0)).collect(),
         };
         let mut plan = Plan {
-            extents: nest.extents.iter().copied().filter(|&e| e != 1).collect(),
-            out: Operand { offset: nest.output.offset, strides: kept(&nest.output.strides) },
-            ins: nest
-                .inputs
-                .iter()
-                .map(|a| Operand { offset: a.offset, strides: kept(&a.strides) })
-                .collect(),
+            extents: keep.iter().map(|&d| nest.extents[d]).collect(),
+            out: op(nest.output.offset, &nest.output.strides),
+            ins: nest.inputs.iter().map(|a| op(a.offset, &a.strides)).collect(),
         };
         plan.merge();
         plan.sort(output_order);
@@ -138,7 +134,7 @@ impl Plan {
 /// Whether `offset + Σ i_d·strides[d]` visits distinct addresses for distinct points (a
 /// sufficient test: sorted by |stride|, each stride exceeds the span of the smaller ones).
 pub fn injective(extents: &[usize], strides: &[isize]) -> bool {
-    let mut dims: SmallVec<[(u128, u128); 8]> = extents
+    let mut dims: Loops<(u128, u128)> = extents
         .iter()
         .zip(strides)
         .filter(|(&n, _)| n > 1)

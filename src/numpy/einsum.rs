@@ -3,14 +3,13 @@
 
 use super::error::EinsumError;
 use super::lower::{contract, Operand};
-use smallvec::SmallVec;
-
-use super::path::greedy;
+use super::path::{greedy, planned_steps, PathOptions, PathStep};
 use super::recent;
 use super::shapes::{analyze, Analysis};
 use crate::kernel::{RunOptions, Scalar};
 use crate::spec::parse_numpy;
 use crate::tensor::{DType, Layout, Tensor};
+use smallvec::SmallVec;
 
 /// Evaluates numpy einsum subscripts on `operands`, e.g.
 /// `einsum("ij,jk->ik", &[&a, &b])`.
@@ -39,11 +38,22 @@ pub fn einsum_with(
     operands: &[&Tensor],
     opts: &RunOptions,
 ) -> Result<Tensor, EinsumError> {
+    einsum_planned(spec, operands, opts, None)
+}
+
+/// [`einsum_with`] along the path `path` plans (`None`: the default greedy order).
+pub(crate) fn einsum_planned(
+    spec: &str,
+    operands: &[&Tensor],
+    opts: &RunOptions,
+    path: Option<&PathOptions>,
+) -> Result<Tensor, EinsumError> {
     let shapes: SmallVec<[&[usize]; 4]> = operands.iter().map(|t| t.shape()).collect();
     let an = recent::analysis(spec, &shapes)?;
     let an = &*an;
+    let steps = path.map(|p| planned_steps(an, p)).transpose()?;
     if let [only] = operands {
-        if let Some(view) = as_view(&an, only)? {
+        if let Some(view) = as_view(an, only)? {
             return Ok(view);
         }
     }
@@ -53,10 +63,11 @@ pub fn einsum_with(
         // intermediate is built (a pre-summed operand could be far larger than the input).
         return Ok(Tensor::full(dtype, &an.output_shape(), 0.0)?);
     }
+    let steps = steps.as_deref();
     let result = if dtype.computes_in_f64() {
-        compute::<f64>(an, operands, opts)?
+        compute::<f64>(an, operands, opts, steps)?
     } else {
-        compute::<f32>(an, operands, opts)?
+        compute::<f32>(an, operands, opts, steps)?
     };
     Ok(result.astype(dtype))
 }
@@ -93,14 +104,16 @@ fn as_view(an: &Analysis, t: &Tensor) -> Result<Option<Tensor>, EinsumError> {
 }
 
 /// Converts the operands to the compute type `T` (no copy when they already are) and
-/// contracts them: directly for one or two operands, along the greedy path for more.
+/// contracts them: along the planned `steps` when given, else directly for one or two
+/// operands and along the greedy path for more.
 fn compute<T: Scalar>(
     an: &Analysis,
     operands: &[&Tensor],
     opts: &RunOptions,
+    steps: Option<&[PathStep]>,
 ) -> Result<Tensor, EinsumError> {
     let mut tensors: Vec<Tensor> = operands.iter().map(|t| t.astype(T::DTYPE)).collect();
-    if tensors.len() <= 2 && !presum_needed(an) {
+    if steps.is_none() && tensors.len() <= 2 && !presum_needed(an) {
         let ops: SmallVec<[Operand<'_>; 2]> = tensors
             .iter()
             .zip(&an.operands)
@@ -111,6 +124,9 @@ fn compute<T: Scalar>(
     let mut labels: Vec<Vec<usize>> = an.operands.clone();
     if tensors.len() >= 2 {
         presum::<T>(an, &mut tensors, &mut labels, opts)?;
+    }
+    if let Some(steps) = steps {
+        return super::optimized::run_steps::<T>(tensors, labels, steps, &an.output, opts);
     }
     if tensors.len() <= 2 {
         let ops: Vec<Operand<'_>> =

@@ -1,6 +1,8 @@
 //! Errors of numpy einsum: numpy's error classes mapped to crate codes, each with the span of
 //! the spec text at fault and a message that names the operand, label and sizes.
 
+use super::path::PathError;
+use super::sublist::SublistError;
 use crate::code::{Coded, ErrorCode};
 use crate::kernel::KernelError;
 use crate::span::Span;
@@ -119,6 +121,12 @@ pub enum EinsumError {
     /// A failure inside the kernel (a bug if it happens: the nests built here are valid).
     #[error(transparent)]
     Kernel(#[from] KernelError),
+    /// An invalid contraction path or planner option, or a memory limit no path meets.
+    #[error(transparent)]
+    Path(#[from] PathError),
+    /// A sublist label outside numpy's range, or a sublist with two ellipses.
+    #[error(transparent)]
+    Sublist(#[from] SublistError),
 }
 
 impl EinsumError {
@@ -126,6 +134,7 @@ impl EinsumError {
     pub fn span(&self) -> Option<Span> {
         match self {
             EinsumError::Spec(e) => Some(e.span()),
+            EinsumError::Path(e) => e.span(),
             EinsumError::Rank { span, .. }
             | EinsumError::Diagonal { span, .. }
             | EinsumError::Mismatch { span, .. }
@@ -150,6 +159,8 @@ impl Coded for EinsumError {
             EinsumError::NotALabel { .. } => ErrorCode::Syntax,
             EinsumError::Tensor(e) => e.code(),
             EinsumError::Kernel(e) => e.code(),
+            EinsumError::Path(e) => e.code(),
+            EinsumError::Sublist(e) => e.code(),
         }
     }
 }

@@ -1,27 +1,40 @@
 //! numpy einsum: `numpy.einsum` semantics (results of the default `optimize=False`) on
 //! einrow tensors.
 //!
-//! - `shapes.rs`: shape inference from parsed subscripts ([`crate::spec::parse_numpy`]) and
-//!   operand shapes — broadcasting of size-1 dimensions, ellipsis broadcasting, diagonals,
-//!   the implicit output — with numpy's errors mapped to crate codes ([`EinsumError`]);
-//! - `lower.rs`: one contraction step as a kernel [`Nest`](crate::kernel::Nest);
-//! - `path.rs`: the greedy contraction order for three or more operands;
-//! - `recent.rs`: the analyses of a thread's last calls (a loop parses its subscripts once);
-//! - `einsum.rs`: the public [`einsum`], [`einsum_with`] and [`einsum_shape`];
-//! - `timing.rs`: repeated-run timing used by benchmarks.
+//! - shape inference from parsed subscripts ([`crate::spec::parse_numpy`]) and operand shapes
+//!   ([`analyze`]) — broadcasting of size-1 dimensions, ellipsis broadcasting, diagonals, the
+//!   implicit output — with numpy's errors mapped to crate codes ([`EinsumError`]);
+//! - one contraction step as a kernel [`Nest`](crate::kernel::Nest);
+//! - contraction paths — greedy, optimal, dp, auto and explicit — with [`einsum_path`]'s
+//!   report; the greedy order ([`greedy`]) is [`einsum`]'s default for three or more operands;
+//! - the analyses of a thread's last calls (a loop parses its subscripts once);
+//! - the public [`einsum`], [`einsum_with`] and [`einsum_shape`]; [`einsum_optimized`], einsum
+//!   along a planned path;
+//! - numpy's sublist format ([`Sublist`], [`einsum_sublist`]);
+//! - repeated-run timing used by benchmarks ([`time_runs`]).
 
 mod einsum;
 mod error;
 mod lower;
+mod optimized;
 mod path;
 mod recent;
 mod shapes;
+mod sublist;
 #[cfg(test)]
 mod tests;
 mod timing;
 
 pub use einsum::{einsum, einsum_shape, einsum_with};
 pub use error::EinsumError;
-pub use path::{greedy, Step};
+pub use optimized::{einsum_optimized, einsum_optimized_with};
+pub use path::{
+    einsum_path, greedy, Contraction, MemoryLimit, Optimize, PathError, PathOptions, PathReport,
+    PathStep, Planner, Step, AUTO_DP_BUDGET, AUTO_OPTIMAL_MAX_OPERANDS, DP_BUDGET,
+    OPTIMAL_MAX_OPERANDS,
+};
 pub use shapes::{analyze, Analysis, Label};
+pub use sublist::{
+    einsum_sublist, einsum_sublist_with, Sublist, SublistError, Subscript, SUBLIST_LABELS,
+};
 pub use timing::{time_runs, Timing};

@@ -104,7 +104,7 @@ fn label_sizes(g: &mut Graph, step: StepId) -> SmallVec<[Option<u64>; 8]> {
     (0..n)
         .map(|k| {
             let dim = g.step_label_dims(step).get(k).copied();
-            dim.and_then(|d| g.dim_size(d))
+            dim.and_then(|d| g.dim_size_mut(d))
         })
         .collect()
 }

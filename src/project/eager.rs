@@ -2,11 +2,11 @@
 //! framework asks on every call (numpy's `einsum`, with OCANNL specs).
 //!
 //! The common case — operand axes that agree, a spec of labels, placeholders and row variables
-//! — is read off the operands (`infer/bindings.rs`, as the graph's direct evaluation does) and
+//! — is read off the operands (`infer::bindings`, as the graph's direct evaluation does) and
 //! planned at once. Every other case (fixed indices, strided or concatenated axes, result axes
 //! no operand fixes, and every error) goes through a graph of one step, so the answer and the
-//! explained errors are exactly those of [`Graph`]; `tests/eager.rs` checks that both routes
-//! give the same plans and errors.
+//! explained errors are exactly those of [`Graph`]; the `eager` integration test checks that
+//! both routes give the same plans and errors.
 
 use smallvec::SmallVec;
 

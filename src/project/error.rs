@@ -20,6 +20,9 @@ pub enum ProjectError {
     /// Leaf data missing or of the wrong length.
     #[error("{0}")]
     Data(String),
+    /// Buffers of different element types where a plan needs one.
+    #[error("{0}")]
+    DType(String),
     /// The kernel refused the nest.
     #[error(transparent)]
     Kernel(#[from] KernelError),
@@ -32,6 +35,7 @@ impl Coded for ProjectError {
             ProjectError::Misaligned(_) => ErrorCode::Mismatch,
             ProjectError::TooLarge(_) => ErrorCode::Bounds,
             ProjectError::Data(_) => ErrorCode::Elems,
+            ProjectError::DType(_) => ErrorCode::Type,
             ProjectError::Kernel(e) => e.code(),
         }
     }

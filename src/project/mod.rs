@@ -1,19 +1,35 @@
 //! Stage 3 — projections: per operation, an inspectable indexing plan ([`IndexPlan`]) derived
-//! from the solved shapes, lowered onto the kernel's loop nests to run.
+//! from the solved shapes (or from a scheme instance: [`instance_plan`]), compiled onto the
+//! kernel's loop nests ([`Executable`], a whole graph: [`CompiledGraph`]) and run on a caller's
+//! buffers, contiguous or strided ([`View`], [`ViewMut`]), in f32, f64, bf16 or int8.
 
+mod any_view;
+mod compiled;
+mod compiled_graph;
 mod concrete;
 mod derive;
 mod eager;
 mod error;
+mod instance;
+#[cfg(feature = "ndarray")]
+mod ndarray;
 mod plan;
 mod positional;
 mod run;
 mod sizes;
 mod spec;
+mod storage;
+mod view;
 
+pub use any_view::{AnyView, AnyViewMut};
+pub use compiled::Executable;
+pub use compiled_graph::CompiledGraph;
 pub use concrete::{Concrete, ConcreteRow};
 pub use derive::{derive_plan, Compute};
 pub use eager::{operand_name, plan_einsum, EinsumPlanner};
 pub use error::ProjectError;
+pub use instance::{instance_plan, instance_plans};
 pub use plan::{Index, IndexPlan, Loop, PlanPart};
 pub use run::{run_graph, run_plan};
+pub use storage::Storage;
+pub use view::{View, ViewMut};

@@ -1,102 +1,49 @@
-//! Running plans: lowering an [`IndexPlan`] onto kernel nests, and executing a solved graph
-//! end to end from leaf values.
+//! Running plans once: a plan into a fresh buffer, a solved graph end to end from leaf values
+//! (both through compiled plans, `compiled.rs`).
 
-use super::derive::{derive_plan, Compute};
+use super::derive::Compute;
 use super::error::ProjectError;
-use super::plan::{Index, IndexPlan};
+use super::plan::IndexPlan;
 use crate::ids::{StepId, TensorId};
 use crate::infer::Graph;
-use crate::kernel::{Access, AxisIndex, Init, Nest};
-use crate::tensor::Layout;
 
-fn usize_dims(dims: &[u64]) -> Result<Vec<usize>, ProjectError> {
-    dims.iter()
-        .map(|d| usize::try_from(*d).map_err(|_| ProjectError::TooLarge(format!("size {d}"))))
-        .collect()
-}
-
-fn axis_index(i: &Index) -> AxisIndex {
-    match i {
-        Index::Iter(l) => AxisIndex::Iter(*l),
-        Index::Fixed(n) => AxisIndex::Fixed(i64::try_from(*n).unwrap_or(i64::MAX)),
-        Index::Affine { terms, offset, padded } => AxisIndex::Affine {
-            terms: terms.iter().map(|(c, l)| (*c as isize, *l)).collect(),
-            offset: *offset as isize,
-            padded: *padded,
-        },
-    }
-}
-
-/// Runs a plan on contiguous operand buffers (memory order) into a fresh result buffer.
+/// Runs a plan on contiguous operand buffers (memory order) into a fresh result buffer (see
+/// [`super::Executable`] to run a plan many times, in other types, into buffers of one's own).
 pub fn run_plan(plan: &IndexPlan, operands: &[&[f64]]) -> Result<Vec<f64>, ProjectError> {
-    let out_layout = Layout::contiguous(&usize_dims(&plan.result_dims)?)
-        .map_err(crate::kernel::KernelError::from)?;
-    let neutral = plan.accum.neutral().unwrap_or(0.0);
-    let mut out = vec![neutral; out_layout.numel()];
-    let layouts: Vec<Layout> = plan
-        .operand_dims
+    let exe = super::Executable::compile(plan)?;
+    let n = plan.result_dims.iter().try_fold(1u64, |n, &d| n.checked_mul(d));
+    let mut out = super::compiled_graph::fresh::<f64>(n)?;
+    // Longer buffers are read from their start, as the plan addresses them.
+    let (lens, _) = exe.lens();
+    let operands: Vec<&[f64]> = operands
         .iter()
-        .map(|d| Layout::contiguous(&usize_dims(d)?).map_err(|e| ProjectError::Kernel(e.into())))
-        .collect::<Result<_, _>>()?;
-    for part in &plan.parts {
-        let extents = usize_dims(&part.loops.iter().map(|l| l.size).collect::<Vec<_>>())?;
-        let loops = extents.len();
-        let result: Vec<AxisIndex> = part.result.iter().map(axis_index).collect();
-        let output = Access::project(&out_layout, &result, loops)?;
-        let mut inputs = Vec::new();
-        let mut buffers = Vec::new();
-        for (i, idx) in part.operands.iter().enumerate() {
-            if let Some(idx) = idx {
-                let axes: Vec<AxisIndex> = idx.iter().map(axis_index).collect();
-                let mut access = Access::project(&layouts[i], &axes, loops)?;
-                // A padded read yields the accumulation's neutral element (OCANNL's
-                // `padding_elem`, §5.3): 0 for `+`, 1 for `*`, -inf for max.
-                access.fill = neutral;
-                inputs.push(access);
-                buffers.push(operands[i]);
-            }
-        }
-        let combine = if inputs.len() == 1 { crate::kernel::Combine::First } else { plan.combine };
-        let nest = Nest { extents, output, inputs, accum: plan.accum, combine, init: Init::No };
-        nest.run(&buffers, &mut out)?;
-    }
+        .enumerate()
+        .map(|(i, o)| lens.get(i).and_then(|&n| o.get(..n)).unwrap_or(o))
+        .collect();
+    exe.run(&operands, &mut out)?;
     Ok(out)
 }
 
-/// Runs every step of a solved graph in order from leaf values (flat, memory order). Returns
-/// each tensor's values (`None` for tensors that are neither given nor computed).
-pub fn run_graph(
+/// Runs every step of a solved graph in order from leaf values (flat, memory order), in any
+/// storage type (f32, f64, bf16, int8). Returns each tensor's values (`None` for tensors that
+/// are neither given nor computed). To run a graph many times on buffers of one's own, compile
+/// it once: [`super::CompiledGraph`].
+///
+/// ```
+/// use einrow::infer::{Graph, OpKind};
+/// use einrow::project::{run_graph, Compute};
+/// let mut g = Graph::new();
+/// let a = g.declare("a", Some("2,2"), false)?;
+/// let t = g.permute("ij=>ji", a)?;
+/// g.solve()?;
+/// let values = run_graph(&mut g, &[(a, vec![1i8, 2, 3, 4])], &|_| Compute::default_for(OpKind::Permute, 1))?;
+/// assert_eq!(values[t.index()].as_deref(), Some(&[1i8, 3, 2, 4][..]));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn run_graph<T: super::Storage>(
     g: &mut Graph,
-    leaves: &[(TensorId, Vec<f64>)],
+    leaves: &[(TensorId, Vec<T>)],
     compute: &dyn Fn(StepId) -> Compute,
-) -> Result<Vec<Option<Vec<f64>>>, ProjectError> {
-    let mut values: Vec<Option<Vec<f64>>> = vec![None; g.tensor_count()];
-    for (t, v) in leaves {
-        let dims = g.dims(*t)?;
-        let n: u64 = dims.iter().flatten().map(|s| s.size).product();
-        if n != v.len() as u64 {
-            let name = g.name(*t);
-            return Err(ProjectError::Data(format!(
-                "`{name}` has {n} elements but {} values were given",
-                v.len()
-            )));
-        }
-        values[t.index()] = Some(v.clone());
-    }
-    for i in 0..g.steps().len() {
-        let step = StepId::from_index(i);
-        // Only the tensors are needed: no clone of the step's spec and labels.
-        let (out, args) = (g.steps()[i].out, g.steps()[i].args.clone());
-        let plan = derive_plan(g, step, compute(step), 0)?;
-        let mut inputs: Vec<&[f64]> = Vec::with_capacity(args.len());
-        for a in &args {
-            let v = values[a.index()]
-                .as_deref()
-                .ok_or_else(|| ProjectError::Data(format!("no values for `{}`", g.name(*a))))?;
-            inputs.push(v);
-        }
-        let result = run_plan(&plan, &inputs)?;
-        values[out.index()] = Some(result);
-    }
-    Ok(values)
+) -> Result<Vec<Option<Vec<T>>>, ProjectError> {
+    super::compiled_graph::run_graph(g, leaves, compute)
 }

@@ -66,7 +66,7 @@ impl Sizes {
     pub fn read(&mut self, g: &mut Graph, t: TensorId) -> Result<(), InferError> {
         self.dims.clear();
         let order = RowKind::MEMORY_ORDER;
-        let Some(rows) = g.solved_shape(t, order, &mut |s| self.dims.push(s.size)) else {
+        let Some(rows) = g.solved_shape_mut(t, order, &mut |s| self.dims.push(s.size)) else {
             // Something is still unknown: `dims` names it.
             return Err(g.dims(t).err().unwrap_or_else(|| unsolved(g, t)));
         };

@@ -1,4 +1,5 @@
-//! The shape model: dimensions, rows and shapes, and the shape strings of FORMAT.md.
+//! The shape model: dimensions, rows and shapes, and shape strings ([`parse_shape_string`],
+//! described in the [case format](crate::check::format#shared-notations)).
 
 mod dim;
 mod exprs;

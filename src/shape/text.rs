@@ -1,6 +1,7 @@
-//! Shape strings (FORMAT.md): `batch|input->output`, axes separated by commas; an axis is a
-//! size (`3`), a size with a basis (`rgb=3`), the broadcast top `1!`, or (in declarations) a
-//! row variable `...` / `..name..`. Kinds not written are empty rows.
+//! Shape strings (see the [case format](crate::check::format#shared-notations)):
+//! `batch|input->output`, axes separated by commas; an axis is a size (`3`), a size with a
+//! basis (`rgb=3`), the broadcast top `1!`, or (in declarations) a row variable `...` /
+//! `..name..`. Kinds not written are empty rows.
 
 use crate::code::{Coded, ErrorCode};
 use crate::span::Span;

@@ -1,4 +1,5 @@
-//! The ROWS JSON structure of `tests/conformance/FORMAT.md`, printed by `einrow parse --json`.
+//! The ROWS JSON structure of the [case format](crate::check::format), printed by
+//! `einrow parse --json`.
 //!
 //! A row is a list of axes: labels as strings, integers as numbers, row variables as
 //! `"..name.."` (plain `...` named after its row kind), affine and concatenation axes in their

@@ -30,16 +30,45 @@ impl Tensor {
 
     /// A fresh tensor of `dtype` from f64 values (row-major), each converted to the storage type.
     pub fn from_f64s(dtype: DType, shape: &[usize], data: &[f64]) -> Result<Tensor> {
-        fn conv<T: Element>(shape: &[usize], data: &[f64]) -> Result<Tensor> {
-            let mut v = hugepage::with_capacity(data.len());
-            v.extend(data.iter().map(|&x| T::from_f64(x)));
+        let expected = size::numel(shape)?;
+        if expected != data.len() {
+            return Err(TensorError::DataLength { expected, got: data.len() });
+        }
+        Tensor::from_f64_iter(dtype, shape, data.iter().copied())
+    }
+
+    /// A fresh tensor of `dtype` holding the first `numel(shape)` values of `values` (row-major),
+    /// each converted to the storage type, written straight into the tensor's buffer (no f64
+    /// copy in between). The buffer is allocated fallibly: a shape the system cannot hold is an
+    /// [`Allocation`](TensorError::Allocation) error, not an abort. Fewer values than elements
+    /// is a [`DataLength`](TensorError::DataLength) error.
+    ///
+    /// ```
+    /// use einrow::tensor::{DType, Tensor};
+    /// let t = Tensor::from_f64_iter(DType::F32, &[2, 2], (0..).map(f64::from)).unwrap();
+    /// assert_eq!(t.to_f64_vec(), vec![0.0, 1.0, 2.0, 3.0]);
+    /// assert!(Tensor::from_f64_iter(DType::F64, &[1 << 61], std::iter::repeat(0.0)).is_err());
+    /// ```
+    pub fn from_f64_iter(
+        dtype: DType,
+        shape: &[usize],
+        values: impl IntoIterator<Item = f64>,
+    ) -> Result<Tensor> {
+        fn conv<T: Element>(
+            shape: &[usize],
+            n: usize,
+            values: impl IntoIterator<Item = f64>,
+        ) -> Result<Tensor> {
+            let mut v = hugepage::try_with_capacity(n)?;
+            v.extend(values.into_iter().take(n).map(T::from_f64));
             Tensor::from_vec(shape, v)
         }
+        let n = size::numel(shape)?;
         match dtype {
-            DType::I8 => conv::<i8>(shape, data),
-            DType::BF16 => conv::<half::bf16>(shape, data),
-            DType::F32 => conv::<f32>(shape, data),
-            DType::F64 => conv::<f64>(shape, data),
+            DType::I8 => conv::<i8>(shape, n, values),
+            DType::BF16 => conv::<half::bf16>(shape, n, values),
+            DType::F32 => conv::<f32>(shape, n, values),
+            DType::F64 => conv::<f64>(shape, n, values),
         }
     }
 
@@ -149,7 +178,7 @@ impl Tensor {
     pub fn reshape(&self, shape: &[usize]) -> Result<Tensor> {
         match self.layout.reshape(shape)? {
             Some(l) => self.with_layout(l),
-            None => self.contiguous().reshape(shape),
+            None => self.try_contiguous()?.reshape(shape),
         }
     }
 
@@ -159,30 +188,51 @@ impl Tensor {
     }
 
     /// The tensor itself when it is C-contiguous, else a row-major copy (through the kernel's
-    /// tiled copy for f32/f64, so transposes stay cache-friendly).
+    /// tiled copy for f32/f64, so transposes stay cache-friendly). The copy is allocated like
+    /// a `Vec` (an abort if memory runs out); [`try_contiguous`](Tensor::try_contiguous)
+    /// reports that as an error instead.
     pub fn contiguous(&self) -> Tensor {
+        self.try_contiguous().unwrap_or_else(|_| {
+            let bytes = self.numel().saturating_mul(self.dtype().size_bytes());
+            std::alloc::handle_alloc_error(
+                std::alloc::Layout::from_size_align(bytes, 8)
+                    .unwrap_or(std::alloc::Layout::new::<u8>()),
+            )
+        })
+    }
+
+    /// [`contiguous`](Tensor::contiguous) with the copy allocated fallibly: an
+    /// [`Allocation`](TensorError::Allocation) error when the system cannot hold it.
+    pub fn try_contiguous(&self) -> Result<Tensor> {
         if self.layout.is_c_contiguous() {
-            return self.clone();
+            return Ok(self.clone());
         }
-        fn copy<T: Element>(s: &[T], l: &Layout) -> Buffer {
-            T::into_buffer(crate::kernel::gather(s, l))
+        fn copy<T: Element>(s: &[T], l: &Layout) -> Result<Buffer> {
+            match crate::kernel::gather(s, l) {
+                Ok(v) => Ok(T::into_buffer(v)),
+                Err(crate::kernel::KernelError::Tensor(e)) => Err(e),
+                Err(_) => Err(TensorError::Allocation {
+                    elements: l.numel(),
+                    bytes_each: std::mem::size_of::<T>(),
+                }),
+            }
         }
-        fn fast<T: crate::kernel::Scalar>(s: &[T], l: &Layout) -> Buffer {
+        fn fast<T: crate::kernel::Scalar>(s: &[T], l: &Layout) -> Result<Buffer> {
             let opts = crate::kernel::RunOptions::default();
             match crate::kernel::copy_contiguous(s, l, &opts) {
-                Ok(v) => T::into_buffer(v),
+                Ok(v) => Ok(T::into_buffer(v)),
                 Err(_) => copy(s, l),
             }
         }
         let buf = match &self.buf {
-            Buffer::I8(v) => copy(v, &self.layout),
-            Buffer::BF16(v) => copy(v, &self.layout),
-            Buffer::F32(v) => fast(v, &self.layout),
-            Buffer::F64(v) => fast(v, &self.layout),
+            Buffer::I8(v) => copy(v, &self.layout)?,
+            Buffer::BF16(v) => copy(v, &self.layout)?,
+            Buffer::F32(v) => fast(v, &self.layout)?,
+            Buffer::F64(v) => fast(v, &self.layout)?,
         };
         let layout =
             Layout::contiguous(self.layout.shape()).unwrap_or_else(|_| self.layout.clone());
-        Tensor { buf, layout }
+        Ok(Tensor { buf, layout })
     }
 
     /// The values in row-major order of the view, as f64.
@@ -190,21 +240,40 @@ impl Tensor {
         self.to_vec::<f64>()
     }
 
-    /// The values in row-major order of the view, converted to `T`.
+    /// The values in row-major order of the view, converted to `T`. The copy is allocated like a
+    /// `Vec` (an abort if memory runs out); [`try_to_vec`](Tensor::try_to_vec) reports that as
+    /// an error instead.
     pub fn to_vec<T: Element>(&self) -> Vec<T> {
         let mut out = hugepage::with_capacity(self.numel());
-        fn read<S: Element, T: Element>(s: &[S], l: &Layout, out: &mut Vec<T>) {
-            l.for_each_address(|a| {
-                out.push(s.get(a).map_or(T::default(), |&x| T::from_f64(x.to_f64())))
-            });
+        self.for_each_f64(|x| out.push(T::from_f64(x)));
+        out
+    }
+
+    /// [`to_f64_vec`](Tensor::to_f64_vec) with the copy allocated fallibly: an
+    /// [`Allocation`](TensorError::Allocation) error when the system cannot hold it.
+    pub fn try_to_f64_vec(&self) -> Result<Vec<f64>> {
+        self.try_to_vec::<f64>()
+    }
+
+    /// [`to_vec`](Tensor::to_vec) with the copy allocated fallibly.
+    pub fn try_to_vec<T: Element>(&self) -> Result<Vec<T>> {
+        let mut out = hugepage::try_with_capacity(self.numel())?;
+        self.for_each_f64(|x| out.push(T::from_f64(x)));
+        Ok(out)
+    }
+
+    /// Calls `f` on every value in row-major order of the view, as f64, without copying the
+    /// tensor (printers stream large results through this).
+    pub fn for_each_f64(&self, mut f: impl FnMut(f64)) {
+        fn read<S: Element>(s: &[S], l: &Layout, f: &mut impl FnMut(f64)) {
+            l.for_each_address(|a| f(s.get(a).map_or(0.0, |&x| x.to_f64())));
         }
         match &self.buf {
-            Buffer::I8(v) => read(v, &self.layout, &mut out),
-            Buffer::BF16(v) => read(v, &self.layout, &mut out),
-            Buffer::F32(v) => read(v, &self.layout, &mut out),
-            Buffer::F64(v) => read(v, &self.layout, &mut out),
+            Buffer::I8(v) => read(v, &self.layout, &mut f),
+            Buffer::BF16(v) => read(v, &self.layout, &mut f),
+            Buffer::F32(v) => read(v, &self.layout, &mut f),
+            Buffer::F64(v) => read(v, &self.layout, &mut f),
         }
-        out
     }
 
     /// A row-major copy converted to `dtype` (the tensor itself when the type already matches).
@@ -263,10 +332,34 @@ mod tests {
             Err(TensorError::DataLength { .. })
         ));
         assert!(Tensor::zeros(DType::F32, &[1 << 62, 4]).is_err());
+        // Shapes that pass the 2^62 check but cannot be allocated are errors, not aborts.
+        let huge = Tensor::from_f64_iter(DType::F64, &[1 << 62], std::iter::repeat(1.0));
+        assert!(matches!(huge, Err(TensorError::Allocation { .. })), "{huge:?}");
+        let short = Tensor::from_f64_iter(DType::F32, &[3], [1.0, 2.0]);
+        assert!(matches!(short, Err(TensorError::DataLength { expected: 3, got: 2 })));
+        assert!(Tensor::from_f64s(DType::F64, &[2], &[1.0, 2.0, 3.0]).is_err());
         let t = arange(&[2, 3]);
         assert!(t.permute(&[0, 2]).is_err());
         assert!(t.slice(2, SliceSpec::full(1)).is_err());
         assert!(t.with_layout(Layout::from_parts(&[3], &[3], 0).unwrap()).is_err());
+    }
+
+    /// Copies too large to allocate (a broadcast view made contiguous) are errors, through the
+    /// kernel's copy (f64) and the plain gather (int8) alike; small ones hold the view's values.
+    #[test]
+    fn contiguous_copies_too_large_are_errors() {
+        for dtype in [DType::F64, DType::I8] {
+            let two = Tensor::from_f64s(dtype, &[2], &[3.0, 4.0]).unwrap();
+            let wide = two.broadcast_to(&[1 << 60, 2]).unwrap();
+            let copy = wide.try_contiguous();
+            assert!(matches!(copy, Err(TensorError::Allocation { .. })), "{dtype:?}: {copy:?}");
+            let flat = wide.reshape(&[1 << 61]);
+            assert!(matches!(flat, Err(TensorError::Allocation { .. })), "{dtype:?}: {flat:?}");
+            let t = Tensor::from_f64s(dtype, &[2, 3], &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]).unwrap();
+            let c = t.transpose().try_contiguous().unwrap();
+            assert!(c.layout().is_c_contiguous());
+            assert_eq!(c.to_f64_vec(), vec![1.0, 4.0, 2.0, 5.0, 3.0, 6.0]);
+        }
     }
 
     #[test]
@@ -274,5 +367,9 @@ mod tests {
         let t = Tensor::from_f64s(DType::I8, &[3], &[1.0, 200.0, -3.9]).unwrap();
         assert_eq!(t.to_f64_vec(), vec![1.0, -56.0, -3.0]);
         assert_eq!(t.astype(DType::F32).dtype(), DType::F32);
+        assert_eq!(t.transpose().try_to_vec::<f32>(), Ok(vec![1.0, -56.0, -3.0]));
+        let mut seen = Vec::new();
+        arange(&[2, 2]).transpose().for_each_f64(|x| seen.push(x));
+        assert_eq!(seen, vec![0.0, 2.0, 1.0, 3.0]);
     }
 }

@@ -22,12 +22,20 @@ pub fn with_capacity<T>(len: usize) -> Vec<T> {
     v
 }
 
-/// `len` copies of `value` (advised when large, before the fill writes the buffer); an
-/// error instead of an abort when the system cannot provide the memory.
-pub fn filled<T: Clone>(len: usize, value: T) -> Result<Vec<T>, TensorError> {
+/// An empty vector with room for `len` elements (advised when large, before any write); an
+/// error instead of an abort when the system cannot provide the memory. Every buffer whose
+/// size comes from user input is made here (or by [`filled`] / [`zeroed`]).
+pub fn try_with_capacity<T>(len: usize) -> Result<Vec<T>, TensorError> {
     let mut v = Vec::new();
     v.try_reserve_exact(len).map_err(|_| too_large::<T>(len))?;
     advise(&v);
+    Ok(v)
+}
+
+/// `len` copies of `value` (advised when large, before the fill writes the buffer); an
+/// error instead of an abort when the system cannot provide the memory.
+pub fn filled<T: Clone>(len: usize, value: T) -> Result<Vec<T>, TensorError> {
+    let mut v = try_with_capacity(len)?;
     v.resize(len, value);
     Ok(v)
 }
@@ -127,5 +135,7 @@ mod tests {
         assert_eq!(zeroed(2, 0i8), Ok(vec![0, 0]));
         assert!(filled(usize::MAX / 8, 0u64).is_err());
         assert!(zeroed(usize::MAX / 8, 0u64).is_err());
+        assert!(try_with_capacity::<f64>(usize::MAX / 8).is_err());
+        assert!(try_with_capacity::<f64>(3).is_ok_and(|v| v.capacity() >= 3 && v.is_empty()));
     }
 }

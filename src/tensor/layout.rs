@@ -3,7 +3,7 @@
 //! The element at index `(i0, .., in)` lives at `offset + Σ ik·strides[k]`. Strides may be
 //! negative (reversed axes) or zero (broadcast axes). A layout does not know its buffer; a
 //! [`Tensor`](super::Tensor) pairs one with a buffer and checks that every address fits.
-//! The view operations live in `view.rs`.
+//! The view operations are in the `tensor::view` module.
 
 use smallvec::SmallVec;
 

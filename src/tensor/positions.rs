@@ -27,9 +27,66 @@ pub fn for_each_position<E>(
     }
 }
 
+/// The brackets of nested lists written item by item in row-major order (printers of nested
+/// JSON arrays and of Vespa's dense form): before each item after the first, the innermost
+/// lists its index leaves are closed and opened again.
+///
+/// ```
+/// use einrow::tensor::ListNesting;
+/// let mut nest = ListNesting::new(&[2, 2]);
+/// let steps: Vec<Option<usize>> = (0..4).map(|_| nest.advance()).collect();
+/// assert_eq!(steps, [None, Some(0), Some(1), Some(0)]); // [[a, b], [c, d]]
+/// ```
+#[derive(Clone, Debug)]
+pub struct ListNesting {
+    sizes: Vec<usize>,
+    index: Vec<usize>,
+    started: bool,
+}
+
+impl ListNesting {
+    /// The walk over lists of these sizes, outermost first.
+    pub fn new(sizes: &[usize]) -> ListNesting {
+        ListNesting { sizes: sizes.to_vec(), index: vec![0; sizes.len()], started: false }
+    }
+
+    /// How deep the lists nest.
+    pub fn depth(&self) -> usize {
+        self.sizes.len()
+    }
+
+    /// Moves to the next item: `None` for the first (every list opens before it), else how
+    /// many innermost lists close before the item and open again after the separator.
+    pub fn advance(&mut self) -> Option<usize> {
+        if !self.started {
+            self.started = true;
+            return None;
+        }
+        let mut wrapped = 0;
+        for (k, size) in self.sizes.iter().enumerate().rev() {
+            self.index[k] += 1;
+            if self.index[k] < *size {
+                break;
+            }
+            self.index[k] = 0;
+            wrapped += 1;
+        }
+        Some(wrapped)
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::for_each_position;
+    use super::{for_each_position, ListNesting};
+
+    #[test]
+    fn list_nesting_closes_the_lists_an_index_leaves() {
+        let mut nest = ListNesting::new(&[2, 1, 3]);
+        let steps: Vec<Option<usize>> = (0..6).map(|_| nest.advance()).collect();
+        assert_eq!(steps, [None, Some(0), Some(0), Some(2), Some(0), Some(0)]);
+        assert_eq!(nest.depth(), 3);
+        assert_eq!(ListNesting::new(&[]).advance(), None);
+    }
 
     fn positions(shape: &[usize]) -> Vec<Vec<usize>> {
         let mut out = Vec::new();

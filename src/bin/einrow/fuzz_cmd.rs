@@ -15,6 +15,8 @@ use einrow::fuzzing::case_file::{program_text, suite};
 use einrow::fuzzing::GenConfig;
 use serde_json::Value;
 
+use crate::out::{error, Out};
+
 /// What to fuzz.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Target {
@@ -68,17 +70,17 @@ pub struct Args {
 }
 
 /// Runs `einrow fuzz`: exit 0 when nothing failed, 1 when something did, 2 on a setup error.
-pub fn run(args: &Args) -> ExitCode {
+pub fn run(args: &Args, out: &mut Out) -> ExitCode {
     let seed = args.seed.unwrap_or_else(clock_seed);
     if let Err(e) = std::fs::create_dir_all(&args.out) {
-        eprintln!("einrow fuzz: {}: {e}", args.out.display());
+        error(&format!("einrow fuzz: {}: {e}", args.out.display()));
         return ExitCode::from(2);
     }
     let budget = Budget { count: args.count, time: args.time.map(Duration::from_secs) };
-    println!("einrow fuzz {:?}: seed {seed}", args.target);
+    writeln!(out, "einrow fuzz {:?}: seed {seed}", args.target);
     // Panics are caught and reported as failures; keep the default hook's noise out.
     std::panic::set_hook(Box::new(|_| {}));
-    let mut writer = Writer { out: &args.out, target: args.target, seed, written: 0 };
+    let mut writer = Writer { dir: &args.out, target: args.target, seed, written: 0, out };
     let stats = match args.target {
         Target::Infer => {
             fuzz_programs(&program_options(args), seed, budget, &mut |f| writer.found(f))
@@ -88,17 +90,18 @@ pub fn run(args: &Args) -> ExitCode {
             Ok(s) => s,
             Err(e) => {
                 let _ = std::panic::take_hook();
-                eprintln!("einrow fuzz: {e}");
+                error(&format!("einrow fuzz: {e}"));
                 return ExitCode::from(2);
             }
         },
     };
     let _ = std::panic::take_hook();
-    print_stats(args.target, &stats);
+    let out = writer.out;
+    print_stats(out, args.target, &stats);
     if stats.failures == 0 {
         ExitCode::SUCCESS
     } else {
-        println!("failing cases written to {}", args.out.display());
+        writeln!(out, "failing cases written to {}", args.out.display());
         ExitCode::from(1)
     }
 }
@@ -118,9 +121,10 @@ fn clock_seed() -> u64 {
     now.map_or(0, |d| d.as_secs() ^ u64::from(d.subsec_nanos()))
 }
 
-fn print_stats(target: Target, s: &Stats) {
+fn print_stats(out: &mut Out, target: Target, s: &Stats) {
     match target {
-        Target::Infer => println!(
+        Target::Infer => writeln!(
+            out,
             "{} programs ({} operations): {} solved, {} rejected; {} with opened leaves, {} with \
              capped rows, {} reordered, {} executed; {} failures",
             s.inputs,
@@ -133,17 +137,18 @@ fn print_stats(target: Target, s: &Stats) {
             s.executed,
             s.failures
         ),
-        Target::Specs => println!("{} spec texts: {} failures", s.inputs, s.failures),
-        Target::Numpy => println!("{} numpy cases: {} failures", s.inputs, s.failures),
+        Target::Specs => writeln!(out, "{} spec texts: {} failures", s.inputs, s.failures),
+        Target::Numpy => writeln!(out, "{} numpy cases: {} failures", s.inputs, s.failures),
     }
 }
 
-/// Writes failures as case files.
+/// Writes failures as case files (into `dir`) and reports them (on `out`).
 struct Writer<'a> {
-    out: &'a Path,
+    dir: &'a Path,
     target: Target,
     seed: u64,
     written: usize,
+    out: &'a mut Out,
 }
 
 impl Writer<'_> {
@@ -154,21 +159,23 @@ impl Writer<'_> {
         if let Value::Object(m) = &mut f.case {
             m.insert("id".into(), Value::String(id.clone()));
         }
-        println!("FAIL {id}: {}", f.failure);
+        // From the first failure on, a closed output ends the run with the failing status.
+        self.out.set_status(1);
+        writeln!(self.out, "FAIL {id}: {}", f.failure);
         let about = format!("einrow fuzz {target} --seed {}", self.seed);
         let doc = suite("fuzz", &about, vec![f.case]);
-        let path = self.out.join(format!("{id}.json"));
+        let path = self.dir.join(format!("{id}.json"));
         let text = serde_json::to_string_pretty(&doc).unwrap_or_default();
         if let Err(e) = std::fs::write(&path, text + "\n") {
-            eprintln!("einrow fuzz: {}: {e}", path.display());
+            error(&format!("einrow fuzz: {}: {e}", path.display()));
         }
         if !f.program.stmts.is_empty() || !f.program.decls.is_empty() {
             let note = format!("# {}\n", f.failure.to_string().replace('\n', " "));
             let _ = std::fs::write(
-                self.out.join(format!("{id}.ein")),
+                self.dir.join(format!("{id}.ein")),
                 note + &program_text(&f.program),
             );
-            print!("{}", program_text(&f.program));
+            write!(self.out, "{}", program_text(&f.program));
         }
     }
 }

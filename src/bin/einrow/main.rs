@@ -1,9 +1,15 @@
 //! The `einrow` command-line tool.
+//!
+//! Every subcommand writes its results through [`out::Out`]: buffered, streamed as they are
+//! produced, and a closed standard output ends the command quietly (see the `out` module).
 
 mod check_cmd;
 mod fuzz_cmd;
 mod infer_cmd;
+mod input;
+mod out;
 mod parse_cmd;
+mod path_cmd;
 mod run_cmd;
 
 use std::process::ExitCode;
@@ -22,7 +28,7 @@ struct Cli {
 enum Command {
     /// Parse a labels spec (default), an einsum spec or numpy subscripts and print it.
     Parse(parse_cmd::Args),
-    /// Run conformance case files (FORMAT.md) and report failures.
+    /// Run conformance case files (format: einrow::check::format) and report failures.
     Check(check_cmd::Args),
     /// Infer every tensor's shape in a program (text format or an `infer` case).
     Infer(infer_cmd::Args),
@@ -30,15 +36,21 @@ enum Command {
     Fuzz(fuzz_cmd::Args),
     /// Execute a spec on given or random tensors (result, plan, or timings).
     Run(run_cmd::Args),
+    /// Plan an einsum's contraction path and report its FLOPs (numpy's einsum_path).
+    Path(path_cmd::Args),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match cli.command {
-        Command::Parse(args) => parse_cmd::run(&args),
-        Command::Check(args) => check_cmd::run(&args),
-        Command::Infer(args) => infer_cmd::run(&args),
-        Command::Fuzz(args) => fuzz_cmd::run(&args),
-        Command::Run(args) => run_cmd::run(&args),
-    }
+    let mut out = out::Out::stdout();
+    let code = match cli.command {
+        Command::Parse(args) => parse_cmd::run(&args, &mut out),
+        Command::Check(args) => check_cmd::run(&args, &mut out),
+        Command::Infer(args) => infer_cmd::run(&args, &mut out),
+        Command::Fuzz(args) => fuzz_cmd::run(&args, &mut out),
+        Command::Run(args) => run_cmd::run(&args, &mut out),
+        Command::Path(args) => path_cmd::run(&args, &mut out),
+    };
+    out.flush();
+    code
 }

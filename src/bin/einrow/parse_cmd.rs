@@ -6,6 +6,8 @@ use einrow::diagnostic::{render, Label};
 use einrow::spec::{parse_einsum, parse_labels, parse_numpy, SpecError};
 use einrow::Coded;
 
+use crate::out::{error, Out};
+
 /// Arguments of `einrow parse`.
 #[derive(clap::Args)]
 pub struct Args {
@@ -17,13 +19,14 @@ pub struct Args {
     /// Parse as numpy einsum subscripts (`ij,jk->ik`).
     #[arg(long)]
     numpy: bool,
-    /// Print the ROWS structure of FORMAT.md as JSON instead of the canonical text.
+    /// Print the ROWS structure of the case format (einrow::check::format) as JSON instead of
+    /// the canonical text.
     #[arg(long)]
     json: bool,
 }
 
 /// Runs `einrow parse`.
-pub fn run(args: &Args) -> ExitCode {
+pub fn run(args: &Args, out: &mut Out) -> ExitCode {
     let result = if args.numpy {
         parse_numpy(&args.spec).map(|s| (s.to_string(), numpy_json(&s)))
     } else if args.einsum {
@@ -34,14 +37,14 @@ pub fn run(args: &Args) -> ExitCode {
     match result {
         Ok((text, json)) => {
             if args.json {
-                println!("{json}");
+                writeln!(out, "{json}");
             } else {
-                println!("{text}");
+                writeln!(out, "{text}");
             }
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprint!("{}", render_spec_error(&args.spec, &e));
+            error(&render_spec_error(&args.spec, &e));
             ExitCode::from(1)
         }
     }

@@ -1,16 +1,25 @@
 //! `einrow run SPEC OPERAND...`: execute a numpy einsum (`ij,jk->ik`) or an OCANNL spec
 //! (`ij;jk=>ik`) on given or random tensors; print the result, the plan, or timings.
 
+use std::borrow::Cow;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use einrow::formats::convert::{named_einsum, read_tensor, to_nested_json, to_vespa, NamedTensor};
-use einrow::formats::vespa::Tensor as VespaTensor;
+use einrow::diagnostic::{render, Label};
+use einrow::formats::convert::{
+    named_einsum, read_tensor, to_vespa, write_nested_json, ConvertError, NamedTensor,
+};
+use einrow::formats::vespa::{is_dimension_name, write_json, EncodeOptions, Tensor as VespaTensor};
 use einrow::kernel::RunOptions;
 use einrow::numpy::{einsum_with, time_runs};
 use einrow::project::{plan_einsum, run_plan, Concrete, IndexPlan};
 use einrow::tensor::{DType, Tensor};
-use einrow::Coded;
+use einrow::{Coded, ErrorCode, Span};
+
+use crate::out::{error, Out};
+
+/// `--threads` may ask for at most this many worker threads per available CPU.
+pub const THREADS_PER_CPU: usize = 4;
 
 /// Arguments of `einrow run`.
 #[derive(clap::Args)]
@@ -18,7 +27,7 @@ pub struct Args {
     /// numpy subscripts (`ij,jk->ik`), an OCANNL spec (`ij;jk=>ik`), or with `--named` the
     /// output dimension names (`x,y`).
     spec: String,
-    /// Operands: nested JSON arrays or Vespa literals; `@path` reads a file.
+    /// Operands: nested JSON arrays or Vespa literals; `@path` reads a file (at most 1 GiB).
     operands: Vec<String>,
     /// A random operand of these sizes (`512,512`), after the given operands (repeatable).
     #[arg(long = "random")]
@@ -29,13 +38,15 @@ pub struct Args {
     /// Time N runs after a warm-up and print `median: <ms> ms`.
     #[arg(long)]
     bench: Option<usize>,
-    /// Worker threads (default: rayon's).
+    /// Worker threads (default: one per CPU). At most 4 per available CPU: a larger count is
+    /// an error (each thread is an OS thread with its own stack).
     #[arg(long)]
     threads: Option<usize>,
     /// Print the indexing plan.
     #[arg(long)]
     plan: bool,
-    /// Print the result as a Vespa literal with these dimension names (comma-separated).
+    /// Print the result as a Vespa literal with these dimension names (comma-separated; each
+    /// letters, digits and `_`, as Vespa's type specs require).
     #[arg(long)]
     vespa_names: Option<String>,
     /// With `--vespa-names`: print Vespa's constant-tensor JSON instead of the literal.
@@ -47,20 +58,41 @@ pub struct Args {
 }
 
 /// Runs `einrow run`.
-pub fn run(args: &Args) -> ExitCode {
-    let pool = match rayon::ThreadPoolBuilder::new().num_threads(args.threads.unwrap_or(0)).build()
-    {
+pub fn run(args: &Args, out: &mut Out) -> ExitCode {
+    let threads = match thread_count(args.threads) {
+        Ok(n) => n,
+        Err((code, msg)) => return fail(code, &msg),
+    };
+    let pool = match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
         Ok(p) => p,
         Err(e) => return fail("io", &e.to_string()),
     };
-    pool.install(|| match execute(args) {
+    pool.install(|| match execute(args, out) {
         Ok(()) => ExitCode::SUCCESS,
         Err((code, msg)) => fail(code, &msg),
     })
 }
 
+/// The pool size for `--threads`: 0 (rayon's default, one per CPU) when not given; above
+/// [`THREADS_PER_CPU`] per available CPU a `value` error that states the cap.
+fn thread_count(asked: Option<usize>) -> Result<usize, Failure> {
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let cap = cpus.saturating_mul(THREADS_PER_CPU);
+    match asked {
+        Some(n) if n > cap => Err((
+            "value",
+            format!(
+                "--threads {n} is above the cap of {cap} ({THREADS_PER_CPU} per available CPU, \
+                 {cpus} here)"
+            ),
+        )),
+        Some(n) => Ok(n),
+        None => Ok(0),
+    }
+}
+
 fn fail(code: &str, msg: &str) -> ExitCode {
-    eprintln!("error[{code}]: {msg}");
+    error(&format!("error[{code}]: {msg}"));
     ExitCode::from(1)
 }
 
@@ -70,9 +102,17 @@ fn coded<E: Coded + std::fmt::Display>(e: E) -> Failure {
     (e.code().as_str(), e.to_string())
 }
 
-fn execute(args: &Args) -> Result<(), Failure> {
+/// A printing failure: a closed or failed standard output ends the process (see `out`).
+fn printed(out: &mut Out, r: Result<(), ConvertError>) -> Result<(), Failure> {
+    match r {
+        Err(ConvertError::Io(e)) => out.fail(&e),
+        other => other.map_err(coded),
+    }
+}
+
+fn execute(args: &Args, out: &mut Out) -> Result<(), Failure> {
     if args.named {
-        return run_named(args);
+        return run_named(args, out);
     }
     let operands = operands(args)?;
     let tensors: Vec<&Tensor> = operands.iter().map(|n| &n.tensor).collect();
@@ -81,15 +121,16 @@ fn execute(args: &Args) -> Result<(), Failure> {
     let plan = if ocannl { Some(ocannl_plan(&args.spec, &tensors)?) } else { None };
     if args.plan {
         match &plan {
-            Some(p) => print!("{p}"),
-            None => print_numpy_plan(&args.spec, &tensors)?,
+            Some(p) => write!(out, "{p}"),
+            None => print_numpy_plan(out, &args.spec, &tensors)?,
         }
     }
     let compute = || -> Result<Tensor, Failure> {
         match &plan {
             Some(p) => {
-                let data: Vec<Vec<f64>> = tensors.iter().map(|t| t.to_f64_vec()).collect();
-                let refs: Vec<&[f64]> = data.iter().map(Vec::as_slice).collect();
+                let data: Vec<Cow<[f64]>> =
+                    tensors.iter().map(|t| f64_data(t)).collect::<Result<_, _>>()?;
+                let refs: Vec<&[f64]> = data.iter().map(|d| &d[..]).collect();
                 let out = run_plan(p, &refs).map_err(coded)?;
                 let dims: Vec<usize> = p.result_dims.iter().map(|d| *d as usize).collect();
                 Tensor::from_vec(&dims, out).map_err(coded)
@@ -99,31 +140,75 @@ fn execute(args: &Args) -> Result<(), Failure> {
     };
     if let Some(n) = args.bench {
         let timing = time_runs(n, n, Duration::ZERO, || compute().map(|_| ()))?;
-        println!("runs: {}, best: {:.3} ms", timing.runs, timing.best.as_secs_f64() * 1e3);
-        println!("median: {:.3} ms", timing.median.as_secs_f64() * 1e3);
+        writeln!(out, "runs: {}, best: {:.3} ms", timing.runs, timing.best.as_secs_f64() * 1e3);
+        writeln!(out, "median: {:.3} ms", timing.median.as_secs_f64() * 1e3);
         return Ok(());
     }
     let result = compute()?;
-    print_result(&result, args.vespa_names.as_deref(), args.vespa_json)
+    print_result(out, &result, args.vespa_names.as_deref(), args.vespa_json)
 }
 
-fn print_result(result: &Tensor, names: Option<&str>, json: bool) -> Result<(), Failure> {
-    match names {
-        Some(n) => {
-            let names: Vec<String> = n.split(',').map(|s| s.trim().to_string()).collect();
-            let v = to_vespa(result, &names).map_err(coded)?;
-            if json {
-                let opts = einrow::formats::vespa::EncodeOptions {
-                    short_form: true,
-                    ..Default::default()
-                };
-                println!("{}", einrow::formats::vespa::encode_json(&v, opts));
-            } else {
-                println!("{}", v.to_text());
-            }
+/// A tensor's values as one contiguous f64 slice: borrowed when it already is one, else a
+/// copy allocated fallibly.
+fn f64_data(t: &Tensor) -> Result<Cow<'_, [f64]>, Failure> {
+    if let Some((data, layout)) = t.typed::<f64>() {
+        let (start, n) = (layout.offset(), layout.numel());
+        if layout.is_c_contiguous() && data.len() >= start.saturating_add(n) {
+            return Ok(Cow::Borrowed(&data[start..start + n]));
         }
-        None => println!("{}", to_nested_json(result)),
     }
+    t.try_to_f64_vec().map(Cow::Owned).map_err(coded)
+}
+
+/// The names of `--vespa-names`, each a Vespa dimension name (letters, digits and `_`): else a
+/// `syntax` error with carets under the first bad one, so that every printed literal reads back.
+fn vespa_names(text: &str) -> Result<Vec<String>, Failure> {
+    let mut names = Vec::new();
+    let mut at = 0;
+    for part in text.split(',') {
+        let name = part.trim();
+        if !is_dimension_name(name) {
+            let start = at + (part.len() - part.trim_start().len());
+            let span = Span::new(start, start + name.len());
+            let message = format!(
+                "--vespa-names: '{name}' is not a dimension name (one or more letters, digits \
+                 and '_')"
+            );
+            let shown =
+                render(text, ErrorCode::Syntax, &message, &[Label { span, note: "".into() }]);
+            let body = shown.split_once("]: ").map_or(shown.as_str(), |(_, b)| b);
+            return Err(("syntax", body.trim_end().to_string()));
+        }
+        names.push(name.to_string());
+        at += part.len() + 1;
+    }
+    Ok(names)
+}
+
+/// Prints the result, streamed: nested JSON, or with `names` a Vespa literal (or Vespa JSON).
+fn print_result(
+    out: &mut Out,
+    result: &Tensor,
+    names: Option<&str>,
+    json: bool,
+) -> Result<(), Failure> {
+    let Some(n) = names else {
+        let written = write_nested_json(result, out);
+        printed(out, written)?;
+        writeln!(out);
+        return Ok(());
+    };
+    let names = vespa_names(n)?;
+    let v = to_vespa(result, &names).map_err(coded)?;
+    if json {
+        let opts = EncodeOptions { short_form: true, ..Default::default() };
+        let written = write_json(&v, opts, out).map_err(ConvertError::from);
+        printed(out, written)?;
+    } else {
+        // `Out` ends the process itself when a write fails.
+        let _ = v.write_text(out);
+    }
+    writeln!(out);
     Ok(())
 }
 
@@ -132,7 +217,7 @@ fn operands(args: &Args) -> Result<Vec<NamedTensor>, Failure> {
     for text in &args.operands {
         let text = match text.strip_prefix('@') {
             Some(path) => {
-                std::fs::read_to_string(path).map_err(|e| ("io", format!("{path}: {e}")))?
+                crate::input::read_text(path).map_err(|e| ("io", format!("{path}: {e}")))?
             }
             None => text.clone(),
         };
@@ -147,9 +232,8 @@ fn operands(args: &Args) -> Result<Vec<NamedTensor>, Failure> {
             .filter(|s| !s.trim().is_empty())
             .map(|s| s.trim().parse().map_err(|_| ("syntax", format!("bad sizes {dims:?}"))))
             .collect::<Result<_, _>>()?;
-        let n = einrow::tensor::numel(&shape).map_err(coded)?;
-        let data: Vec<f64> = (0..n).map(|_| random_unit(&mut seed)).collect();
-        let tensor = Tensor::from_f64s(dtype, &shape, &data).map_err(coded)?;
+        let values = std::iter::repeat_with(|| random_unit(&mut seed));
+        let tensor = Tensor::from_f64_iter(dtype, &shape, values).map_err(coded)?;
         out.push(NamedTensor { tensor, names: None });
     }
     Ok(out)
@@ -174,22 +258,23 @@ fn ocannl_plan(spec: &str, tensors: &[&Tensor]) -> Result<IndexPlan, Failure> {
     plan_einsum(spec, &refs).map_err(coded)
 }
 
-fn print_numpy_plan(spec: &str, tensors: &[&Tensor]) -> Result<(), Failure> {
+fn print_numpy_plan(out: &mut Out, spec: &str, tensors: &[&Tensor]) -> Result<(), Failure> {
     let parsed = einrow::spec::parse_numpy(spec).map_err(coded)?;
     let shapes: Vec<&[usize]> = tensors.iter().map(|t| t.shape()).collect();
     let an = einrow::numpy::analyze(&parsed, &shapes).map_err(coded)?;
-    println!("{an:#?}");
+    writeln!(out, "{an:#?}");
     Ok(())
 }
 
-fn run_named(args: &Args) -> Result<(), Failure> {
+fn run_named(args: &Args, out: &mut Out) -> Result<(), Failure> {
     let mut vs = Vec::new();
     for text in &args.operands {
         vs.push(VespaTensor::from_literal(text, None).map_err(coded)?);
     }
-    let out: Vec<&str> = args.spec.split(',').map(str::trim).filter(|s| !s.is_empty()).collect();
+    let names: Vec<&str> = args.spec.split(',').map(str::trim).filter(|s| !s.is_empty()).collect();
     let refs: Vec<&VespaTensor> = vs.iter().collect();
-    let r = named_einsum(&out, &refs).map_err(coded)?;
-    println!("{}", r.to_text());
+    let r = named_einsum(&names, &refs).map_err(coded)?;
+    let _ = r.write_text(out);
+    writeln!(out);
     Ok(())
 }

@@ -1,5 +1,6 @@
 //! Reading a dimension expression from the JSON form of the conformance suites:
-//! `{"op": NAME, "dims": [SELECTOR, ...], ...members}` (see `tests/conformance/FORMAT.md`).
+//! `{"op": NAME, "dims": [SELECTOR, ...], ...members}` (see the `ts_dim_expr` kind of the
+//! [case format](crate::check::format#tensorstore-index-spaces)).
 
 use serde_json::{Map, Value};
 

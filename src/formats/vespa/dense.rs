@@ -107,7 +107,7 @@ pub(crate) fn parse_dense(
     let layout = DenseLayout::new(ty, order);
     let mut values = vec![0.0; layout.total()];
     parse_block(&mut sc, &layout, ty.cell_type(), &mut values, false)?;
-    expect_end(&mut sc, "the dense tensor")?;
+    // Java reads no further than the complete value: text after it is ignored.
     builder.block(Vec::new(), &values, span)?;
     builder.build(span)
 }
@@ -195,8 +195,8 @@ fn parse_unbound(mut sc: Scanner, ty: &TensorType, span: Span) -> Result<Tensor>
     let rank = ty.rank();
     let mut sizes: Vec<Option<usize>> = vec![None; rank];
     let mut values = Vec::new();
+    // As for bound types, text after the complete value is ignored (Java).
     parse_list(&mut sc, 0, ty, &mut sizes, &mut values)?;
-    expect_end(&mut sc, "the dense tensor")?;
     let sizes: Vec<usize> = sizes.into_iter().map(|s| s.unwrap_or(0)).collect();
     for (d, size) in ty.dims().iter().zip(&sizes) {
         if let Some(declared) = d.size().filter(|n| *n != *size as u64) {

@@ -1,12 +1,13 @@
 //! The general (cell) form `{{x:a,y:0}:1.0, ...}`, its scalar variants `{5.0}` and `{}`, and
-//! the inference of its type (all mapped, double) from the first address.
+//! the inference of its type (all mapped, double) from the first address. As in Java, a ','
+//! may follow the last cell and the last pair of an address.
 
 use super::builder::Builder;
 use super::cell::CellType;
 use super::error::{Result, VespaError};
 use super::scanner::Scanner;
 use super::tensor::Tensor;
-use super::types::{check_rank, is_bare_label, Dimension, TensorType};
+use super::types::{check_name, check_rank, Dimension, TensorType};
 use crate::span::Span;
 
 /// Parses `{cell, ...}`; without a type, the type is inferred from the first address.
@@ -31,7 +32,8 @@ pub(crate) fn parse_general(mut sc: Scanner, ty: Option<TensorType>, span: Span)
         }
         let (value, vspan) = sc.number(ty.cell_type())?;
         b.cell(address, value, Span::new(start, vspan.end as usize))?;
-        if !sc.separator('}')? {
+        // A ',' before the closing '}' is accepted, as Java does.
+        if !sc.consume_optional(',') {
             break;
         }
     }
@@ -74,7 +76,8 @@ fn parse_address(sc: &mut Scanner, ty: &TensorType) -> Result<Vec<Option<String>
 }
 
 /// Reads the `dim:label` pairs of an address whose `{` was just read, through its `}`: pairs
-/// separated by single commas, none trailing (A.2: `address = "{" [ pair { "," pair } ] "}"`).
+/// separated by single commas (A.2: `address = "{" [ pair { "," pair } ] "}"`), and, as Java
+/// reads them, a ',' before the closing '}'.
 fn address_pairs(
     sc: &mut Scanner,
     mut pair: impl FnMut(String, Span, String) -> Result<()>,
@@ -87,8 +90,11 @@ fn address_pairs(
         sc.consume(':')?;
         let (label, _) = sc.label()?;
         pair(dim, dspan, label)?;
-        if !sc.separator('}')? {
+        if !sc.consume_optional(',') {
             return sc.consume('}');
+        }
+        if sc.consume_optional('}') {
+            return Ok(());
         }
     }
 }
@@ -100,12 +106,7 @@ fn infer_type(mut sc: Scanner, span: Span) -> Result<TensorType> {
     let mut dims: Vec<Dimension> = Vec::new();
     if sc.consume_optional('{') {
         address_pairs(&mut sc, |dim, dspan, _| {
-            if !is_bare_label(&dim) {
-                return Err(VespaError::syntax(
-                    dspan,
-                    format!("a dimension name must be an identifier or integer, not '{dim}'"),
-                ));
-            }
+            check_name(&dim, dspan)?;
             check_rank(dims.len() + 1, dspan)?;
             if dims.iter().any(|d| d.name() == dim) {
                 return Err(VespaError::label(

@@ -58,7 +58,7 @@ pub(crate) fn parse_mixed(
         }
     }
     sc.consume('}')?;
-    expect_end(&mut sc, "the closing '}'")?;
+    // Java reads no further than the closing '}': text after it is ignored.
     b.build(span)
 }
 

@@ -29,13 +29,21 @@
 //!   the order the type spec was written. Lists for unbound dimensions must be rectangular.
 //!   Cells given in the general form for unbound dimensions size them by the largest index
 //!   (missing cells are 0); a mixed tensor's unbound dimensions become bound in its type.
-//! * Stricter than Java: text after a complete dense or mixed literal, and after a JSON
-//!   document, is an error; a dimension repeated in one address is an error; the label of an
-//!   indexed dimension must be a decimal index; a JSON label must be a string. A repeated JSON
-//!   key keeps its first value (as Vespa's Slime).
-//! * Cell lists follow the documented grammar `cells = | cell , { "," cell }`: a `,` right
-//!   before the closing `}` is a syntax error at the comma in every brace form (general, map,
-//!   mixed, `{0:1.0}`), as `[1,2,]` is in the dense form.
+//! * As Java does (and Vespa's own tests rely on), text after a complete dense literal or after
+//!   the closing `}` of a mixed or map literal is ignored: `tensor(x[2]):[1.0, 2.0]]` is
+//!   `[1.0, 2.0]`. Text after a general-form literal (`{{x:a}:1.0} foo`) is an error, as in Java.
+//! * As Java does, the general form accepts a `,` after its last cell and after the last pair of
+//!   an address (`{{x:a,}:1.0,}`). The other brace forms (map, mixed, `{0:1.0}`) follow the
+//!   documented grammar `cells = | cell , { "," cell }`: a `,` right before the closing `}` is
+//!   a syntax error at the comma, as `[1,2,]` is in the bound dense form.
+//! * Dimension names are letters, digits and `_` everywhere ([`is_dimension_name`]): Java's
+//!   literal reader also takes `-`, `@` and `$` in the names it infers from an address, but the
+//!   types it then prints do not read back; einrow rejects such names (`syntax`).
+//! * Stricter than Java: text after a JSON document is an error; a dimension repeated in one
+//!   address is an error; the label of an indexed dimension must be a decimal index; a JSON
+//!   label must be a string. A repeated JSON key keeps its first value (as Vespa's Slime).
+//! * Printing follows Java's `toString`, including a one-cell dense tensor of any rank printed
+//!   as `[v]` (`tensor(x[1],y[1]):[1.0]`), which the reader takes as the flat form.
 //! * An address given twice is a `label` error for every type, in every literal form and in
 //!   JSON `cells` and `blocks` arrays ("no duplicates", seed A.2/A.5). Java's message comes
 //!   from the Guava map of mapped tensors; its indexed and mixed builders may keep the last
@@ -79,7 +87,7 @@ pub use builder::MAX_CELLS;
 pub use cell::CellType;
 pub use error::VespaError;
 pub use json_decode::decode_json;
-pub use json_encode::{encode_json, EncodeOptions};
+pub use json_encode::{encode_json, write_json, EncodeOptions};
 pub use tensor::{Tensor, TensorKind};
 pub use text::label_text;
-pub use types::{DimKind, Dimension, TensorType, MAX_DIMENSION_SIZE, MAX_RANK};
+pub use types::{is_dimension_name, DimKind, Dimension, TensorType, MAX_DIMENSION_SIZE, MAX_RANK};

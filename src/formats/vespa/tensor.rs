@@ -61,6 +61,44 @@ impl Tensor {
         b.build(span)
     }
 
+    /// A purely indexed tensor of a bound type from its cells in row-major canonical order
+    /// (dimensions sorted by name), each narrowed to the cell type. A type with a mapped or
+    /// unbound dimension is a `type` error, a count of values other than the type's cells an
+    /// `elems` error, a type of more than [`MAX_CELLS`](super::MAX_CELLS) cells a `value` error.
+    ///
+    /// ```
+    /// use einrow::formats::vespa::{Tensor, TensorType};
+    /// let ty = TensorType::parse("tensor<float>(x[2],y[1])").unwrap();
+    /// let t = Tensor::from_dense(&ty, [1.0, 2.5]).unwrap();
+    /// assert_eq!(t.to_text(), "tensor<float>(x[2],y[1]):[[1.0], [2.5]]");
+    /// ```
+    pub fn from_dense<I>(ty: &TensorType, values: I) -> Result<Tensor>
+    where
+        I: IntoIterator<Item = f64>,
+    {
+        let span = Span::default();
+        if ty.has_mapped() || ty.has_unbound() {
+            return Err(VespaError::type_error(
+                span,
+                format!("dense cells need bound indexed dimensions only, not {ty}"),
+            ));
+        }
+        let mut b = Builder::new(ty, span)?;
+        let cells = b.dense_size();
+        let mut given = 0;
+        for v in values {
+            b.direct(given, ty.cell_type().narrow(v), span)?;
+            given += 1;
+        }
+        if given != cells {
+            return Err(VespaError::elems(
+                span,
+                format!("{ty} has {cells} cells, but {given} values were given"),
+            ));
+        }
+        b.build(span)
+    }
+
     /// The tensor's type (unbound indexed dimensions stay unbound in a purely indexed tensor).
     pub fn tensor_type(&self) -> &TensorType {
         &self.ty

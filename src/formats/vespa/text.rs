@@ -1,103 +1,144 @@
 //! Printing tensors as literals, the way Vespa's Java `toString` does.
 
 use std::cmp::Ordering;
+use std::fmt::{self, Write as _};
 
 use super::cell::CellType;
 use super::javanum::{double_to_string, float_to_string};
 use super::tensor::{Block, Tensor, TensorKind};
 use super::types::is_bare_label;
+use crate::tensor::ListNesting;
 
 impl Tensor {
     /// The literal Java's `toString` prints: `type:` then the dense form `[[..], ..]` for bound
-    /// indexed tensors (float and bfloat16 cells as Java floats, int8 cells as integers), the
-    /// mixed form `{label:[..], ..}` for one mapped dimension plus bound indexed ones (a one-cell
-    /// block as its value), else the cells sorted by address: `{label:v, ..}` at rank 1,
-    /// `{{d:l,..}:v, ..}` above, `{v}` at rank 0. It parses back to the same tensor.
+    /// indexed tensors (float and bfloat16 cells as Java floats, int8 cells as integers; a
+    /// one-cell tensor of any rank as `[v]`, as Java prints it), the mixed form
+    /// `{label:[..], ..}` for one mapped dimension plus bound indexed ones (a one-cell block as
+    /// its value), else the cells sorted by address: `{label:v, ..}` at rank 1, `{{d:l,..}:v, ..}`
+    /// above, `{v}` at rank 0. It parses back to the same tensor.
     pub fn to_text(&self) -> String {
+        let mut text = String::new();
+        // Writing to a String cannot fail.
+        let _ = self.write_text(&mut text);
+        text
+    }
+
+    /// Writes [`to_text`](Tensor::to_text)'s literal to `w` as it goes (a dense tensor's cells
+    /// are never collected into one string first).
+    pub fn write_text(&self, w: &mut dyn fmt::Write) -> fmt::Result {
         let mapped = self.dims().iter().filter(|d| d.is_mapped()).count();
-        let body = match self.kind() {
-            TensorKind::Indexed if self.dims().is_empty() => self.general(false),
+        write!(w, "{}:", self.tensor_type())?;
+        match self.kind() {
+            TensorKind::Indexed if self.dims().is_empty() => self.write_general(w, false),
             TensorKind::Indexed if !self.tensor_type().has_unbound() => {
                 let values = self.blocks().first().map(|b| b.values.as_slice()).unwrap_or(&[]);
-                dense_text(values, self.dense_sizes(), &|v| dense_value(v, self.cell_type()))
+                let cell = self.cell_type();
+                write_dense(w, values, self.dense_sizes(), &|w, v| write_dense_value(w, v, cell))
             }
             TensorKind::Mixed if mapped == 1 && !self.tensor_type().has_unbound() => {
-                self.mixed_text()
+                self.write_mixed(w)
             }
-            _ => self.general(false),
-        };
-        format!("{}:{body}", self.tensor_type())
+            _ => self.write_general(w, false),
+        }
     }
 
     /// The literal in the general form only: `type:{{d:l,..}:v, ..}` (`{v}` at rank 0), cells
     /// sorted by address, values as Java doubles.
     pub fn to_text_general(&self) -> String {
-        format!("{}:{}", self.tensor_type(), self.general(true))
+        let mut text = String::new();
+        let _ = write!(text, "{}:", self.tensor_type());
+        let _ = self.write_general(&mut text, true);
+        text
     }
 
-    fn general(&self, always_braced: bool) -> String {
+    fn write_general(&self, w: &mut dyn fmt::Write, always_braced: bool) -> fmt::Result {
         let mut cells: Vec<(Vec<String>, f64)> = self.cells().collect();
         cells.sort_by(|a, b| compare_labels(&a.0, &b.0));
         let names: Vec<&str> = self.dims().iter().map(|d| d.name()).collect();
-        let parts: Vec<String> = cells
-            .iter()
-            .map(|(labels, v)| {
-                let value = double_to_string(*v);
-                match names.as_slice() {
-                    [] => value,
-                    [_] if !always_braced => format!("{}:{value}", label_text(&labels[0])),
-                    _ => {
-                        let address: Vec<String> = names
-                            .iter()
-                            .zip(labels)
-                            .map(|(n, l)| format!("{n}:{}", label_text(l)))
-                            .collect();
-                        format!("{{{}}}:{value}", address.join(","))
+        w.write_char('{')?;
+        for (i, (labels, v)) in cells.iter().enumerate() {
+            if i > 0 {
+                w.write_str(", ")?;
+            }
+            match names.as_slice() {
+                [] => {}
+                [_] if !always_braced => write!(w, "{}:", label_text(&labels[0]))?,
+                _ => {
+                    w.write_char('{')?;
+                    for (k, (n, l)) in names.iter().zip(labels).enumerate() {
+                        let comma = if k > 0 { "," } else { "" };
+                        write!(w, "{comma}{n}:{}", label_text(l))?;
                     }
+                    w.write_str("}:")?;
                 }
-            })
-            .collect();
-        format!("{{{}}}", parts.join(", "))
+            }
+            w.write_str(&double_to_string(*v))?;
+        }
+        w.write_char('}')
     }
 
-    fn mixed_text(&self) -> String {
+    fn write_mixed(&self, w: &mut dyn fmt::Write) -> fmt::Result {
         let mut blocks: Vec<&Block> = self.blocks().iter().collect();
         blocks.sort_by(|a, b| compare_labels(&a.labels, &b.labels));
-        let parts: Vec<String> = blocks
-            .iter()
-            .map(|b| {
-                let label = label_text(b.labels.first().map_or("", String::as_str));
-                let content = match b.values.as_slice() {
-                    [v] => double_to_string(*v),
-                    values => dense_text(values, self.dense_sizes(), &|v| double_to_string(v)),
-                };
-                format!("{label}:{content}")
-            })
-            .collect();
-        format!("{{{}}}", parts.join(", "))
+        w.write_char('{')?;
+        for (i, b) in blocks.iter().enumerate() {
+            if i > 0 {
+                w.write_str(", ")?;
+            }
+            write!(w, "{}:", label_text(b.labels.first().map_or("", String::as_str)))?;
+            match b.values.as_slice() {
+                [v] => w.write_str(&double_to_string(*v))?,
+                values => write_dense(w, values, self.dense_sizes(), &|w, v| {
+                    w.write_str(&double_to_string(v))
+                })?,
+            }
+        }
+        w.write_char('}')
     }
 }
 
 /// How a dense-form cell prints: floats as Java floats, int8 as the integer.
-fn dense_value(v: f64, cell: CellType) -> String {
+fn write_dense_value(w: &mut dyn fmt::Write, v: f64, cell: CellType) -> fmt::Result {
     match cell {
-        CellType::Double => double_to_string(v),
-        CellType::Float | CellType::BFloat16 => float_to_string(v as f32),
-        CellType::Int8 => format!("{}", v as i64),
+        CellType::Double => w.write_str(&double_to_string(v)),
+        CellType::Float | CellType::BFloat16 => w.write_str(&float_to_string(v as f32)),
+        CellType::Int8 => write!(w, "{}", v as i64),
     }
 }
 
-/// Nested lists in row-major order: `[[1.0, 2.0], [3.0, 4.0]]`.
-fn dense_text(values: &[f64], sizes: &[usize], fmt: &dyn Fn(f64) -> String) -> String {
-    match sizes {
-        [] | [_] => format!("[{}]", values.iter().map(|v| fmt(*v)).collect::<Vec<_>>().join(", ")),
-        [_, inner @ ..] => {
-            let step = inner.iter().product::<usize>().max(1);
-            let parts: Vec<String> =
-                values.chunks(step).map(|c| dense_text(c, inner, fmt)).collect();
-            format!("[{}]", parts.join(", "))
+type ValueWriter<'a> = &'a dyn Fn(&mut dyn fmt::Write, f64) -> fmt::Result;
+
+/// Nested lists in row-major order, `[[1.0, 2.0], [3.0, 4.0]]`, written cell by cell: before
+/// each cell after the first, the lists its index closes and opens again. A single cell is
+/// `[v]` whatever the rank (Java's `toString`; the reader takes it as the flat form).
+fn write_dense(
+    w: &mut dyn fmt::Write,
+    values: &[f64],
+    sizes: &[usize],
+    value: ValueWriter<'_>,
+) -> fmt::Result {
+    let depth = if values.len() == 1 { 1 } else { sizes.len().max(1) };
+    let sizes: &[usize] = if depth == sizes.len() { sizes } else { &[values.len()] };
+    let mut nest = ListNesting::new(sizes);
+    for v in values {
+        match nest.advance() {
+            None => brackets(w, '[', depth)?,
+            Some(wrapped) => {
+                brackets(w, ']', wrapped)?;
+                w.write_str(", ")?;
+                brackets(w, '[', wrapped)?;
+            }
         }
+        value(w, *v)?;
     }
+    if values.is_empty() {
+        brackets(w, '[', depth)?;
+    }
+    brackets(w, ']', depth)
+}
+
+fn brackets(w: &mut dyn fmt::Write, c: char, n: usize) -> fmt::Result {
+    (0..n).try_for_each(|_| w.write_char(c))
 }
 
 /// A label bare when it is an identifier or integer, else quoted with `"` if it contains `'`,

@@ -89,10 +89,12 @@ pub struct TensorType {
 impl TensorType {
     /// Builds a type from dimensions in any order. Duplicate names are a `label` error and
     /// bound sizes must lie in `1..=2^31-1` (`value` error); `span` locates the culprit.
+    /// Every name must be a [dimension name](is_dimension_name) (`syntax` error).
     pub fn new(cell: CellType, dims: Vec<Dimension>, span: Span) -> Result<TensorType> {
         check_rank(dims.len(), span)?;
         let mut sorted: Vec<Dimension> = Vec::with_capacity(dims.len());
         for d in dims {
+            check_name(&d.name, span)?;
             check_size(&d, span)?;
             match sorted.binary_search_by(|e| e.name.as_str().cmp(d.name.as_str())) {
                 Ok(_) => {
@@ -166,6 +168,35 @@ impl TensorType {
     }
 }
 
+/// Whether `name` is a valid dimension name: one or more ASCII letters, digits and `_`
+/// (`[A-Za-z0-9_]+`, Java's type-spec rule `\w+`, so a leading digit is allowed).
+///
+/// This one rule holds for every dimension einrow reads or writes: type specs, the dimensions
+/// a general-form literal infers from its first address, and names given to
+/// [`TensorType::new`]. Java's literal reader also accepts `-`, `@` and `$` in inferred names
+/// (its label rule), but then prints types its own type parser rejects; einrow refuses such
+/// names so that every tensor it prints reads back.
+///
+/// ```
+/// use einrow::formats::vespa::is_dimension_name;
+/// assert!(is_dimension_name("x") && is_dimension_name("0d_1") && is_dimension_name("_"));
+/// assert!(!is_dimension_name("") && !is_dimension_name("@") && !is_dimension_name("a b"));
+/// ```
+pub fn is_dimension_name(name: &str) -> bool {
+    !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
+/// A `syntax` error at `span` unless `name` is a [dimension name](is_dimension_name).
+pub(crate) fn check_name(name: &str, span: Span) -> Result<()> {
+    if is_dimension_name(name) {
+        return Ok(());
+    }
+    Err(VespaError::syntax(
+        span,
+        format!("a dimension name is one or more letters, digits and '_', not '{name}'"),
+    ))
+}
+
 /// Checks that a type of `rank` dimensions is allowed.
 pub(crate) fn check_rank(rank: usize, span: Span) -> Result<()> {
     if rank > MAX_RANK {
@@ -209,8 +240,8 @@ impl fmt::Display for TensorType {
     }
 }
 
-/// Vespa's label rule (`[-_@A-Za-z0-9][_@$A-Za-z0-9]*`): such labels print bare, and dimension
-/// names inferred from literal addresses must match it.
+/// Vespa's label rule (`[-_@A-Za-z0-9][_@$A-Za-z0-9]*`): such labels print bare (dimension
+/// names follow the stricter [`is_dimension_name`]).
 pub fn is_bare_label(s: &str) -> bool {
     let mut bytes = s.bytes();
     match bytes.next() {

@@ -9,17 +9,7 @@ use crate::fuzzing::specs::{einsum_text, numpy_text};
 use crate::infer::program::{Decl, Program, Stmt};
 use crate::infer::OpKind;
 
-const OPS: [OpKind; 9] = [
-    OpKind::Pointwise,
-    OpKind::Compose,
-    OpKind::Transpose,
-    OpKind::Permute,
-    OpKind::Einsum,
-    OpKind::Einsum3,
-    OpKind::Concat,
-    OpKind::BatchSlice,
-    OpKind::Numpy,
-];
+const OPS: [OpKind; 9] = OpKind::ALL;
 
 fn shape_text() -> impl Strategy<Value = Option<String>> {
     let axis = prop_oneof![
@@ -83,7 +73,13 @@ pub fn malformed_programs(max_steps: usize) -> impl Strategy<Value = Program> {
     let decls = proptest::collection::vec((shape_text(), any::<bool>()), 4).prop_map(|ds| {
         ds.into_iter()
             .enumerate()
-            .map(|(i, (shape, param))| Decl { name: format!("x{i}"), shape, param, values: None })
+            .map(|(i, (shape, param))| Decl {
+                name: format!("x{i}"),
+                shape,
+                param,
+                values: None,
+                line: i,
+            })
             .collect::<Vec<_>>()
     });
     let stmts = (1..=max_steps.max(1)).prop_flat_map(|n| (0..n).map(stmt).collect::<Vec<_>>());

@@ -106,7 +106,7 @@ impl<'c> Pool<'c> {
                 .map(|s| s.to_string())
         };
         let determined = shape.as_deref().is_some_and(|t| !t.contains(".."));
-        self.program.decls.push(Decl { name: name.clone(), shape, param, values: None });
+        self.program.decls.push(Decl { name: name.clone(), shape, param, values: None, line: 0 });
         self.entries.push(Entry { name, rows, lead, open, soft: [false; 3], determined });
         self.entries.len() - 1
     }

@@ -26,7 +26,7 @@ pub struct GenConfig {
     /// that the solver must infer them. Such programs are satisfiable but may legitimately be
     /// rejected (a parameter's hidden dimension is never guessed).
     pub open_leaves: bool,
-    /// Stay clear of the open solver issues frozen in `tests/regressions.rs`, so that the
+    /// Stay clear of the open solver issues frozen in the regression tests, so that the
     /// properties find new things: (1) a spec row with axes beside its row variable, or a batch
     /// slice, meeting a row the solver keeps open until closing (a word equation like
     /// `[b].<ρ> = <τ>.[6]`, closed more materially than the least solution); (2) a numpy

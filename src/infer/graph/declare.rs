@@ -8,7 +8,7 @@ use super::events::Event;
 use super::{DeclaredShape, Graph, TensorEntry};
 use crate::code::ErrorCode;
 use crate::ids::TensorId;
-use crate::infer::error::InferError;
+use crate::infer::error::{InferError, ShapeError};
 use crate::infer::store::ShapeRef;
 use crate::shape::{
     parse_shape_string, pushed, Basis, Dim, Dims, Row, Shape, ShapeText, Solved, TextAxis,
@@ -16,9 +16,10 @@ use crate::shape::{
 use crate::spec::ast::RowKind;
 
 impl Graph {
-    /// Declares a leaf tensor from a shape string (FORMAT.md: `2|4->3`, `rgb=3`, `1!`, `...`,
-    /// `..name..`); `None` means nothing is known (three open rows). A parameter's unknowns
-    /// are fixed only by the operations it takes part in.
+    /// Declares a leaf tensor from a shape string (`2|4->3`, `rgb=3`, `1!`, `...`, `..name..`;
+    /// see the [case format](crate::check::format#shared-notations)); `None` means nothing is
+    /// known (three open rows). A parameter's unknowns are fixed only by the operations it
+    /// takes part in.
     pub fn declare(
         &mut self,
         name: &str,
@@ -33,9 +34,18 @@ impl Graph {
                 let declared = match self.shape_texts.get(text) {
                     Some(d) => d.clone(),
                     None => {
-                        let parsed = parse_shape_string(text).map_err(|e| InferError::Usage {
-                            code: ErrorCode::Syntax,
-                            message: format!("tensor `{name}`: {e}"),
+                        let parsed = parse_shape_string(text).map_err(|e| {
+                            // The span points into the shape text, which the error carries.
+                            InferError::Shape(Box::new(ShapeError {
+                                code: ErrorCode::Syntax,
+                                message: format!("tensor `{name}`: {e}"),
+                                step: None,
+                                tensors: Vec::new(),
+                                spans: vec![e.span],
+                                chain: Vec::new(),
+                                spec: Some(text.to_string()),
+                                statement: None,
+                            }))
                         })?;
                         let text: Arc<str> = text.into();
                         let d = Arc::new(DeclaredShape { text: text.clone(), parsed });

@@ -2,10 +2,10 @@
 //!
 //! A framework that knows its input shapes adds steps whose operands have no unknowns. For an
 //! einsum or permute over such operands whose solution can be read off them (see
-//! `infer/bindings.rs`), nothing is left for the solver to decide, so the step skips it; every
+//! `infer::bindings`), nothing is left for the solver to decide, so the step skips it; every
 //! other step goes through the solver as usual, which finds the same answer where there is one
-//! and explains the error where there is none. `tests/direct.rs` checks that both paths agree
-//! on random programs.
+//! and explains the error where there is none. The `direct` integration test checks that both
+//! paths agree on random programs.
 
 use smallvec::SmallVec;
 
@@ -33,7 +33,7 @@ impl Graph {
         let mut solution = DirectSolution::default();
         read_off(&step.parsed, &mut solution, |i, dims: &mut SmallVec<[Solved; 8]>| {
             let arg = *args.get(i)?;
-            self.solved_shape(arg, RowKind::ALL, &mut |s| dims.push(s))
+            self.solved_shape_mut(arg, RowKind::ALL, &mut |s| dims.push(s))
         })?;
         // Every label is solved: it needs no variable.
         let labels = solution.labels.iter().map(|&(name, size)| (name, Dim::Solved(size)));
@@ -50,6 +50,6 @@ impl Graph {
 
     /// Whether a tensor's shape is solved (no unbound row variable, every axis a plain size).
     pub(super) fn is_solved(&mut self, t: TensorId) -> bool {
-        self.solved_shape(t, RowKind::ALL, &mut |_| {}).is_some()
+        self.solved_shape_mut(t, RowKind::ALL, &mut |_| {}).is_some()
     }
 }

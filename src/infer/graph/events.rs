@@ -8,9 +8,11 @@
 
 use std::sync::Arc;
 
+use super::typed::ShapeBuilder;
 use super::{DeclaredShape, Graph, Step};
 use crate::ids::{StepId, TensorId};
-use crate::spec::ast::Name;
+use crate::shape::Solved;
+use crate::spec::ast::{Name, RowKind};
 
 /// One thing done to a graph.
 #[derive(Clone, Debug)]
@@ -27,6 +29,18 @@ pub(super) enum Event {
     Name(Box<(TensorId, Name)>),
     /// The graph was solved.
     Solve,
+    /// A leaf was declared from a typed shape.
+    Typed(TensorId, Box<ShapeBuilder>),
+    /// A row variable was made for a handle, with this name.
+    RowVar(Box<Name>),
+    /// A handle was made for a leaf's declared row variable.
+    RowOf(TensorId, RowKind),
+    /// A handle's size was set.
+    SetDim(u32, u64),
+    /// Two handles were set equal.
+    SetEqual(u32, u32),
+    /// A row handle was bound to these axes (the probes of a scheme).
+    Probe(Box<(u32, Vec<Solved>)>),
 }
 
 // One event per declaration and per step of a program: keep an event at 16 bytes.
@@ -38,6 +52,8 @@ const _: () = assert!(std::mem::size_of::<Event>() == 16);
 pub(super) struct StepExtra {
     pub name: Option<String>,
     pub numpy: Option<String>,
+    /// The labels and row variables captured as handles.
+    pub captures: Option<Box<[Name]>>,
 }
 
 impl Graph {
@@ -46,6 +62,8 @@ impl Graph {
     pub(super) fn empty_like(&self) -> Graph {
         let mut g = Graph::new();
         g.direct = self.direct;
+        // The same graph, rebuilt: its handles stay valid.
+        g.id = self.id;
         g
     }
 
@@ -83,12 +101,34 @@ impl Graph {
                 let extra = extra.as_deref();
                 let spec = s.spec_text().or(extra.and_then(|x| x.numpy.as_deref()));
                 self.next_name = extra.and_then(|x| x.name.clone());
-                self.add_step(*op, args, spec).ok()?;
+                match extra.and_then(|x| x.captures.as_deref()) {
+                    Some(names) => {
+                        let names: Vec<&str> = names.iter().map(|n| n.as_str()).collect();
+                        let spec = spec?;
+                        self.add_step_capturing(*op, args, spec, &names).ok()?;
+                    }
+                    None => {
+                        self.add_step(*op, args, spec).ok()?;
+                    }
+                }
             }
             Event::Equal(a, b) => self.equal_shapes(*a, *b).ok()?,
             Event::TotalElems(t, n) => self.total_elems(*t, *n).ok()?,
             Event::Name(renamed) => self.set_name(renamed.0, &renamed.1),
             Event::Solve => self.solve_once().ok()?,
+            Event::Typed(t, shape) => {
+                let entry = source.tensors.get(t.index())?;
+                self.declare_leaf(&source.name(*t), entry.kind()?, shape).ok()?;
+            }
+            Event::RowVar(name) => {
+                self.row_var(name);
+            }
+            Event::RowOf(t, kind) => {
+                self.row_of(*t, *kind).ok()?;
+            }
+            Event::SetDim(h, n) => self.set_dim(self.handle_at(*h), *n).ok()?,
+            Event::SetEqual(a, b) => self.set_equal(self.handle_at(*a), self.handle_at(*b)).ok()?,
+            Event::Probe(p) => self.bind_probe(self.handle_at(p.0), &p.1).ok()?,
         }
         Some(())
     }

@@ -9,16 +9,23 @@ use crate::shape::{rows_text, Basis, Dim, Shape, Solved};
 use crate::spec::ast::RowKind;
 
 impl Graph {
-    /// The current shape of a tensor, with the bindings substituted.
-    pub fn shape(&mut self, t: TensorId) -> Shape {
-        let [batch, input, output] =
-            self.tensors[t.index()].shape.rows().map(|r| self.solver.env.row_arg(&r));
-        Shape { batch, input, output }
+    /// The current shape of a tensor, with the bindings substituted (an affine or
+    /// concatenation axis whose parts are not all solved is shown as written). An unknown
+    /// tensor has three empty rows.
+    pub fn shape(&self, t: TensorId) -> Shape {
+        match self.tensors.get(t.index()) {
+            Some(e) => self.solver.env.peek_shape(e.shape),
+            None => Shape::default(),
+        }
     }
 
-    /// The solved sizes of a tensor's rows (batch, input, output), or an error naming what is
-    /// still unknown.
-    pub fn dims(&mut self, t: TensorId) -> Result<[Vec<Solved>; 3], InferError> {
+    /// The solved sizes of a tensor's rows, in [`RowKind::ALL`] order (batch, input, output;
+    /// memory order is batch, output, input: [`Graph::sizes`] names the rows), or an error
+    /// naming what is still unknown.
+    pub fn dims(&self, t: TensorId) -> Result<[Vec<Solved>; 3], InferError> {
+        if t.index() >= self.tensors.len() {
+            return Err(super::steps::usage(ErrorCode::Label, format!("unknown tensor {t}")));
+        }
         let shape = self.shape(t);
         let mut out: [Vec<Solved>; 3] = Default::default();
         for (i, kind) in RowKind::ALL.into_iter().enumerate() {
@@ -39,7 +46,7 @@ impl Graph {
     /// An axis left unsolved: a basis conflict between its parts, or an unknown.
     fn unsolved_axis(&self, t: TensorId, kind: RowKind, d: &Dim) -> InferError {
         let what = format!("the {} axis `{}`", kind.name(), d.show(&self.solver.env.exprs));
-        match crate::infer::arith::basis_conflict(*d, &self.solver.env.exprs) {
+        match self.solver.env.peek_conflict(*d) {
             Some((parts, a, b)) => {
                 let name = self.name(t);
                 let (a, b) = (self.basis_name(a), self.basis_name(b));
@@ -60,8 +67,9 @@ impl Graph {
         )
     }
 
-    /// The shape as a FORMAT.md shape string (`2|4->3`, `rgb=3`, `1!`).
-    pub fn shape_string(&mut self, t: TensorId) -> Result<String, InferError> {
+    /// The shape as a shape string (`2|4->3`, `rgb=3`, `1!`; see the
+    /// [case format](crate::check::format#shared-notations)).
+    pub fn shape_string(&self, t: TensorId) -> Result<String, InferError> {
         let [b, i, o] = self.dims(t)?;
         let show =
             |v: &[Solved]| v.iter().map(|&s| self.solved_text(s)).collect::<Vec<_>>().join(",");
@@ -69,7 +77,13 @@ impl Graph {
     }
 
     /// The solved size of a dim (after [`Graph::solve`]), e.g. of a step's label.
-    pub fn dim_size(&mut self, d: Dim) -> Option<u64> {
+    pub fn dim_size(&self, d: Dim) -> Option<u64> {
+        self.solver.env.peek_dim(&d).solved().map(|s| s.size)
+    }
+
+    /// [`Graph::dim_size`] through the solver's own lookup (which shortens its paths as it
+    /// goes): for plan derivation, which reads every label of every step.
+    pub(crate) fn dim_size_mut(&mut self, d: Dim) -> Option<u64> {
         self.solver.env.dim(&d).solved().map(|s| s.size)
     }
 
@@ -81,5 +95,17 @@ impl Graph {
     /// A solved dim as a shape string writes it (`3`, `rgb=3`, `1!`; see [`Solved::text`]).
     pub fn solved_text(&self, s: Solved) -> String {
         s.text(&self.solver.bases)
+    }
+
+    /// A dim with the current bindings substituted.
+    pub(crate) fn peek(&self, d: Dim) -> Dim {
+        self.solver.env.peek_dim(&d)
+    }
+
+    /// Whether a tensor's batch row was declared open with no axis written (no shape at all,
+    /// or only a row variable).
+    pub(crate) fn batch_undeclared(&self, t: TensorId) -> bool {
+        let batch = self.raw_shape(t).batch;
+        batch.var.is_some() && batch.explicit_len() == 0
     }
 }

@@ -70,7 +70,7 @@ impl Graph {
         let mut g = self.empty_like();
         for e in &self.events {
             g.replay_event(self, e)?;
-            if let Event::Declare(t, _) = e {
+            if let Event::Declare(t, _) | Event::Typed(t, _) = e {
                 for &(ct, kind, len) in choices.iter().filter(|c| c.0 == *t) {
                     g.fix_row_length(ct, kind, len).ok()?;
                 }

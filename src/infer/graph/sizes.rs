@@ -15,6 +15,19 @@ impl Graph {
     /// `None` when a row variable is unbound or an axis is not a plain size ([`Graph::dims`]
     /// says which); some sizes may have been pushed by then.
     pub fn solved_shape(
+        &self,
+        t: TensorId,
+        order: [RowKind; 3],
+        push: &mut impl FnMut(Solved),
+    ) -> Option<[(usize, usize); 3]> {
+        let shape = self.tensors.get(t.index())?.shape;
+        self.solver.env.peek_sizes(shape, order, push)
+    }
+
+    /// [`Graph::solved_shape`] through the solver's own lookup (which shortens its paths as it
+    /// goes) and without building rows: for plan derivation and direct evaluation, which read
+    /// every operand of every step.
+    pub(crate) fn solved_shape_mut(
         &mut self,
         t: TensorId,
         order: [RowKind; 3],

@@ -3,7 +3,7 @@
 
 use smallvec::SmallVec;
 
-use super::events::{Event, StepExtra};
+use super::events::Event;
 use super::{Graph, Step, StepSpec, TensorEntry};
 use crate::code::ErrorCode;
 use crate::ids::{StepId, TensorId};
@@ -24,7 +24,7 @@ pub(super) type TextHasher = foldhash::fast::RandomState;
 
 /// Parsed specs by text: a program repeats a few specs many times. The first spec is kept
 /// aside: a graph of one spec (eager use) needs neither hashing nor a table.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub(super) struct SpecCache {
     first: Option<Arc<StepSpec>>,
     others: HashMap<Name, Arc<StepSpec>, TextHasher>,
@@ -86,6 +86,7 @@ impl Graph {
             let spec_part = spec.map(|t| format!(" \"{t}\"")).unwrap_or_default();
             s.statement = Some(format!("{name} = {op}{spec_part} {}", names.join(" ")));
             s.spec = spec.map(String::from);
+            self.note_settings(s, args);
         }
         if result.is_err() && self.events.len() > events {
             self.roll_back_to(events);
@@ -103,10 +104,7 @@ impl Graph {
         self.check_args(op, args)?;
         self.solver.clear_scratch();
         let numpy_text = spec.filter(|_| op == OpKind::Numpy).map(String::from);
-        let extra = match (self.next_name.clone(), numpy_text) {
-            (None, None) => None,
-            (name, numpy) => Some(Box::new(StepExtra { name, numpy })),
-        };
+        let extra = self.step_extra(numpy_text);
         self.events.push(Event::Step(step, extra));
         let numpy = match (op, spec) {
             (OpKind::Numpy, Some(text)) => {
@@ -129,7 +127,11 @@ impl Graph {
         if let Some(p) = &parsed {
             check_spec_arity(op, &p.parsed, args.len())?;
         }
-        let direct = parsed.as_ref().and_then(|p| self.try_direct(op, p, args));
+        // A step that captures names keeps its variables: it goes through the solver.
+        let direct = match &parsed {
+            Some(p) if self.capture.is_none() => self.try_direct(op, p, args),
+            _ => None,
+        };
         let (out, labels) = match (direct, &parsed) {
             // Operands and result are solved: solving has nothing to close in them.
             (Some((shape, labels)), _) => (self.add_result(shape), labels),
@@ -137,6 +139,9 @@ impl Graph {
                 let (out, env) =
                     self.lower_spec_step(step, op, &p.parsed, &self.arg_shapes(args))?;
                 self.touch_all(args, out);
+                if self.capture.is_some() {
+                    self.captured_rows = env.row_labels().iter().cloned().collect();
+                }
                 let labels = env.labels().iter().map(|(n, v)| (n, Dim::Var(*v)));
                 (out, self.push_labels(p, labels))
             }

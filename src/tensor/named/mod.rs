@@ -1,9 +1,9 @@
 //! The Nervana Graph tensor-description model (ngraph-python `axes.py`): named axes, byte
 //! strides, padding and flattened axes, built on [`Layout`](crate::tensor::Layout).
-//! `model.rs` holds the view type and its reports, `ops.rs` the view operations.
+//! The view type and its reports come first, the view operations after.
 
 mod model;
 mod ops;
 
-pub use model::{NamedAxis, NamedView, SliceItem};
+pub use model::{NamedAxis, NamedView, SliceItem, MAX_LISTED_VALUES};
 pub use ops::FlattenItem;

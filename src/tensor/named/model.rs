@@ -6,7 +6,8 @@
 //! offsets in **bytes** (element stride × `dtype_bytes`), a flattened axis reports the product
 //! of its components' lengths and the smallest of their strides.
 //!
-//! Where Nervana's code is wrong, the documented intent wins (see FORMAT.md):
+//! Where Nervana's code is wrong, the documented intent wins (see the `view` kind of the
+//! [case format](crate::check::format#nervana-views-view)):
 //! - slicing adds `start·stride` to the offset (Nervana adds `start·|stride|`, which is wrong
 //!   for an already reversed axis);
 //! - flatten of a view that is not `c_contiguous` first makes a row-major copy (the `Flatten`
@@ -59,23 +60,47 @@ pub(super) enum Source {
 }
 
 impl Source {
-    fn value_at(&self, addr: usize) -> f64 {
-        match self {
-            Source::Base => addr as f64,
-            Source::Copy { layout, prev } => {
-                // Unravel the row-major address over the copied view's shape.
-                let mut rest = addr;
-                let mut src = layout.offset() as i128;
-                for (&d, &s) in layout.shape().iter().zip(layout.strides()).rev() {
-                    let d = d.max(1);
-                    src += (rest % d) as i128 * s as i128;
-                    rest /= d;
+    /// The value at `addr`, following the chain of copies back to the base (a loop: the chain
+    /// is as long as the list of operations that made it).
+    fn value_at(&self, mut addr: usize) -> f64 {
+        let mut source = self;
+        loop {
+            match source {
+                Source::Base => return addr as f64,
+                Source::Copy { layout, prev } => {
+                    // Unravel the row-major address over the copied view's shape.
+                    let mut rest = addr;
+                    let mut src = layout.offset() as i128;
+                    for (&d, &s) in layout.shape().iter().zip(layout.strides()).rev() {
+                        let d = d.max(1);
+                        src += (rest % d) as i128 * s as i128;
+                        rest /= d;
+                    }
+                    addr = usize::try_from(src).unwrap_or(0);
+                    source = prev;
                 }
-                prev.value_at(usize::try_from(src).unwrap_or(0))
             }
         }
     }
 }
+
+impl Drop for Source {
+    /// Unlinks a chain of copies one by one (the default drop would recurse once per link).
+    fn drop(&mut self) {
+        let Source::Copy { prev, .. } = self else { return };
+        let mut next = std::mem::replace(prev, Arc::new(Source::Base));
+        while let Ok(mut owned) = Arc::try_unwrap(next) {
+            match &mut owned {
+                Source::Copy { prev, .. } => next = std::mem::replace(prev, Arc::new(Source::Base)),
+                Source::Base => return,
+            }
+        }
+    }
+}
+
+/// The most values [`NamedView::values`] lists: a larger view is a `value` error (the base is
+/// lazy, so any view can be described, but listing 2^62 values is never useful).
+pub const MAX_LISTED_VALUES: usize = 1 << 24;
 
 /// A Nervana tensor description: named axes over a strided layout, with byte units.
 #[derive(Clone, Debug)]
@@ -168,11 +193,21 @@ impl NamedView {
         self.reported_layout().is_some_and(|l| l.is_broadcast_contiguous())
     }
 
-    /// The values in row-major order of the view (the base holds `0..n-1`).
-    pub fn values(&self) -> Vec<f64> {
-        let mut out = Vec::new();
+    /// The values in row-major order of the view (the base holds `0..n-1`). A view of more than
+    /// [`MAX_LISTED_VALUES`] elements is a `value` error, as is a list the system cannot
+    /// allocate.
+    pub fn values(&self) -> Result<Vec<f64>> {
+        let n = self.layout.numel();
+        if n > MAX_LISTED_VALUES {
+            return Err(TensorError::Value {
+                message: format!(
+                    "the view has {n} elements; values are listed for at most {MAX_LISTED_VALUES}"
+                ),
+            });
+        }
+        let mut out = crate::tensor::hugepage::try_with_capacity(n)?;
         self.layout.for_each_address(|a| out.push(self.source.value_at(a)));
-        out
+        Ok(out)
     }
 
     /// Reverses all axes.

@@ -249,7 +249,7 @@ mod tests {
         let spec = SliceSpec { start: Some(1), stop: None, step: 1 };
         let r2 = r.slice(&[SliceItem::Range(spec)], None).unwrap();
         assert_eq!((r2.shape(), r2.offset_bytes()), (vec![4, 3], 36));
-        assert_eq!(r2.values()[..3], [9.0, 10.0, 11.0]);
+        assert_eq!(r2.values().unwrap()[..3], [9.0, 10.0, 11.0]);
     }
 
     #[test]
@@ -274,10 +274,37 @@ mod tests {
     fn transposed_flatten_copies() {
         let v = view(&[("A", 2), ("B", 3)]).transpose();
         let f = v.flatten(&[vec!["B".into(), "A".into()]]).unwrap();
-        assert_eq!(f.values(), vec![0., 3., 1., 4., 2., 5.]);
+        assert_eq!(f.values(), Ok(vec![0., 3., 1., 4., 2., 5.]));
         assert!(f.c_contiguous());
         let u = f.unflatten();
         assert_eq!((names(&u), u.strides_bytes()), (vec!["B".to_string(), "A".into()], vec![8, 4]));
-        assert_eq!(u.values(), vec![0., 3., 1., 4., 2., 5.]);
+        assert_eq!(u.values(), Ok(vec![0., 3., 1., 4., 2., 5.]));
+    }
+
+    /// A view of 10^9 elements is described at once; listing its values is a `value` error.
+    #[test]
+    fn huge_views_are_described_but_not_listed() {
+        use crate::code::{Coded, ErrorCode};
+        let v = view(&[("A", 1_000_000_000)]);
+        assert_eq!(v.shape(), vec![1_000_000_000]);
+        let e = v.values().expect_err("10^9 values are not listed");
+        assert_eq!(e.code(), ErrorCode::Value);
+        assert!(e.to_string().contains("at most 16777216"), "{e}");
+        let at_limit = view(&[("A", super::super::MAX_LISTED_VALUES as u64)]);
+        assert_eq!(at_limit.values().map(|v| v.len()), Ok(1 << 24));
+    }
+
+    /// Each copying flatten adds a link to the chain of sources; reading and dropping a long
+    /// chain must not recurse once per link.
+    #[test]
+    fn long_copy_chains_read_and_drop_without_recursion() {
+        let mut v = view(&[("A", 2), ("B", 3)]);
+        for _ in 0..100_000 {
+            let t = v.transpose();
+            let item: Vec<String> = t.axes().iter().map(|a| a.names[0].clone()).collect();
+            v = t.flatten(&[item]).unwrap().unflatten();
+        }
+        assert_eq!(v.values(), Ok(vec![0., 1., 2., 3., 4., 5.]));
+        drop(v);
     }
 }

@@ -1,0 +1,91 @@
+//! `einrow path SUBSCRIPTS SHAPE...`: plan an einsum's contraction path and print its costs
+//! (numpy's `einsum_path` table; with `--json` the report as one JSON object on the last line).
+
+use std::process::ExitCode;
+
+use crate::out::{error, Out};
+
+use einrow::diagnostic::{render, Label};
+use einrow::numpy::{einsum_path, EinsumError, MemoryLimit, Optimize, PathOptions};
+use einrow::{Coded, ErrorCode, Span};
+
+/// Arguments of `einrow path`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// numpy subscripts (`ij,jk,kl->il`).
+    subscripts: String,
+    /// Each operand's shape: comma-separated sizes (`512,512`; an empty string for a scalar).
+    shapes: Vec<String>,
+    /// greedy, optimal, dp, auto, or an explicit path such as `[[1,2],[0,1]]`.
+    #[arg(long, default_value = "auto")]
+    optimize: String,
+    /// The most elements an intermediate may hold (a number, or `max_input`).
+    #[arg(long)]
+    memory_limit: Option<String>,
+    /// Also print the report as one JSON object on the last line.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs `einrow path`.
+pub fn run(args: &Args, out: &mut Out) -> ExitCode {
+    match execute(args, out) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(text) => {
+            error(&text);
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn execute(args: &Args, out: &mut Out) -> Result<(), String> {
+    let mut shapes = Vec::with_capacity(args.shapes.len());
+    for text in &args.shapes {
+        shapes.push(shape(text)?);
+    }
+    let (optimize, spans) = Optimize::parse_with_spans(&args.optimize)
+        .map_err(|e| located(&args.optimize, e.code(), &e.to_string(), e.span()))?;
+    let mut opts = PathOptions::new(optimize);
+    if let Some(text) = &args.memory_limit {
+        let limit = MemoryLimit::parse(text)
+            .map_err(|e| located(text, e.code(), &e.to_string(), e.span()))?;
+        opts = opts.memory_limit(limit);
+    }
+    let refs: Vec<&[usize]> = shapes.iter().map(Vec::as_slice).collect();
+    let report = einsum_path(&args.subscripts, &refs, &opts).map_err(|e| match e {
+        EinsumError::Path(p) => {
+            let p = p.at(&spans, Span::new(0, args.optimize.len()));
+            located(&args.optimize, p.code(), &p.to_string(), p.span())
+        }
+        other => located(&args.subscripts, other.code(), &other.to_string(), other.span()),
+    })?;
+    writeln!(out, "{report}");
+    if args.json {
+        writeln!(out, "{}", report.to_json());
+    }
+    Ok(())
+}
+
+/// Comma-separated sizes; empty text is a scalar's shape.
+fn shape(text: &str) -> Result<Vec<usize>, String> {
+    let mut dims = Vec::new();
+    let mut start = 0;
+    for part in text.split(',') {
+        let span = Span::new(start, start + part.len());
+        start += part.len() + 1;
+        if part.trim().is_empty() && text.trim().is_empty() {
+            continue;
+        }
+        let dim = part.trim().parse().map_err(|_| {
+            located(text, ErrorCode::Syntax, "a shape is comma-separated sizes", Some(span))
+        })?;
+        dims.push(dim);
+    }
+    Ok(dims)
+}
+
+fn located(source: &str, code: ErrorCode, message: &str, span: Option<Span>) -> String {
+    let labels: Vec<Label> =
+        span.into_iter().map(|span| Label { span, note: String::new() }).collect();
+    render(source, code, message, &labels)
+}

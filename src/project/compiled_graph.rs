@@ -1,0 +1,205 @@
+//! [`CompiledGraph`]: every step of a solved graph compiled once ([`Executable`]), then run
+//! forward as often as wanted on a caller's buffers, one per tensor.
+
+use std::sync::Arc;
+
+use smallvec::SmallVec;
+
+use super::compiled::Executable;
+use super::derive::{derive_plan, Compute};
+use super::error::ProjectError;
+use super::sizes::Sizes;
+use super::storage::Storage;
+use crate::ids::{StepId, TensorId};
+use crate::infer::Graph;
+use crate::kernel::KernelError;
+use crate::tensor::hugepage;
+
+/// One compiled step.
+#[derive(Clone, Debug)]
+struct CompiledStep {
+    out: TensorId,
+    args: SmallVec<[TensorId; 3]>,
+    /// Shared by the steps with the same plan.
+    exe: Arc<Executable>,
+}
+
+/// The steps of a solved graph (or of a [`Scheme`](crate::infer::Scheme) instance), each
+/// compiled once. [`CompiledGraph::run`] executes them in order on one buffer per tensor,
+/// owned by the caller: leaves are read, results overwritten, nothing is allocated for f32 and
+/// f64 data.
+///
+/// ```
+/// use einrow::infer::{Graph, ShapeBuilder};
+/// use einrow::project::CompiledGraph;
+///
+/// let mut g = Graph::new();
+/// let x = g.input("x", &ShapeBuilder::new().batch([2]).output([3]))?;
+/// let w = g.parameter("w", &ShapeBuilder::new().input([3]).output([1]))?;
+/// let y = g.compose(w, x)?;
+/// g.solve()?;
+/// let program = CompiledGraph::compile_defaults(&mut g)?;
+/// let (mut xs, mut ws, mut ys) = (vec![1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0], vec![1.0f32, 1.0, 1.0], vec![0.0f32; 2]);
+/// let mut buffers: Vec<&mut [f32]> = vec![&mut xs, &mut ws, &mut ys];
+/// program.run(&mut buffers)?;
+/// assert_eq!(ys, [6.0, 15.0]);
+/// assert_eq!(program.tensor_dims(y), Some(&[2, 1][..]));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct CompiledGraph {
+    steps: Vec<CompiledStep>,
+    /// Each tensor's sizes in memory order.
+    dims: Vec<Vec<u64>>,
+}
+
+impl CompiledGraph {
+    /// Derives and compiles the plan of every step of a solved graph, each with the
+    /// computation `compute` gives it.
+    pub fn compile(
+        g: &mut Graph,
+        compute: &dyn Fn(StepId) -> Compute,
+    ) -> Result<Self, ProjectError> {
+        let mut dims = Vec::with_capacity(g.tensor_count());
+        for i in 0..g.tensor_count() {
+            dims.push(Sizes::of(g, TensorId::from_index(i))?.memory().to_vec());
+        }
+        let mut steps = Vec::with_capacity(g.steps().len());
+        for i in 0..g.steps().len() {
+            let step = StepId::from_index(i);
+            let plan = derive_plan(g, step, compute(step), 0)?;
+            let s = &g.steps()[i];
+            let exe = Arc::new(plan.compile()?);
+            steps.push(CompiledStep { out: s.out, args: s.args.clone(), exe });
+        }
+        Ok(CompiledGraph { steps, dims })
+    }
+
+    /// [`CompiledGraph::compile`] with each step's default computation
+    /// ([`Compute::default_for`] its operation and operand count).
+    pub fn compile_defaults(g: &mut Graph) -> Result<Self, ProjectError> {
+        let computes: Vec<Compute> =
+            g.steps().iter().map(|s| Compute::default_for(s.op, s.args.len())).collect();
+        Self::compile(g, &|s| computes[s.index()])
+    }
+
+    /// A compiled graph from each tensor's sizes (memory order) and each step's result,
+    /// operands and executable, in order.
+    pub(crate) fn from_executables(
+        dims: Vec<Vec<u64>>,
+        steps: impl IntoIterator<Item = (TensorId, SmallVec<[TensorId; 3]>, Arc<Executable>)>,
+    ) -> Self {
+        let steps =
+            steps.into_iter().map(|(out, args, exe)| CompiledStep { out, args, exe }).collect();
+        CompiledGraph { steps, dims }
+    }
+
+    /// The number of tensors (of buffers [`CompiledGraph::run`] takes).
+    pub fn tensor_count(&self) -> usize {
+        self.dims.len()
+    }
+
+    /// A tensor's sizes in memory order (batch, output, input).
+    pub fn tensor_dims(&self, t: TensorId) -> Option<&[u64]> {
+        self.dims.get(t.index()).map(|d| d.as_slice())
+    }
+
+    /// The number of elements of a tensor's buffer.
+    pub fn tensor_len(&self, t: TensorId) -> Option<usize> {
+        let dims = self.dims.get(t.index())?;
+        dims.iter().try_fold(1usize, |n, &d| n.checked_mul(usize::try_from(d).ok()?))
+    }
+
+    /// A step's executable.
+    pub fn executable(&self, step: StepId) -> Option<&Executable> {
+        self.steps.get(step.index()).map(|s| &*s.exe)
+    }
+
+    /// Runs every step in order: `buffers[t]` is tensor `t`'s buffer, row-major in memory
+    /// order; leaves are read and every step's result overwritten. Errors (coded): a buffer
+    /// count other than the tensor count (`arity`), a buffer of the wrong length (`elems`).
+    pub fn run<T: Storage>(&self, buffers: &mut [&mut [T]]) -> Result<(), ProjectError> {
+        self.run_with(buffers, |_, _| Ok(()))
+    }
+
+    /// [`CompiledGraph::run`], calling `after` with each step and its result's buffer once the
+    /// step has run: where a framework applies what the plans do not compute (an activation,
+    /// an exponential) before the next step reads the result.
+    pub fn run_with<T: Storage>(
+        &self,
+        buffers: &mut [&mut [T]],
+        mut after: impl FnMut(StepId, &mut [T]) -> Result<(), ProjectError>,
+    ) -> Result<(), ProjectError> {
+        if buffers.len() != self.dims.len() {
+            return Err(KernelError::Arity { expected: self.dims.len(), got: buffers.len() }.into());
+        }
+        for (i, s) in self.steps.iter().enumerate() {
+            let Some(slot) = buffers.get_mut(s.out.index()) else { continue };
+            // The result is taken out while its operands are read (a step never reads its
+            // own result); it goes back whatever happens.
+            let out = std::mem::take(slot);
+            let ins: SmallVec<[&[T]; 3]> =
+                s.args.iter().map(|a| buffers.get(a.index()).map_or(&[][..], |b| &**b)).collect();
+            let result = s.exe.run(&ins, out);
+            drop(ins);
+            buffers[s.out.index()] = out;
+            result?;
+            after(StepId::from_index(i), &mut *buffers[s.out.index()])?;
+        }
+        Ok(())
+    }
+}
+
+/// [`super::run_graph`]: every step of a solved graph run in order from leaf values.
+pub(super) fn run_graph<T: Storage>(
+    g: &mut Graph,
+    leaves: &[(TensorId, Vec<T>)],
+    compute: &dyn Fn(StepId) -> Compute,
+) -> Result<Vec<Option<Vec<T>>>, ProjectError> {
+    let mut values: Vec<Option<Vec<T>>> = Vec::new();
+    values.resize_with(g.tensor_count(), || None);
+    for (t, v) in leaves {
+        let sizes = Sizes::of(g, *t)?;
+        let n = sizes.memory().iter().try_fold(1u64, |n, &s| n.checked_mul(s));
+        if n != Some(v.len() as u64) {
+            let name = g.name(*t);
+            let n = n.map_or("too many".to_string(), |n| n.to_string());
+            return Err(ProjectError::Data(format!(
+                "`{name}` has {n} elements but {} values were given",
+                v.len()
+            )));
+        }
+        if let Some(slot) = values.get_mut(t.index()) {
+            let mut copy =
+                hugepage::try_with_capacity(v.len()).map_err(|e| ProjectError::Kernel(e.into()))?;
+            copy.extend_from_slice(v);
+            *slot = Some(copy);
+        }
+    }
+    for i in 0..g.steps().len() {
+        let step = StepId::from_index(i);
+        let (out, args) = (g.steps()[i].out, g.steps()[i].args.clone());
+        let plan = derive_plan(g, step, compute(step), 0)?;
+        let exe = plan.compile()?;
+        let mut result =
+            fresh::<T>(plan.result_dims.iter().try_fold(1u64, |n, &s| n.checked_mul(s)))?;
+        let mut inputs: SmallVec<[&[T]; 3]> = SmallVec::new();
+        for a in &args {
+            let v = values[a.index()]
+                .as_deref()
+                .ok_or_else(|| ProjectError::Data(format!("no values for `{}`", g.name(*a))))?;
+            inputs.push(v);
+        }
+        exe.run(&inputs, &mut result)?;
+        drop(inputs);
+        values[out.index()] = Some(result);
+    }
+    Ok(values)
+}
+
+/// A buffer of `n` elements, its allocation failing as an error rather than an abort.
+pub(super) fn fresh<T: Storage>(n: Option<u64>) -> Result<Vec<T>, ProjectError> {
+    let too_large = || ProjectError::TooLarge(format!("a result of {n:?} elements"));
+    let n = n.and_then(|n| usize::try_from(n).ok()).ok_or_else(too_large)?;
+    hugepage::zeroed(n, T::default()).map_err(|e| ProjectError::Kernel(e.into()))
+}

@@ -1,0 +1,205 @@
+//! [`Storage`]: the element types a compiled plan runs in. f32 and f64 run as they are; bf16
+//! is computed in f32 and int8 in f64 (as everywhere in einrow: `DType::computes_in_f64`),
+//! through buffers of the compute type kept in the executable's scratch space.
+
+use super::compiled::{Executable, Scratch};
+use super::error::ProjectError;
+use super::view::{View, ViewMut};
+use crate::kernel::Scalar;
+use crate::tensor::Element;
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for f32 {}
+    impl Sealed for f64 {}
+    impl Sealed for half::bf16 {}
+    impl Sealed for i8 {}
+}
+
+/// An element type a compiled plan runs in: f32, f64, bf16 or int8 (sealed).
+pub trait Storage: Element + sealed::Sealed {
+    /// Runs `exe` on contiguous slices whose lengths were checked.
+    #[doc(hidden)]
+    fn run_contiguous(
+        exe: &Executable,
+        inputs: &[&[Self]],
+        output: &mut [Self],
+    ) -> Result<(), ProjectError>;
+
+    /// Runs `exe` on views whose sizes were checked.
+    #[doc(hidden)]
+    fn run_views(
+        exe: &Executable,
+        inputs: &[View<'_, Self>],
+        output: &mut ViewMut<'_, Self>,
+    ) -> Result<(), ProjectError>;
+}
+
+/// The compute types, with their scratch buffers and conversions.
+trait Compute: Scalar {
+    fn bufs(s: &mut Scratch) -> &mut Vec<Vec<Self>>;
+    fn of<S: Element>(x: S) -> Self;
+    fn to<S: Element>(self) -> S;
+}
+
+impl Compute for f32 {
+    fn bufs(s: &mut Scratch) -> &mut Vec<Vec<f32>> {
+        &mut s.f32s
+    }
+    fn of<S: Element>(x: S) -> f32 {
+        x.to_f32()
+    }
+    fn to<S: Element>(self) -> S {
+        S::from_f32(self)
+    }
+}
+
+impl Compute for f64 {
+    fn bufs(s: &mut Scratch) -> &mut Vec<Vec<f64>> {
+        &mut s.f64s
+    }
+    fn of<S: Element>(x: S) -> f64 {
+        x.to_f64()
+    }
+    fn to<S: Element>(self) -> S {
+        S::from_f64(self)
+    }
+}
+
+macro_rules! direct {
+    ($t:ty) => {
+        impl Storage for $t {
+            fn run_contiguous(
+                exe: &Executable,
+                inputs: &[&[$t]],
+                output: &mut [$t],
+            ) -> Result<(), ProjectError> {
+                exe.run_direct(inputs, output)
+            }
+
+            fn run_views(
+                exe: &Executable,
+                inputs: &[View<'_, $t>],
+                output: &mut ViewMut<'_, $t>,
+            ) -> Result<(), ProjectError> {
+                let contiguous = inputs.iter().all(|v| v.layout.is_contiguous())
+                    && output.layout.is_contiguous();
+                if contiguous {
+                    // Offset 0, row-major, sizes checked: each view starts its slice.
+                    let (lens, len) = exe.lens();
+                    let bufs: smallvec::SmallVec<[&[$t]; 4]> = inputs
+                        .iter()
+                        .zip(lens)
+                        .map(|(v, &n)| v.data.get(..n).unwrap_or_default())
+                        .collect();
+                    let out = output.data.get_mut(..len).unwrap_or_default();
+                    return exe.run_direct(&bufs, out);
+                }
+                let ins: smallvec::SmallVec<[_; 4]> =
+                    inputs.iter().map(|v| (v.data, &v.layout)).collect();
+                let layout = &output.layout;
+                exe.with_scratch(|s| exe.run_strided(s, &ins, (&mut *output.data, layout)))
+            }
+        }
+    };
+}
+
+direct!(f32);
+direct!(f64);
+
+macro_rules! converted {
+    ($t:ty, $c:ty) => {
+        impl Storage for $t {
+            fn run_contiguous(
+                exe: &Executable,
+                inputs: &[&[$t]],
+                output: &mut [$t],
+            ) -> Result<(), ProjectError> {
+                exe.with_scratch(|s| {
+                    convert_run::<$t, $c>(exe, s, inputs.iter().map(|i| Source::Slice(i)), output)
+                })
+            }
+
+            fn run_views(
+                exe: &Executable,
+                inputs: &[View<'_, $t>],
+                output: &mut ViewMut<'_, $t>,
+            ) -> Result<(), ProjectError> {
+                exe.with_scratch(|s| {
+                    let sources = inputs.iter().map(|v| Source::View(v));
+                    convert_run_into::<$t, $c>(exe, s, sources, &mut Target::View(output))
+                })
+            }
+        }
+    };
+}
+
+converted!(half::bf16, f32);
+converted!(i8, f64);
+
+/// An operand of a converted run.
+enum Source<'s, 'a, S> {
+    Slice(&'s [S]),
+    View(&'s View<'a, S>),
+}
+
+/// Where a converted run writes.
+enum Target<'s, 'a, S> {
+    Slice(&'s mut [S]),
+    View(&'s mut ViewMut<'a, S>),
+}
+
+fn convert_run<'s, 'a: 's, S: Element, C: Compute>(
+    exe: &Executable,
+    scratch: &mut Scratch,
+    sources: impl Iterator<Item = Source<'s, 'a, S>>,
+    output: &mut [S],
+) -> Result<(), ProjectError> {
+    convert_run_into::<S, C>(exe, scratch, sources, &mut Target::Slice(output))
+}
+
+/// Converts the operands into buffers of the compute type, runs the contiguous nests, and
+/// converts the result back (scratch buffers keep their capacity from call to call).
+fn convert_run_into<'s, 'a: 's, S: Element, C: Compute>(
+    exe: &Executable,
+    scratch: &mut Scratch,
+    sources: impl Iterator<Item = Source<'s, 'a, S>>,
+    output: &mut Target<'_, '_, S>,
+) -> Result<(), ProjectError> {
+    let (lens, out_len) = exe.lens();
+    let bufs = C::bufs(scratch);
+    bufs.resize_with(lens.len() + 1, Vec::new);
+    let (out_buf, in_bufs) = bufs.split_last_mut().ok_or_else(empty)?;
+    for (buf, src) in in_bufs.iter_mut().zip(sources) {
+        buf.clear();
+        match src {
+            Source::Slice(s) => buf.extend(s.iter().map(|&x| C::of(x))),
+            Source::View(v) => v.layout.for_each_address(|a| buf.push(C::of(v.data[a]))),
+        }
+    }
+    out_buf.clear();
+    out_buf.resize(out_len, C::ZERO);
+    let ins: smallvec::SmallVec<[&[C]; 4]> = in_bufs.iter().map(|b| b.as_slice()).collect();
+    exe.run_direct(&ins, out_buf)?;
+    match output {
+        Target::Slice(out) => {
+            for (o, &v) in out.iter_mut().zip(out_buf.iter()) {
+                *o = v.to();
+            }
+        }
+        Target::View(view) => {
+            let mut values = out_buf.iter();
+            let data = &mut *view.data;
+            view.layout.for_each_address(|a| {
+                if let Some(&v) = values.next() {
+                    data[a] = v.to();
+                }
+            });
+        }
+    }
+    Ok(())
+}
+
+fn empty() -> ProjectError {
+    ProjectError::Data("no buffers".into())
+}

@@ -1,0 +1,247 @@
+//! The `einrow` binary on hostile input: every run ends with a coded error or the correct
+//! answer and an exit status of 0, 1 or 2, never a panic (101) or a signal. Each test names the
+//! class of input it freezes.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+fn einrow() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_einrow"))
+}
+
+/// Runs einrow with `args` (and `stdin`), checks that it ended by itself with 0, 1 or 2.
+fn run_with(args: &[&str], stdin: &str) -> Output {
+    let mut child = einrow()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("einrow starts");
+    if let Some(mut input) = child.stdin.take() {
+        let _ = input.write_all(stdin.as_bytes());
+    }
+    let out = child.wait_with_output().expect("einrow ends");
+    let status = out.status.code();
+    assert!(
+        matches!(status, Some(0..=2)),
+        "einrow {args:?} ended with {:?}\nstderr: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+fn run(args: &[&str]) -> Output {
+    run_with(args, "")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn temp_dir(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("einrow-cli-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// Asserts a failed run with `error[code]` on stderr.
+#[track_caller]
+fn assert_error(out: &Output, code: &str) -> String {
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains(&format!("error[{code}]")), "expected error[{code}]: {err}");
+    err
+}
+
+#[test]
+fn results_too_large_to_allocate_are_value_errors() {
+    let err = assert_error(&run(&["run", "i=>4611686018427387903", "[1,2]"]), "value");
+    assert!(err.contains("cannot allocate"), "{err}");
+    let err = assert_error(&run(&["run", "i->", "--random", "4611686018427387904"]), "value");
+    assert!(err.contains("cannot allocate"), "{err}");
+    assert_error(&run(&["run", "ij->", "--random", "2147483648,2147483648"]), "value");
+}
+
+#[test]
+fn check_continues_after_a_case_that_cannot_allocate() {
+    let dir = temp_dir("alloc");
+    let file = dir.join("cases.json");
+    std::fs::write(
+        &file,
+        r#"{"cases":[
+ {"id":"huge","kind":"infer","tensors":[{"name":"a","shape":"2","values":[1,2]}],
+  "steps":[{"op":"permute","out":"b","args":["a"],"spec":"i=>4611686018427387903"}],
+  "expect":{"shapes":{"b":"4611686018427387904"},"values":{"b":[1]}}},
+ {"id":"view","kind":"view","base":{"axes":[{"name":"A","length":1000000000}],"dtype_bytes":8},
+  "ops":[],"expect":{"values":[]}},
+ {"id":"fine","kind":"parse","spec":"i","as":"labels","expect":{"rows":{"output":["i"]}}}
+]}"#,
+    )
+    .unwrap();
+    let out = run(&["check", file.to_str().unwrap()]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains(":huge: ") && stdout.contains("cannot allocate"), "{stdout}");
+    assert!(stdout.contains(":view: ") && stdout.ends_with("1 passed, 2 failed\n"), "{stdout}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A reader that closes its end of the pipe early ends the command quietly: no panic, the
+/// status the command had reached.
+#[test]
+fn a_closed_stdout_ends_every_subcommand_quietly() {
+    let dir = temp_dir("pipe");
+    let program = dir.join("p.ein");
+    let mut p = String::from("tensor x: 2|3->4\n");
+    for i in 0..20_000 {
+        p.push_str(&format!("y{i} = pointwise_un x\n"));
+    }
+    std::fs::write(&program, p).unwrap();
+    let cases = dir.join("c.json");
+    let case =
+        r#"{"id":"a","kind":"parse","spec":"i","as":"labels","expect":{"rows":{"output":["j"]}}}"#;
+    let many = vec![case; 20_000].join(",");
+    std::fs::write(&cases, format!(r#"{{"cases":[{many}]}}"#)).unwrap();
+    let fuzz_out = dir.join("fuzz");
+    let (program, cases, fuzz_out) =
+        (program.to_str().unwrap(), cases.to_str().unwrap(), fuzz_out.to_str().unwrap());
+    let commands: Vec<(Vec<&str>, i32)> = vec![
+        (vec!["infer", program], 0),
+        (vec!["infer", "--dot", program], 0),
+        (vec!["check", cases], 1),
+        (vec!["check", "--json", cases], 1),
+        (vec!["parse", "b|i->o"], 0),
+        (vec!["parse", "--json", "b|i->o"], 0),
+        (vec!["run", "i,j->ij", "--random", "1000", "--random", "1000"], 0),
+        (vec!["run", "i,j->ij", "--random", "300", "--random", "300", "--vespa-names", "a,b"], 0),
+        (vec!["run", "ij->ij", "--random", "300,300", "--vespa-names", "a,b", "--vespa-json"], 0),
+        (vec!["run", "ij->ij", "--random", "3,3", "--plan"], 0),
+        (vec!["fuzz", "specs", "--count", "200", "--seed", "1", "--out", fuzz_out], 0),
+    ];
+    for (args, status) in commands {
+        let mut child = einrow()
+            .args(&args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("einrow starts");
+        drop(child.stdout.take());
+        let out = child.wait_with_output().expect("einrow ends");
+        let err = text(&out.stderr);
+        assert!(!err.contains("panicked"), "einrow {args:?}: {err}");
+        assert_eq!(out.status.code(), Some(status), "einrow {args:?}: {err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn thread_counts_are_capped() {
+    let err = assert_error(&run(&["run", "i->", "[1]", "--threads", "100000"]), "value");
+    assert!(err.contains("cap"), "{err}");
+    let out = run(&["run", "i->", "[1,2]", "--threads", "2"]);
+    assert_eq!(text(&out.stdout), "3.0\n");
+    let help = text(&run(&["run", "--help"]).stdout);
+    assert!(help.contains("At most 4 per available CPU"), "{help}");
+}
+
+#[cfg(unix)]
+#[test]
+fn check_walks_symlink_loops_once() {
+    let dir = temp_dir("loops");
+    let case = r#"{"cases":[{"id":"a","kind":"parse","spec":"i","as":"labels","expect":{"rows":{"output":["i"]}}}]}"#;
+    std::fs::write(dir.join("a.json"), case).unwrap();
+    std::os::unix::fs::symlink(".", dir.join("self")).unwrap();
+    std::os::unix::fs::symlink(".", dir.join("self2")).unwrap();
+    let out = run(&["check", dir.to_str().unwrap()]);
+    assert_eq!(text(&out.stdout), "1 passed, 0 failed\n");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn malformed_infer_cases_are_rejected_with_their_own_code() {
+    let cases = [
+        (
+            r#"{"tensors":[{"name":"a","shape":5}],"steps":[{"op":"pointwise_un","out":"b","args":["a"]}]}"#,
+            "syntax",
+        ),
+        (r#"{"tensors":{"a":1},"steps":{"b":2}}"#, "syntax"),
+        (
+            r#"{"tensors":[{"name":"a","shape":"2"}],"steps":[{"op":"pointwise_un","out":"b","args":[1,"a"]}]}"#,
+            "syntax",
+        ),
+        (
+            r#"{"tensors":[{"name":"a","shape":"2"}],"steps":[{"op":"pointwise","out":"b","args":["a"]}]}"#,
+            "arity",
+        ),
+    ];
+    for (case, code) in cases {
+        assert_error(&run_with(&["infer", "-"], case), code);
+    }
+    let err =
+        assert_error(&run_with(&["infer", "-"], "tensor a: 2\nb = pointwise_un a a\n"), "arity");
+    assert!(err.contains("line 2: `pointwise_un` expects 1 operand, got 2"), "{err}");
+    let err = assert_error(&run_with(&["infer", "-"], "tensor a: 2\nc = pointwise3 a\n"), "arity");
+    assert!(err.contains("expects 3 operands, got 1"), "{err}");
+}
+
+#[test]
+fn declaration_errors_show_their_line_and_carets() {
+    let program: String = (0..1000)
+        .map(|i| format!("tensor x{i}: {}\n", if i == 500 { "3 4" } else { "3" }))
+        .collect();
+    let err = assert_error(&run_with(&["infer", "-"], &program), "syntax");
+    assert!(err.contains("tensor `x500`: bad shape string: `3 4` is not a size"), "{err}");
+    assert!(err.contains("  | 3 4\n  | ^^^\n"), "{err}");
+    assert!(err.contains("= at line 501 of -"), "{err}");
+    let case = r#"{"tensors":[{"name":"a","shape":"2"},{"name":"b","shape":"2,x"}],"steps":[]}"#;
+    let err = assert_error(&run_with(&["infer", "-"], case), "syntax");
+    assert!(err.contains("= at tensors[1] of -"), "{err}");
+}
+
+#[test]
+fn json_operands_report_their_own_error() {
+    let err = assert_error(
+        &run(&["run", "i->i", r#"{"type":"tensor(x[2])","values":[1,2,3]}"#]),
+        "elems",
+    );
+    assert!(!err.contains("valid double"), "{err}");
+    let err = run(&["run", "i->i", r#"{"type":"tensor(x[2])"}"#]);
+    assert!(!text(&err.stderr).contains("valid double"), "{}", text(&err.stderr));
+}
+
+#[test]
+fn vespa_names_are_checked_and_printed_literals_read_back() {
+    let err = assert_error(&run(&["run", "ij->ij", "[[1]]", "--vespa-names", "x, a b"]), "syntax");
+    assert!(
+        err.contains("'a b' is not a dimension name") && err.contains("  | x, a b\n  |    ^^^"),
+        "{err}"
+    );
+    for bad in ["a b", "", "\"", ")"] {
+        assert_error(&run(&["run", "i->i", "[1,2]", "--vespa-names", bad]), "syntax");
+        let json = run(&["run", "i->i", "[1,2]", "--vespa-names", bad, "--vespa-json"]);
+        assert_error(&json, "syntax");
+    }
+    let out = run(&["run", "ij->ji", "[[1,2,3],[4,5,6]]", "--vespa-names", "b,a_1"]);
+    let literal = text(&out.stdout);
+    assert_eq!(literal, "tensor(a_1[2],b[3]):[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]\n");
+    let back = run(&["run", "a_1,b", "--named", literal.trim()]);
+    assert_eq!(text(&back.stdout), literal);
+    let json = run(&["run", "i->i", "[1,2]", "--vespa-names", "x", "--vespa-json"]);
+    assert_eq!(text(&json.stdout), "{\"type\":\"tensor(x[2])\",\"values\":[1.0,2.0]}\n");
+    let one = run(&["run", "ij->ij", "[[7]]", "--vespa-names", "x,y"]);
+    assert_eq!(text(&one.stdout), "tensor(x[1],y[1]):[7.0]\n");
+}
+
+#[test]
+fn results_print_as_nested_json() {
+    let out = run(&["run", "ij,jk->ik", "[[1,2],[3,4]]", "[[1,0],[0,1]]"]);
+    assert_eq!(text(&out.stdout), "[[1.0,2.0],[3.0,4.0]]\n");
+    let out = run(&["run", "ij->", "[[1,2],[3,4]]"]);
+    assert_eq!(text(&out.stdout), "10.0\n");
+    let out = run(&["run", "ij;jk=>ik", "[[1,2],[3,4]]", "[[1,0],[0,1]]"]);
+    assert_eq!(text(&out.stdout), "[[1.0,2.0],[3.0,4.0]]\n");
+}

@@ -1,0 +1,273 @@
+//! Compiled plans against a plan interpreter written here (every point of every part, its
+//! indices evaluated one by one): contiguous and strided views, in f64, f32, bf16 and int8,
+//! for plans of every kind (reductions, diagonals, fixed indices, broadcasts, strided and
+//! padded convolutions, concatenations), with other accumulations and combines; `run_plan`
+//! too; and the coded errors of bad buffers.
+
+use einrow::code::{Coded, ErrorCode};
+use einrow::infer::{Graph, OpKind};
+use einrow::kernel::{Accum, Combine};
+use einrow::project::{
+    derive_plan, run_plan, Compute, Executable, Index, IndexPlan, View, ViewMut,
+};
+use half::bf16;
+
+/// The plans tested: (operation, spec, operand shapes).
+const CASES: &[(OpKind, Option<&str>, &[&str])] = &[
+    (OpKind::Einsum, Some("ij;jk=>ik"), &["3,4", "4,5"]),
+    (OpKind::Einsum, Some("ij;jk=>ki"), &["2,3", "3,2"]),
+    (OpKind::Permute, Some("ii=>i"), &["3,3"]),
+    (OpKind::Permute, Some("ij=>"), &["3,4"]),
+    (OpKind::Permute, Some("i=>ii"), &["3"]),
+    (OpKind::Permute, Some("ij=>i0"), &["2,3"]),
+    (OpKind::Permute, Some("ij=>j1"), &["3,2"]),
+    (OpKind::Pointwise, None, &["2,3", "1!"]),
+    (OpKind::Pointwise, None, &["2|3", "3"]),
+    (OpKind::Compose, None, &["3->2", "4|3"]),
+    (OpKind::Transpose, None, &["2->3"]),
+    (OpKind::Concat, Some("a; b => a^b"), &["3", "2"]),
+    (OpKind::Concat, Some("i,a; i,b => i,a^b"), &["2,3", "2,1"]),
+    (OpKind::Einsum, Some("2*o<+k; k => o"), &["7", "3"]),
+    (OpKind::Einsum, Some("o=+k; k => o"), &["5", "3"]),
+    (OpKind::Einsum, Some("b,2*o=+k; k => b,o"), &["2,6", "3"]),
+    (OpKind::Einsum3, Some("i;i;i=>i"), &["4", "4", "4"]),
+    (OpKind::Permute, Some("..r..|i->o => o|..r..->i"), &["2,3|4->2"]),
+];
+
+/// A deterministic stream of small integers (exact in every storage type).
+struct Ints(u64);
+
+impl Ints {
+    fn next(&mut self, lo: i64, hi: i64) -> i64 {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        lo + ((self.0 >> 33) % ((hi - lo + 1) as u64)) as i64
+    }
+}
+
+fn plan_of(op: OpKind, spec: Option<&str>, shapes: &[&str]) -> IndexPlan {
+    let mut g = Graph::new();
+    let ids: Vec<_> = shapes
+        .iter()
+        .enumerate()
+        .map(|(i, s)| g.declare(&format!("x{i}"), Some(s), false).expect("declares"))
+        .collect();
+    g.add_step(op, &ids, spec).expect("adds");
+    g.solve().expect("solves");
+    derive_plan(&mut g, einrow::ids::StepId(0), Compute::default_for(op, ids.len()), 0)
+        .expect("plans")
+}
+
+fn numel(dims: &[u64]) -> usize {
+    dims.iter().product::<u64>() as usize
+}
+
+/// The plan's result, point by point: the result starts at the accumulation's neutral
+/// element; a read outside an operand's axis (padding) yields it too.
+fn interpret(plan: &IndexPlan, operands: &[Vec<f64>]) -> Vec<f64> {
+    let neutral = plan.accum.neutral().unwrap_or(0.0);
+    let mut out = vec![neutral; numel(&plan.result_dims)];
+    for part in &plan.parts {
+        let sizes: Vec<i64> = part.loops.iter().map(|l| l.size as i64).collect();
+        let mut point = vec![0i64; sizes.len()];
+        let at = |ix: &Index, point: &[i64]| match ix {
+            Index::Iter(l) => point[*l],
+            Index::Fixed(n) => *n as i64,
+            Index::Affine { terms, offset, .. } => {
+                terms.iter().map(|(c, l)| c * point[*l]).sum::<i64>() + offset
+            }
+        };
+        // The flat address of an index list, `None` when an index leaves its axis.
+        let address = |idx: &[Index], dims: &[u64], point: &[i64]| {
+            let mut a = 0i64;
+            for (ix, &d) in idx.iter().zip(dims) {
+                let i = at(ix, point);
+                if i < 0 || i >= d as i64 {
+                    return None;
+                }
+                a = a * d as i64 + i;
+            }
+            Some(a as usize)
+        };
+        if sizes.contains(&0) {
+            continue;
+        }
+        loop {
+            let reads: Vec<f64> = part
+                .operands
+                .iter()
+                .enumerate()
+                .filter_map(|(i, idx)| idx.as_ref().map(|idx| (i, idx)))
+                .map(|(i, idx)| match address(idx, &plan.operand_dims[i], &point) {
+                    Some(a) => operands[i][a],
+                    None => neutral,
+                })
+                .collect();
+            let combine = if reads.len() == 1 { Combine::First } else { plan.combine };
+            let v = reads[1..].iter().fold(reads[0], |acc, &x| combine.apply(acc, x));
+            if let Some(a) = address(&part.result, &plan.result_dims, &point) {
+                out[a] = plan.accum.apply(out[a], v);
+            }
+            let mut k = sizes.len();
+            loop {
+                if k == 0 {
+                    break;
+                }
+                k -= 1;
+                point[k] += 1;
+                if point[k] < sizes[k] {
+                    break;
+                }
+                point[k] = 0;
+            }
+            if k == 0 && point.iter().all(|&p| p == 0) {
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// A strided layout of `dims` inside a larger buffer: axes laid out in a shuffled order, some
+/// reversed, rows padded, from an offset. Returns (strides, offset, buffer length).
+fn layout(dims: &[u64], rng: &mut Ints) -> (Vec<isize>, usize, usize) {
+    let mut order: Vec<usize> = (0..dims.len()).collect();
+    for i in (1..order.len()).rev() {
+        order.swap(i, rng.next(0, i as i64) as usize);
+    }
+    let mut strides = vec![0isize; dims.len()];
+    let mut pitch: isize = 1;
+    for &a in order.iter().rev() {
+        strides[a] = pitch;
+        pitch *= dims[a] as isize + rng.next(0, 2) as isize;
+    }
+    let base = rng.next(0, 3) as isize;
+    let mut offset = base;
+    for (a, s) in strides.iter_mut().enumerate() {
+        if rng.next(0, 2) == 0 && dims[a] > 1 {
+            offset += *s * (dims[a] as isize - 1);
+            *s = -*s;
+        }
+    }
+    (strides, offset as usize, (pitch + base + 1) as usize)
+}
+
+/// Writes `values` (row-major) into `buf` at the view's addresses.
+fn scatter<T: Copy>(buf: &mut [T], dims: &[u64], strides: &[isize], offset: usize, values: &[T]) {
+    for (k, &v) in values.iter().enumerate() {
+        buf[address(dims, strides, offset, k)] = v;
+    }
+}
+
+fn address(dims: &[u64], strides: &[isize], offset: usize, mut k: usize) -> usize {
+    let mut at = offset as isize;
+    for (d, s) in dims.iter().zip(strides).rev() {
+        at += (k % *d as usize) as isize * s;
+        k /= *d as usize;
+    }
+    at as usize
+}
+
+/// Runs `plan` in storage type `T` on contiguous slices and on strided views, and compares
+/// both with `expect` (the reference's values converted to `T`).
+fn check_in<T: einrow::project::Storage + PartialEq + std::fmt::Debug>(
+    plan: &IndexPlan,
+    operands: &[Vec<f64>],
+    expect: &[f64],
+    rng: &mut Ints,
+) {
+    let exe = Executable::compile(plan).expect("compiles");
+    let conv = |v: &[f64]| v.iter().map(|&x| T::from_f64(x)).collect::<Vec<T>>();
+    let ins: Vec<Vec<T>> = operands.iter().map(|v| conv(v)).collect();
+    let want = conv(expect);
+    let refs: Vec<&[T]> = ins.iter().map(|v| v.as_slice()).collect();
+    // A result buffer holding garbage: the run overwrites every element.
+    let mut out = vec![T::from_f64(7.0); want.len()];
+    exe.run(&refs, &mut out).expect("runs");
+    assert_eq!(out, want, "{} contiguous\n{plan}", T::DTYPE.name());
+
+    let mut bufs = Vec::new();
+    for (v, dims) in ins.iter().zip(&plan.operand_dims) {
+        let (strides, offset, len) = layout(dims, rng);
+        let mut buf = vec![T::from_f64(9.0); len];
+        scatter(&mut buf, dims, &strides, offset, v);
+        bufs.push((buf, strides, offset));
+    }
+    let views: Vec<View<T>> = bufs
+        .iter()
+        .zip(&plan.operand_dims)
+        .map(|((b, s, o), d)| View::strided(b, d, s, *o).expect("view fits"))
+        .collect();
+    let dims = &plan.result_dims;
+    let (strides, offset, len) = layout(dims, rng);
+    let mut out = vec![T::from_f64(5.0); len];
+    exe.run_views(&views, &mut ViewMut::strided(&mut out, dims, &strides, offset).expect("fits"))
+        .expect("runs");
+    let got: Vec<T> = (0..numel(dims)).map(|k| out[address(dims, &strides, offset, k)]).collect();
+    assert_eq!(got, want, "{} strided {strides:?}+{offset}\n{plan}", T::DTYPE.name());
+}
+
+fn check_plan(plan: &IndexPlan, rng: &mut Ints) {
+    let operands: Vec<Vec<f64>> = plan
+        .operand_dims
+        .iter()
+        .map(|d| (0..numel(d)).map(|_| rng.next(-3, 3) as f64).collect())
+        .collect();
+    let refs: Vec<&[f64]> = operands.iter().map(|v| v.as_slice()).collect();
+    let expect = interpret(plan, &operands);
+    assert_eq!(run_plan(plan, &refs).expect("runs"), expect, "run_plan\n{plan}");
+    check_in::<f64>(plan, &operands, &expect, rng);
+    check_in::<f32>(plan, &operands, &expect, rng);
+    check_in::<bf16>(plan, &operands, &expect, rng);
+    check_in::<i8>(plan, &operands, &expect, rng);
+}
+
+#[test]
+fn compiled_plans_agree_with_the_reference() {
+    let mut rng = Ints(7);
+    for &(op, spec, shapes) in CASES {
+        let plan = plan_of(op, spec, shapes);
+        for _ in 0..3 {
+            check_plan(&plan, &mut rng);
+        }
+    }
+}
+
+#[test]
+fn other_accumulations_and_combines_agree() {
+    let mut rng = Ints(11);
+    for (accum, combine) in [
+        (Accum::Max, Combine::Sub),
+        (Accum::Min, Combine::Add),
+        (Accum::Mul, Combine::Max),
+        (Accum::Add, Combine::Min),
+    ] {
+        for &(op, spec, shapes) in CASES {
+            let mut plan = plan_of(op, spec, shapes);
+            if plan.operand_dims.len() < 2 && combine != Combine::First {
+                plan.combine = Combine::First;
+            } else {
+                plan.combine = combine;
+            }
+            plan.accum = accum;
+            check_plan(&plan, &mut rng);
+        }
+    }
+}
+
+#[test]
+fn bad_buffers_are_coded_errors() {
+    let plan = plan_of(OpKind::Einsum, Some("ij;jk=>ik"), &["2,3", "3,4"]);
+    let exe = plan.compile().expect("compiles");
+    let (a, b, mut c) = (vec![1.0f32; 6], vec![1.0f32; 12], vec![0.0f32; 8]);
+    let code = |r: Result<(), einrow::project::ProjectError>| r.expect_err("rejected").code();
+    assert_eq!(code(exe.run(&[&a, &b[..11]], &mut c)), ErrorCode::Elems);
+    assert_eq!(code(exe.run(&[&a, &b], &mut c[..7])), ErrorCode::Elems);
+    assert_eq!(code(exe.run(&[&a], &mut c)), ErrorCode::Arity);
+    let wrong = View::contiguous(&b, &[4, 3]).expect("view");
+    let right = View::contiguous(&a, &[2, 3]).expect("view");
+    let mut out = ViewMut::contiguous(&mut c, &[2, 4]).expect("view");
+    assert_eq!(code(exe.run_views(&[right.clone(), wrong], &mut out)), ErrorCode::Elems);
+    assert_eq!(code(exe.run_views(&[right], &mut out)), ErrorCode::Arity);
+    let err = View::strided(&a, &[2, 3], &[3, 2], 0).expect_err("reaches past the slice");
+    assert_eq!(err.code(), ErrorCode::Elems);
+}
