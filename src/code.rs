@@ -36,6 +36,9 @@ pub enum ErrorCode {
     Unsupported,
     /// Input/output failure (a file that cannot be read).
     Io,
+    /// A limit einrow keeps on its own work was reached (the solver's guard against running
+    /// forever): the input is not known to be wrong, only too costly to finish.
+    Resource,
 }
 
 impl ErrorCode {
@@ -56,6 +59,7 @@ impl ErrorCode {
             ErrorCode::Type => "type",
             ErrorCode::Unsupported => "unsupported",
             ErrorCode::Io => "io",
+            ErrorCode::Resource => "resource",
         }
     }
 
@@ -65,7 +69,7 @@ impl ErrorCode {
     }
 }
 
-const ALL: [ErrorCode; 14] = [
+const ALL: [ErrorCode; 15] = [
     ErrorCode::Syntax,
     ErrorCode::Arity,
     ErrorCode::Label,
@@ -80,6 +84,7 @@ const ALL: [ErrorCode; 14] = [
     ErrorCode::Type,
     ErrorCode::Unsupported,
     ErrorCode::Io,
+    ErrorCode::Resource,
 ];
 
 impl fmt::Display for ErrorCode {

@@ -277,6 +277,7 @@
 //! | `type` | [`Type`](crate::ErrorCode::Type) | a value that does not fit the declared type |
 //! | `unsupported` | [`Unsupported`](crate::ErrorCode::Unsupported) | a request einrow cannot serve (an unsupported kind or operation) |
 //! | `io` | [`Io`](crate::ErrorCode::Io) | a file that cannot be read |
+//! | `resource` | [`Resource`](crate::ErrorCode::Resource) | a limit einrow keeps on its own work was reached (the input is not known to be wrong) |
 //!
 //! Suites may carry finer codes from their own origin (e.g. numpy's `too_many_subscripts`);
 //! they map onto this list. The Vespa, TensorStore and Nervana suites use `syntax`, `type`,

@@ -32,9 +32,10 @@ impl Solver {
         let Some(o) = origin.and_then(|o| self.origins.get(o)) else { return Place::default() };
         let (operand, kind) = match o.part {
             Part::Result(k) => (None, Some(k)),
-            Part::Operand(i, k) => (Some(usize::from(i)), Some(k)),
+            Part::Operand(i, k) => (usize::try_from(i).ok(), Some(k)),
             Part::Declaration | Part::Side | Part::Setting => (None, None),
         };
-        Place { step: o.step, tensor: o.tensor, operand, kind, axis: axis.get() }
+        let axis = axis.get().and_then(|a| i16::try_from(a).ok());
+        Place { step: o.step, tensor: o.tensor, operand, kind, axis }
     }
 }

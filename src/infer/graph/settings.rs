@@ -8,7 +8,7 @@ use super::steps::usage;
 use super::{Graph, Handle};
 use crate::code::{Coded, ErrorCode};
 use crate::ids::{DimVar, RowVar, TensorId};
-use crate::infer::constraint::{Constraint, Origin, Part};
+use crate::infer::constraint::{Constraint, Count, Origin, Part};
 use crate::infer::error::InferError;
 use crate::infer::store::ShapeRef;
 use crate::shape::{Dim, Row};
@@ -132,7 +132,7 @@ impl Graph {
         });
         let c = match setting {
             Setting::Eq(c) => c,
-            Setting::Total(v, n) => Constraint::TotalElems(self.row_shape(v), n),
+            Setting::Total(v, n) => Constraint::TotalElems(self.row_shape(v), Count(n)),
         };
         self.solver.push_with(c, origin);
         let result = self.solver.run();

@@ -75,19 +75,26 @@ impl Graph {
     ) -> Result<TensorId, InferError> {
         let events = self.events.len();
         let (given, id) = (self.next_name.clone(), self.tensors.len());
+        let this = StepId::from_index(self.steps.len());
         let mut result = self.add_step_unchecked(op, args, spec);
-        if let Err(InferError::Shape(s)) = &mut result {
-            let name = given.unwrap_or_else(|| format!("t{id}"));
-            let names: Vec<Name> = args
-                .iter()
-                .filter(|a| a.index() < self.tensors.len())
-                .map(|a| self.name(*a))
-                .collect();
-            let spec_part = spec.map(|t| format!(" \"{t}\"")).unwrap_or_default();
-            s.statement = Some(format!("{name} = {op}{spec_part} {}", names.join(" ")));
-            s.spec = spec.map(String::from);
-            s.failed_step = Some((op, args.to_vec()));
-            self.note_settings(s, args);
+        // An error blamed on an earlier step (a size that overflows there once this step
+        // solves it) keeps that step's spec, which its spans point into.
+        let elsewhere = |s: &crate::infer::ShapeError| s.step.is_some_and(|st| st != this);
+        match &mut result {
+            Err(InferError::Shape(s)) if !elsewhere(s) => {
+                let name = given.unwrap_or_else(|| format!("t{id}"));
+                let names: Vec<Name> = args
+                    .iter()
+                    .filter(|a| a.index() < self.tensors.len())
+                    .map(|a| self.name(*a))
+                    .collect();
+                let spec_part = spec.map(|t| format!(" \"{t}\"")).unwrap_or_default();
+                s.statement = Some(format!("{name} = {op}{spec_part} {}", names.join(" ")));
+                s.spec = spec.map(String::from);
+                s.failed_step = Some((op, args.to_vec()));
+                self.note_settings(s, args);
+            }
+            _ => {}
         }
         if result.is_err() && self.events.len() > events {
             self.roll_back_to(events);
