@@ -4,9 +4,8 @@
 use std::process::ExitCode;
 
 use einrow::diagnostic::{write_json_str, Diagnostic, Source};
-use einrow::infer::explain::{conflict_of, diagnose, to_dot, to_dot_marked, Context};
+use einrow::infer::explain::{diagnose, to_dot, to_dot_error, Context};
 use einrow::infer::program::{Built, Program};
-use einrow::infer::{Graph, InferError};
 use einrow::lint::check_program;
 use einrow::ErrorCode;
 
@@ -110,8 +109,7 @@ pub fn run(args: &Args, out: &mut Out) -> ExitCode {
             };
             let d = diagnose(&built.graph, e, &ctx).in_file(file);
             if args.dot {
-                let (steps, tensors) = marked(&built.graph, e);
-                write!(out, "{}", to_dot_marked(&built.graph, &steps, &tensors));
+                write!(out, "{}", to_dot_error(&built.graph, e));
             }
             diags.push(d);
             true
@@ -176,24 +174,4 @@ fn finish(args: &Args, out: &mut Out, diags: &[Diagnostic], built: Option<&mut B
     write!(out, "],");
     write_diagnostics(out, diags);
     writeln!(out, "}}");
-}
-
-/// The steps and tensors of an error to draw in red: the failing step (when the graph has
-/// it), the steps that carried each size and the tensors that declared it.
-fn marked(g: &Graph, e: &InferError) -> (Vec<einrow::ids::StepId>, Vec<einrow::ids::TensorId>) {
-    let (mut steps, mut tensors) = (Vec::new(), Vec::new());
-    if let InferError::Shape(s) = e {
-        steps.extend(s.step.filter(|st| st.index() < g.steps().len()));
-        if let Some((_, args)) = &s.failed_step {
-            tensors.extend(args.iter().copied());
-        }
-    }
-    for side in conflict_of(e).iter().flat_map(|c| c.sides.iter()) {
-        if let Some(t) = &side.trace {
-            steps.extend(t.hops.iter().map(|h| h.step));
-            tensors.extend(t.origin.map(|o| o.tensor));
-            tensors.extend(t.at.map(|a| a.tensor));
-        }
-    }
-    (steps, tensors)
 }
