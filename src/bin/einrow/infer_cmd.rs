@@ -72,16 +72,7 @@ pub fn run(args: &Args, out: &mut Out) -> ExitCode {
     let is_case = text.trim_start().starts_with('{');
     let source = Source::new(&text);
     let source = (!is_case).then_some(&source);
-    let program = if is_case {
-        serde_json::from_str(&text)
-            .map_err(|e| Box::new(Diagnostic::error(ErrorCode::Syntax, format!("{file}: {e}"))))
-            .and_then(|v| Program::from_case(&v).map_err(|e| Box::new(e.to_diagnostic(None))))
-    } else {
-        Program::parse_text(&text).map_err(|e| {
-            Box::new(e.to_diagnostic(source.and_then(|s| s.line(e.line)).filter(|_| e.line > 0)))
-        })
-    };
-    let program = match program {
+    let program = match read_program(file, &text, source) {
         Ok(p) => p,
         Err(d) => {
             finish(args, out, &[d.in_file(file)], None);
@@ -127,6 +118,21 @@ pub fn run(args: &Args, out: &mut Out) -> ExitCode {
         finish(args, out, &diags, Some(&mut built));
     }
     ExitCode::SUCCESS
+}
+
+/// The program in `text`: an `infer` case (JSON) when `source` is `None`, else a text program.
+fn read_program(
+    file: &str,
+    text: &str,
+    source: Option<&Source>,
+) -> Result<Program, Box<Diagnostic>> {
+    match source {
+        None => serde_json::from_str(text)
+            .map_err(|e| Box::new(Diagnostic::error(ErrorCode::Syntax, format!("{file}: {e}"))))
+            .and_then(|v| Program::from_case(&v).map_err(|e| Box::new(e.to_diagnostic(None)))),
+        Some(src) => Program::parse_text(text)
+            .map_err(|e| Box::new(e.to_diagnostic(src.line(e.line).filter(|_| e.line > 0)))),
+    }
 }
 
 /// Writes what is left to write: the shapes (with `built`), the diagnostics (text on
