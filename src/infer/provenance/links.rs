@@ -141,6 +141,22 @@ impl<'s> Groups<'s> {
     }
 }
 
+/// The labels and row variables of the slots `slots` (each with its tensor), placed on the
+/// tensors' rows.
+fn slot_groups<'s>(
+    g: &Graph,
+    views: &mut Views,
+    slots: &[(&'s ShapeSpec, TensorId)],
+) -> Groups<'s> {
+    let mut groups = Groups::default();
+    for &(slot, t) in slots {
+        for (kind, row) in slot.rows() {
+            groups.add(g, views, t, kind, row);
+        }
+    }
+    groups
+}
+
 /// The axes of the operand slots `slots` (each with its tensor) that hold `label`, as placed on
 /// the tensors' rows.
 pub fn label_axes(
@@ -149,12 +165,7 @@ pub fn label_axes(
     slots: &[(&ShapeSpec, TensorId)],
     label: &str,
 ) -> Vec<AxisRef> {
-    let mut groups = Groups::default();
-    for &(slot, t) in slots {
-        for (kind, row) in slot.rows() {
-            groups.add(g, views, t, kind, row);
-        }
-    }
+    let groups = slot_groups(g, views, slots);
     groups.labels.get(label).map(|a| a.to_vec()).unwrap_or_default()
 }
 
@@ -180,23 +191,11 @@ pub fn row_axes(
     slots: &[(&ShapeSpec, TensorId)],
     name: &str,
 ) -> Vec<SmallVec<[AxisRef; 4]>> {
-    let mut groups = Groups::default();
-    for &(slot, t) in slots {
-        for (kind, row) in slot.rows() {
-            groups.add(g, views, t, kind, row);
-        }
-    }
-    groups.rows.remove(name).unwrap_or_default()
+    slot_groups(g, views, slots).rows.remove(name).unwrap_or_default()
 }
 
 fn spec_links(g: &Graph, views: &mut Views, slots: &[(&ShapeSpec, TensorId)]) -> Vec<Link> {
-    let mut groups = Groups::default();
-    for &(slot, t) in slots {
-        for (kind, row) in slot.rows() {
-            groups.add(g, views, t, kind, row);
-        }
-    }
-    groups.links()
+    slot_groups(g, views, slots).links()
 }
 
 fn numpy_links(
