@@ -329,7 +329,7 @@ impl Solver {
                     );
                     return Err(self.error(ErrorCode::Value, msg));
                 };
-                if n.size < span || (n.size - span) % a.stride != 0 {
+                if n.size < span || !(n.size - span).is_multiple_of(a.stride) {
                     let msg = format!(
                         "a valid convolution with stride {} and window {span} cannot cover size {}",
                         a.stride,

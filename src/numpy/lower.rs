@@ -7,6 +7,8 @@
 //! Summed labels have output stride 0, so they accumulate (`+` of `*`, output initialised
 //! with 0).
 
+use smallvec::SmallVec;
+
 use super::error::EinsumError;
 use crate::kernel::{Access, Accum, AxisIndex, Combine, Init, Nest, RunOptions, Scalar};
 use crate::tensor::{Layout, Tensor};
@@ -44,7 +46,7 @@ pub fn contract<T: Scalar>(
     out: &[usize],
     opts: &RunOptions,
 ) -> Result<Tensor, EinsumError> {
-    let mut loops: Vec<usize> = out.to_vec();
+    let mut loops: SmallVec<[usize; 8]> = out.iter().copied().collect();
     for op in ops {
         for &l in op.labels {
             if !loops.contains(&l) {
@@ -54,18 +56,19 @@ pub fn contract<T: Scalar>(
     }
     let extents: Vec<usize> = loops.iter().map(|&l| step_size(ops, l).unwrap_or(1)).collect();
     let loop_of = |l: usize| loops.iter().position(|&x| x == l).unwrap_or(0);
-    let out_shape: Vec<usize> = out.iter().map(|&l| extents[loop_of(l)]).collect();
+    let out_shape: SmallVec<[usize; 8]> = out.iter().map(|&l| extents[loop_of(l)]).collect();
     let out_layout = Layout::contiguous(&out_shape)?;
-    let out_index: Vec<AxisIndex> = out.iter().map(|&l| AxisIndex::Iter(loop_of(l))).collect();
+    let out_index: SmallVec<[AxisIndex; 8]> =
+        out.iter().map(|&l| AxisIndex::Iter(loop_of(l))).collect();
     let mut inputs = Vec::with_capacity(ops.len());
-    let mut bufs: Vec<&[T]> = Vec::with_capacity(ops.len());
+    let mut bufs: SmallVec<[&[T]; 4]> = SmallVec::with_capacity(ops.len());
     for op in ops {
         let (data, layout) =
             op.tensor.typed::<T>().ok_or_else(|| crate::tensor::TensorError::DType {
                 expected: T::DTYPE.name(),
                 got: op.tensor.dtype().name(),
             })?;
-        let index: Vec<AxisIndex> = op
+        let index: SmallVec<[AxisIndex; 8]> = op
             .labels
             .iter()
             .zip(layout.shape())
