@@ -113,9 +113,11 @@ impl Solver {
             msg.push_str("; ");
             msg.push_str(&sides.join(" but "));
         }
+        let conflict = self.conflict_of(a, b, p, q);
         let mut e = self.error(ErrorCode::Mismatch, msg);
         if let InferError::Shape(s) = &mut e {
             s.spans = spans;
+            s.conflict = Some(Box::new(conflict));
         }
         e
     }
