@@ -179,6 +179,22 @@ fn a_row_that_grows_at_every_step_is_not_copied() {
     assert_eq!(last.split(',').count(), 2_002);
 }
 
+/// numpy broadcasts of rows that grow at every step: each deferred broadcast watched every
+/// axis of its rows and was retried whenever one closed (cubic: 200 steps took a second).
+/// A row rule waits on its rows' markers only.
+#[test]
+fn deferred_row_rules_wait_on_their_markers() {
+    let mut text = String::from("tensor x\ntensor w: 1!,1!\n");
+    let mut prev = "x".to_string();
+    for i in 0..600 {
+        text.push_str(&format!("y{i} = numpy \"...,ab->...a\" {prev} w\n"));
+        text.push_str(&format!("z{i} = permute \"..r..=>a,..r..\" y{i}\n"));
+        prev = format!("z{i}");
+    }
+    let shapes = solve(&text).expect("solves");
+    assert_eq!(shape_of(&shapes, "z599").split(',').count(), 1_200);
+}
+
 /// A fixed index needs an axis one larger: at 2^62 that is past the limit (it was accepted
 /// with a leaf of 2^62 + 1).
 #[test]
