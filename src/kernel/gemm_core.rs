@@ -79,11 +79,12 @@ pub fn call<T: Scalar>(
         return Ok(());
     }
     let threads = match engine {
-        Engine::Direct => {
+        Engine::Crate(t) if T::GEMM_CRATE => t,
+        // Types the gemm crate does not take, and small products, run by direct loops.
+        Engine::Crate(_) | Engine::Direct => {
             direct(s, (dst, dst_off), (lhs, lhs_off), (rhs, rhs_off), overwrite);
             return Ok(());
         }
-        Engine::Crate(t) => t,
     };
     let par = if threads > 1 { gemm::Parallelism::Rayon(threads) } else { gemm::Parallelism::None };
     // SAFETY: invariant 1 — `core_fits` checked that every address of the three operands
@@ -169,7 +170,7 @@ fn rows<T: Scalar>(
             let a = lhs[at(la, p, s.lhs.1)];
             let b = at(r0, p, s.rhs.0);
             for (x, &y) in drow.iter_mut().zip(&rhs[b..b + s.n]) {
-                *x = *x + a * y;
+                *x = x.plus(a.times(y));
             }
         }
     }
@@ -188,12 +189,12 @@ fn dots<T: Scalar>(
             let (mut a, mut b) = (l0 + i as isize * s.lhs.0, r0 + j as isize * s.rhs.1);
             let mut sum = T::ZERO;
             for _ in 0..s.k {
-                sum = sum + lhs[a as usize] * rhs[b as usize];
+                sum = sum.plus(lhs[a as usize].times(rhs[b as usize]));
                 a += s.lhs.1;
                 b += s.rhs.0;
             }
             let d = &mut dst[(d0 + i as isize * s.dst.0 + j as isize * s.dst.1) as usize];
-            *d = if overwrite { sum } else { *d + sum };
+            *d = if overwrite { sum } else { d.plus(sum) };
         }
     }
 }
