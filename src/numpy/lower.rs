@@ -19,12 +19,35 @@ pub struct Operand<'a> {
     pub labels: &'a [usize],
 }
 
+/// One operand of a step as elements of the compute type `T`: a slice, the layout of the
+/// operand over it, and the label of each axis.
+pub struct Slab<'a, T> {
+    /// The elements.
+    pub data: &'a [T],
+    /// The operand's layout over `data`.
+    pub layout: &'a Layout,
+    /// The label of each axis.
+    pub labels: &'a [usize],
+}
+
+impl<'a> Operand<'a> {
+    /// The operand's elements, which must be of the compute type `T`.
+    fn slab<T: Scalar>(&self) -> Result<Slab<'a, T>, EinsumError> {
+        let (data, layout) =
+            self.tensor.typed::<T>().ok_or_else(|| crate::tensor::TensorError::DType {
+                expected: T::DTYPE.name(),
+                got: self.tensor.dtype().name(),
+            })?;
+        Ok(Slab { data, layout, labels: self.labels })
+    }
+}
+
 /// The size of `label` among `ops`: the size of its axes, where 1 broadcasts (`None` when no
 /// operand has the label).
-fn step_size(ops: &[Operand<'_>], label: usize) -> Option<usize> {
+fn step_size<T>(ops: &[Slab<'_, T>], label: usize) -> Option<usize> {
     let mut size = None;
     for op in ops {
-        for (&l, &s) in op.labels.iter().zip(op.tensor.shape()) {
+        for (&l, &s) in op.labels.iter().zip(op.layout.shape()) {
             if l == label {
                 size = Some(match size {
                     None | Some(1) => s,
@@ -44,6 +67,43 @@ pub fn contract<T: Scalar>(
     out: &[usize],
     opts: &RunOptions,
 ) -> Result<Tensor, EinsumError> {
+    let slabs: Vec<Slab<'_, T>> = ops.iter().map(Operand::slab).collect::<Result<_, _>>()?;
+    contract_slabs(&slabs, out, opts)
+}
+
+/// [`contract`] of operands given as slices.
+pub fn contract_slabs<T: Scalar>(
+    ops: &[Slab<'_, T>],
+    out: &[usize],
+    opts: &RunOptions,
+) -> Result<Tensor, EinsumError> {
+    let (nest, out_shape) = lower(ops, out, None)?;
+    let bufs: Vec<&[T]> = ops.iter().map(|op| op.data).collect();
+    let result = nest.run_fresh(&bufs, crate::tensor::numel(&out_shape)?, opts)?;
+    Ok(Tensor::from_vec(&out_shape, result)?)
+}
+
+/// Contracts `ops` into the caller's `out`, viewed through `out_layout` (whose shape must be
+/// the result's), with [`contract`]'s semantics: every element of the view is written.
+pub fn contract_into<T: Scalar>(
+    ops: &[Slab<'_, T>],
+    labels: &[usize],
+    out: &mut [T],
+    out_layout: &Layout,
+    opts: &RunOptions,
+) -> Result<(), EinsumError> {
+    let (nest, _) = lower(ops, labels, Some(out_layout))?;
+    let bufs: Vec<&[T]> = ops.iter().map(|op| op.data).collect();
+    Ok(nest.run_with(&bufs, out, opts)?)
+}
+
+/// The nest of one step and the result's shape; the result is laid out by `out_layout`, or
+/// row-major from 0 when `None`.
+fn lower<T>(
+    ops: &[Slab<'_, T>],
+    out: &[usize],
+    out_layout: Option<&Layout>,
+) -> Result<(Nest, Vec<usize>), EinsumError> {
     let mut loops: Vec<usize> = out.to_vec();
     for op in ops {
         for &l in op.labels {
@@ -55,20 +115,25 @@ pub fn contract<T: Scalar>(
     let extents: Vec<usize> = loops.iter().map(|&l| step_size(ops, l).unwrap_or(1)).collect();
     let loop_of = |l: usize| loops.iter().position(|&x| x == l).unwrap_or(0);
     let out_shape: Vec<usize> = out.iter().map(|&l| extents[loop_of(l)]).collect();
-    let out_layout = Layout::contiguous(&out_shape)?;
+    let fresh;
+    let out_layout = match out_layout {
+        Some(given) if given.shape() == out_shape.as_slice() => given,
+        Some(given) => {
+            let got = given.shape().to_vec();
+            return Err(EinsumError::WrongShape { operand: None, expected: out_shape, got });
+        }
+        None => {
+            fresh = Layout::contiguous(&out_shape)?;
+            &fresh
+        }
+    };
     let out_index: Vec<AxisIndex> = out.iter().map(|&l| AxisIndex::Iter(loop_of(l))).collect();
     let mut inputs = Vec::with_capacity(ops.len());
-    let mut bufs: Vec<&[T]> = Vec::with_capacity(ops.len());
     for op in ops {
-        let (data, layout) =
-            op.tensor.typed::<T>().ok_or_else(|| crate::tensor::TensorError::DType {
-                expected: T::DTYPE.name(),
-                got: op.tensor.dtype().name(),
-            })?;
         let index: Vec<AxisIndex> = op
             .labels
             .iter()
-            .zip(layout.shape())
+            .zip(op.layout.shape())
             .map(|(&l, &s)| {
                 let d = loop_of(l);
                 if s == 1 && extents[d] != 1 {
@@ -78,17 +143,15 @@ pub fn contract<T: Scalar>(
                 }
             })
             .collect();
-        inputs.push(Access::project(layout, &index, loops.len())?);
-        bufs.push(data);
+        inputs.push(Access::project(op.layout, &index, loops.len())?);
     }
     let nest = Nest {
         extents,
-        output: Access::project(&out_layout, &out_index, loops.len())?,
+        output: Access::project(out_layout, &out_index, loops.len())?,
         inputs,
         accum: Accum::Add,
         combine: if ops.len() == 1 { Combine::First } else { Combine::Mul },
         init: Init::Touched,
     };
-    let result = nest.run_fresh(&bufs, out_layout.numel(), opts)?;
-    Ok(Tensor::from_vec(&out_shape, result)?)
+    Ok((nest, out_shape))
 }
