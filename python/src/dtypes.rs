@@ -4,6 +4,7 @@
 use std::os::raw::c_int;
 
 use einrow::kernel::Scalar;
+use einrow::project::Storage;
 use numpy::npyffi::NPY_TYPES;
 
 /// Code run for one element type (the dispatch target of [`Dt::dispatch`]).
@@ -11,13 +12,13 @@ pub trait ForType {
     /// The result.
     type Out;
     /// Runs with `T` the element type.
-    fn run<T: Scalar + numpy::Element>(self) -> Self::Out;
+    fn run<T: Scalar + Storage + numpy::Element>(self) -> Self::Out;
 }
 
 macro_rules! dtypes {
     ($($variant:ident => $t:ty, $npy:ident, $name:literal;)*) => {
-        /// A supported element type.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        /// A supported element type, narrowest first.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
         pub enum Dt {
             $($variant,)*
         }

@@ -5,12 +5,13 @@
 use einrow::diagnostic::{render, Label};
 use einrow::infer::program::ProgramError;
 use einrow::infer::{Graph, InferError};
-use einrow::numpy::EinsumError;
+use einrow::numpy::{EinsumError, PathError};
+use einrow::project::ProjectError;
 use einrow::spec::SpecError;
 use einrow::{Coded, ErrorCode, Span};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyList;
+use pyo3::types::{PyList, PyType};
 
 pyo3::create_exception!(
     einrow,
@@ -19,8 +20,46 @@ pyo3::create_exception!(
     "A shape, spec or einsum error of einrow: `code` (a stable name such as `mismatch`), \
      `message`, `source` and `span` (where in `source`), `spans` (every place involved), and \
      for graph errors `step`, `tensors`, `statement`, `chain` and `line`. `str(err)` is the \
-     rendered text with carets under the place at fault."
+     rendered text with carets under the place at fault. Each code has its subclass \
+     (`MismatchError` for `mismatch`, ...), so callers catch one class or all of them."
 );
+
+/// One subclass of [`ShapeError`] per error code.
+macro_rules! code_classes {
+    ($($code:ident => $class:ident, $doc:literal;)*) => {
+        $(pyo3::create_exception!(einrow, $class, ShapeError, $doc);)*
+
+        /// The class of an error code.
+        fn class_of(py: Python<'_>, code: ErrorCode) -> Bound<'_, PyType> {
+            match code {
+                $(ErrorCode::$code => py.get_type::<$class>(),)*
+                _ => py.get_type::<ShapeError>(),
+            }
+        }
+
+        /// Adds `ShapeError` and its subclasses to the module.
+        pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+            let py = m.py();
+            m.add("ShapeError", py.get_type::<ShapeError>())?;
+            $(m.add(stringify!($class), py.get_type::<$class>())?;)*
+            Ok(())
+        }
+    };
+}
+
+code_classes! {
+    Syntax => SpecSyntaxError, "Code `syntax`: a malformed spec, shape string, path or program.";
+    Arity => ArityError, "Code `arity`: a wrong number of operands.";
+    Label => LabelError, "Code `label`: label misuse (an unknown or repeated output label, a dropped `...`).";
+    Mismatch => MismatchError, "Code `mismatch`: sizes that cannot be equal or broadcast.";
+    Rank => RankError, "Code `rank`: a wrong number of axes.";
+    Cycle => CycleError, "Code `cycle`: a row that would need infinitely many axes.";
+    Unresolved => UnresolvedError, "Code `unresolved`: not enough information to fix a size.";
+    Elems => ElemsError, "Code `elems`: an element count or buffer length that does not fit.";
+    Bounds => BoundsError, "Code `bounds`: an index or size out of range.";
+    Value => BadValueError, "Code `value`: a number or argument value that is not allowed.";
+    Unsupported => UnsupportedError, "Code `unsupported`: a request einrow cannot serve.";
+}
 
 /// What a [`ShapeError`] carries; fields a Rust error does not have stay `None` or empty.
 #[derive(Default)]
@@ -46,7 +85,8 @@ impl Details {
 
     /// An error about `source`, with carets under `spans` (the first is the place at fault).
     pub fn at(source: &str, code: ErrorCode, message: String, spans: Vec<Span>) -> Details {
-        let labels: Vec<Label> = spans.iter().map(|&span| Label { span, note: String::new() }).collect();
+        let labels: Vec<Label> =
+            spans.iter().map(|&span| Label { span, note: String::new() }).collect();
         let rendered = render(source, code, &message, &labels).trim_end().to_string();
         Details {
             code: code.to_string(),
@@ -67,8 +107,9 @@ impl Details {
     }
 
     fn build(self, py: Python<'_>) -> PyResult<PyErr> {
-        let err = PyErr::new::<ShapeError, _>(self.rendered.clone());
-        let value = err.value(py);
+        let code = ErrorCode::from_name(&self.code).unwrap_or(ErrorCode::Value);
+        let value = class_of(py, code).call1((self.rendered.as_str(),))?;
+        let err = PyErr::from_value(value.clone());
         // Spans count characters of `source`, as Python indexes strings.
         let chars = |s: &Span| match &self.source {
             Some(src) => (char_index(src, s.start as usize), char_index(src, s.end as usize)),
@@ -96,11 +137,19 @@ fn char_index(text: &str, byte: usize) -> usize {
 
 /// An einsum error about the subscripts `source`.
 pub fn einsum_error(py: Python<'_>, source: &str, e: &EinsumError) -> PyErr {
+    if source.is_empty() {
+        return Details::plain(e.code(), e.to_string()).into_err(py);
+    }
     let spans = match e {
         EinsumError::Spec(s) => spec_spans(s),
         _ => e.span().into_iter().collect(),
     };
     Details::at(source, e.code(), e.to_string(), spans).into_err(py)
+}
+
+/// A path option error about `source` (the strategy name or path text).
+pub fn path_error(py: Python<'_>, source: &str, e: &PathError) -> PyErr {
+    Details::at(source, e.code(), e.to_string(), e.span().into_iter().collect()).into_err(py)
 }
 
 /// A spec error about `source`, with its related places.
@@ -113,7 +162,12 @@ fn spec_spans(e: &SpecError) -> Vec<Span> {
 }
 
 /// A graph error, rendered with the graph's names and spec texts.
-pub fn infer_error(py: Python<'_>, graph: Option<&Graph>, e: &InferError, line: Option<usize>) -> PyErr {
+pub fn infer_error(
+    py: Python<'_>,
+    graph: Option<&Graph>,
+    e: &InferError,
+    line: Option<usize>,
+) -> PyErr {
     let rendered = einrow::infer::explain::render_error(graph, e, false).trim_end().to_string();
     let name = |t: einrow::ids::TensorId| match graph {
         Some(g) if t.index() < g.tensor_count() => g.name(t).to_string(),
@@ -156,4 +210,12 @@ pub fn program_error(py: Python<'_>, e: &ProgramError) -> PyErr {
 /// A plain coded error (a bad argument that is a value, not a type, problem).
 pub fn value_error(py: Python<'_>, code: ErrorCode, message: String) -> PyErr {
     Details::plain(code, message).into_err(py)
+}
+
+/// A plan that cannot be derived, compiled or run.
+pub fn project_error(py: Python<'_>, graph: Option<&Graph>, e: &ProjectError) -> PyErr {
+    match e {
+        ProjectError::Infer(inner) => infer_error(py, graph, inner, None),
+        other => Details::plain(other.code(), other.to_string()).into_err(py),
+    }
 }

@@ -92,9 +92,15 @@ pub fn contract_into<T: Scalar>(
     out_layout: &Layout,
     opts: &RunOptions,
 ) -> Result<(), EinsumError> {
-    let (nest, _) = lower(ops, labels, Some(out_layout))?;
+    let (mut nest, _) = lower(ops, labels, Some(out_layout))?;
+    if out_layout.numel() == out.len() {
+        // The view covers the whole slice (its elements are disjoint and fit): filling the
+        // slice first is the same as filling the touched elements, and lets small nests run
+        // on the kernel's lean path.
+        nest.init = Init::Whole;
+    }
     let bufs: Vec<&[T]> = ops.iter().map(|op| op.data).collect();
-    Ok(nest.run_with(&bufs, out, opts)?)
+    Ok(nest.run_lean_or_general(&bufs, out, opts)?)
 }
 
 /// The nest of one step and the result's shape; the result is laid out by `out_layout`, or
