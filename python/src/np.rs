@@ -34,8 +34,8 @@ impl NumpyFn {
 
 /// `numpy.asarray`.
 pub static ASARRAY: NumpyFn = NumpyFn::new("asarray");
-/// `numpy.ascontiguousarray`.
-pub static ASCONTIGUOUS: NumpyFn = NumpyFn::new("ascontiguousarray");
+/// `numpy.require`.
+pub static REQUIRE: NumpyFn = NumpyFn::new("require");
 /// `numpy.result_type`.
 pub static RESULT_TYPE: NumpyFn = NumpyFn::new("result_type");
 /// `numpy.can_cast`.
@@ -61,7 +61,8 @@ pub fn readable_copy<'py>(
     dt: Dt,
 ) -> PyResult<Bound<'py, PyUntypedArray>> {
     let py = array.py();
-    let copy = ASCONTIGUOUS.get(py)?.call1((array, dt.name()))?;
+    // C-contiguous and aligned, in the native byte order of `dt`'s name.
+    let copy = REQUIRE.get(py)?.call1((array, dt.name(), "CA"))?;
     copy.cast_into::<PyUntypedArray>().map_err(|e| PyTypeError::new_err(e.to_string()))
 }
 
