@@ -44,18 +44,24 @@ def ticks_while(run):
     return state["ticks"]
 
 
+def runs_beside(run):
+    """Whether the main thread ran while `run` did, in one of a few tries: a call holding the
+    GIL never lets it; a busy machine may not schedule it during one short call."""
+    return any(ticks_while(run) > 0 for _ in range(5))
+
+
 def test_large_einsum_releases_the_gil(one_thread, rng):
-    a = rng.uniform(size=(300, 300))
+    a = rng.uniform(size=(500, 500))
     einrow.einsum("ij,jk->ik", a, a)  # planned once
-    assert ticks_while(lambda: einrow.einsum("ij,jk->ik", a, a)) > 0
+    assert runs_beside(lambda: einrow.einsum("ij,jk->ik", a, a))
 
 
 def test_large_compiled_plan_releases_the_gil(one_thread, rng):
     g = einrow.Graph()
-    x, y = g.input("x", (300, 300)), g.input("y", (300, 300))
+    x, y = g.input("x", (500, 500)), g.input("y", (500, 500))
     exe = g.plan((g.einsum("ij;jk=>ik", x, y), g.solve())[0]).compile()
-    a = rng.uniform(size=(300, 300))
-    assert ticks_while(lambda: exe.run(a, a)) > 0
+    a = rng.uniform(size=(500, 500))
+    assert runs_beside(lambda: exe.run(a, a))
 
 
 def test_threads_share_plans_and_get_right_results(rng):
@@ -84,11 +90,3 @@ def test_thread_count_setting():
     einrow.set_num_threads(None)
     assert einrow.get_num_threads() >= 1
     einrow.set_num_threads(before)
-
-
-def test_module_surface():
-    assert isinstance(einrow.__version__, str)
-    for name in ("einsum", "einsum_path", "Graph", "infer", "parse", "ShapeError", "Plan",
-                 "Executable", "Tensor", "RowVar", "set_num_threads"):
-        assert name in einrow.__all__
-        assert getattr(einrow, name).__doc__
