@@ -22,6 +22,23 @@ pub const RELEASE_WORK: u128 = 1 << 15;
 type Arrays<'py> = SmallVec<[Bound<'py, PyUntypedArray>; 4]>;
 
 /// numpy's `einsum`: `einsum('ij,jk->ik', a, b)` or `einsum(a, [0, 1], b, [1, 2], [0, 2])`.
+///
+/// Values, shapes and errors are numpy's (`optimize=False` results): broadcasting of size-1
+/// axes and of `...`, repeated labels, the implicit output, a view when one operand is only
+/// permuted or diagonalised, a numpy scalar for a 0-d result.
+///
+/// - `operands`: arrays (or what `numpy.asarray` reads) of float32 or float64, any strides,
+///   read in place; other types numpy would compute in float are converted, the rest are a
+///   `TypeError`.
+/// - `out`: an array of the result's shape, written in place (any strides); a wider type is
+///   cast to, as numpy does.
+/// - `optimize`: `False`/`None` (einrow's own order), `True`/`'greedy'`, `'optimal'`, `'dp'`,
+///   `'auto'`, `['einsum_path', (0, 1), ...]` or `(strategy, memory_limit)`.
+/// - `dtype`: float32 or float64, the type to compute in (operands cast to it safely).
+///
+/// Raises `ShapeError` (a `ValueError`; a subclass per code) for subscripts that do not fit
+/// the operands, `TypeError` for arguments of the wrong type. The GIL is released while large
+/// einsums run.
 #[pyfunction]
 #[pyo3(signature = (*operands, out = None, optimize = None, dtype = None))]
 pub fn einsum<'py>(
