@@ -12,9 +12,17 @@ use einrow::numpy::{EinsumError, EinsumPlan, MemoryLimit, Optimize, PathOptions}
 /// The most plans kept.
 pub const CAPACITY: usize = 256;
 
+/// A plan with what each call reads of it.
+pub struct Planned {
+    /// The plan.
+    pub plan: EinsumPlan,
+    /// Its work ([`EinsumPlan::work`]), counted once.
+    pub work: u128,
+}
+
 struct Entry {
     spec: Box<str>,
-    plan: Arc<EinsumPlan>,
+    plan: Arc<Planned>,
     path: Option<PathOptions>,
 }
 
@@ -59,8 +67,8 @@ fn key_hash(spec: &str, shapes: &[&[usize]], path: Option<&PathOptions>) -> u64 
 fn matches(e: &Entry, spec: &str, shapes: &[&[usize]], path: Option<&PathOptions>) -> bool {
     &*e.spec == spec
         && e.path.as_ref() == path
-        && e.plan.shapes().len() == shapes.len()
-        && e.plan.shapes().iter().zip(shapes).all(|(a, b)| a.as_slice() == *b)
+        && e.plan.plan.shapes().len() == shapes.len()
+        && e.plan.plan.shapes().iter().zip(shapes).all(|(a, b)| a.as_slice() == *b)
 }
 
 /// The plan of `spec` on operands of `shapes` along `path`, made at most once while cached.
@@ -68,7 +76,7 @@ pub fn plan(
     spec: &str,
     shapes: &[&[usize]],
     path: Option<&PathOptions>,
-) -> Result<Arc<EinsumPlan>, EinsumError> {
+) -> Result<Arc<Planned>, EinsumError> {
     let hash = key_hash(spec, shapes, path);
     {
         let guard = PLANS.lock().unwrap_or_else(|p| p.into_inner());
@@ -81,7 +89,8 @@ pub fn plan(
         }
     }
     // Planned without the lock: planning a large path takes time.
-    let plan = Arc::new(EinsumPlan::new(spec, shapes, path)?);
+    let plan = EinsumPlan::new(spec, shapes, path)?;
+    let plan = Arc::new(Planned { work: plan.work(), plan });
     let mut guard = PLANS.lock().unwrap_or_else(|p| p.into_inner());
     let plans = guard.get_or_insert_with(Plans::default);
     if plans.len >= CAPACITY {

@@ -79,7 +79,8 @@ pub fn einsum<'py>(
     }
     let shapes: SmallVec<[&[usize]; 4]> = mems.iter().map(|m| m.shape.as_slice()).collect();
     let fail = |e: EinsumError| errors::einsum_error(py, &spec, &e);
-    let plan = cache::plan(&spec, &shapes, path.as_ref()).map_err(fail)?;
+    let planned = cache::plan(&spec, &shapes, path.as_ref()).map_err(fail)?;
+    let (plan, work) = (&planned.plan, planned.work);
     let Some(out) = out else {
         if let ([only], [array]) = (&mems[..], &arrays[..]) {
             // numpy returns a view when one operand is only permuted or diagonalised.
@@ -90,13 +91,13 @@ pub fn einsum<'py>(
         }
         let result = np::empty(py, dt, plan.output_shape())?;
         let target = Memory::of(&result).map_err(|_| PyTypeError::new_err("unreadable result"))?;
-        run(py, &plan, &mems, &target).map_err(fail)?;
+        run(py, plan, work, &mems, &target).map_err(fail)?;
         return if result.ndim() == 0 { np::scalar(result) } else { Ok(result.into_any()) };
     };
-    check_out(py, &out, &plan, dt)?;
+    check_out(py, &out, plan, dt)?;
     match Memory::of(&out) {
         Ok(target) if target.dt == dt && !mems.iter().any(|m| m.overlaps(&target)) => {
-            run(py, &plan, &mems, &target).map_err(fail)?;
+            run(py, plan, work, &mems, &target).map_err(fail)?;
         }
         // Another type (cast on writing, as numpy does), a layout the kernel cannot write,
         // or memory shared with an operand: computed apart, then copied in.
@@ -104,7 +105,7 @@ pub fn einsum<'py>(
             let result = np::empty(py, dt, plan.output_shape())?;
             let target =
                 Memory::of(&result).map_err(|_| PyTypeError::new_err("unreadable result"))?;
-            run(py, &plan, &mems, &target).map_err(fail)?;
+            run(py, plan, work, &mems, &target).map_err(fail)?;
             np::COPYTO.get(py)?.call1((&out, &result))?;
         }
     }
@@ -213,11 +214,12 @@ fn check_out(
 fn run(
     py: Python<'_>,
     plan: &EinsumPlan,
+    work: u128,
     inputs: &[Memory],
     out: &Memory,
 ) -> Result<(), EinsumError> {
     let job = Job { plan, inputs, out, opts: threads::run_options() };
-    if plan.work() >= RELEASE_WORK {
+    if work >= RELEASE_WORK {
         py.detach(|| out.dt.dispatch(job))
     } else {
         out.dt.dispatch(job)

@@ -46,7 +46,7 @@ pub struct PyRowVar {
 /// A declared shape: a shape string, or typed rows.
 enum Declared {
     Text(String),
-    Typed(ShapeBuilder),
+    Typed(Box<ShapeBuilder>),
 }
 
 impl PyGraph {
@@ -134,9 +134,9 @@ fn declared(
                 return Ok(Declared::Text(text.to_str()?.to_string()));
             }
             let sizes = sizes_of(slf.py(), s, "shape")?;
-            Ok(Declared::Typed(ShapeBuilder::array(sizes)))
+            Ok(Declared::Typed(Box::new(ShapeBuilder::array(sizes))))
         }
-        None if !any_row => Ok(Declared::Typed(ShapeBuilder::unknown())),
+        None if !any_row => Ok(Declared::Typed(Box::new(ShapeBuilder::unknown()))),
         None => {
             let mut b = ShapeBuilder::new();
             for (kind, row) in
@@ -146,7 +146,7 @@ fn declared(
                     b = row_items(slf, b, kind, row)?;
                 }
             }
-            Ok(Declared::Typed(b))
+            Ok(Declared::Typed(Box::new(b)))
         }
     }
 }

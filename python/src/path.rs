@@ -41,7 +41,7 @@ pub fn path_options(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<PathOptio
     if let ([_, limit], Some(name_text)) = (&items[..], first) {
         if limit.cast::<PyBool>().is_err() {
             if let Ok(n) = limit.extract::<f64>() {
-                if !(n >= 1.0) {
+                if n.is_nan() || n < 1.0 {
                     let msg = format!("the memory limit must be at least 1 element, not {n}");
                     return Err(errors::value_error(obj.py(), einrow::ErrorCode::Value, msg));
                 }
