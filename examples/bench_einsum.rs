@@ -77,6 +77,12 @@ fn gemm_micro(n: usize, opts: &RunOptions, min_time: Duration) -> Result<(), Str
 
 fn main() -> Result<(), String> {
     let args = parse_args()?;
+    // The global pool gets the same number of threads: copies made through
+    // `Tensor::contiguous` (default options) then use them too.
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.max(1))
+        .build_global()
+        .map_err(|e| format!("thread pool: {e}"))?;
     let opts = RunOptions { threads: args.threads, ..RunOptions::default() };
     let min_time = Duration::from_secs_f64(args.min_time);
     if let Some(n) = args.gemm_micro {

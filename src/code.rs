@@ -14,6 +14,8 @@ pub enum ErrorCode {
     Arity,
     /// Label misuse: unknown or repeated output label, a name used as both axis and row variable.
     Label,
+    /// A name that refers to nothing: an unknown tensor or operation of a program.
+    Name,
     /// Sizes or bases that cannot be equal or broadcast.
     Mismatch,
     /// Wrong number of axes.
@@ -34,6 +36,9 @@ pub enum ErrorCode {
     Unsupported,
     /// Input/output failure (a file that cannot be read).
     Io,
+    /// A limit einrow keeps on its own work was reached (the solver's guard against running
+    /// forever): the input is not known to be wrong, only too costly to finish.
+    Resource,
 }
 
 impl ErrorCode {
@@ -43,6 +48,7 @@ impl ErrorCode {
             ErrorCode::Syntax => "syntax",
             ErrorCode::Arity => "arity",
             ErrorCode::Label => "label",
+            ErrorCode::Name => "name",
             ErrorCode::Mismatch => "mismatch",
             ErrorCode::Rank => "rank",
             ErrorCode::Cycle => "cycle",
@@ -53,6 +59,7 @@ impl ErrorCode {
             ErrorCode::Type => "type",
             ErrorCode::Unsupported => "unsupported",
             ErrorCode::Io => "io",
+            ErrorCode::Resource => "resource",
         }
     }
 
@@ -62,10 +69,11 @@ impl ErrorCode {
     }
 }
 
-const ALL: [ErrorCode; 13] = [
+const ALL: [ErrorCode; 15] = [
     ErrorCode::Syntax,
     ErrorCode::Arity,
     ErrorCode::Label,
+    ErrorCode::Name,
     ErrorCode::Mismatch,
     ErrorCode::Rank,
     ErrorCode::Cycle,
@@ -76,6 +84,7 @@ const ALL: [ErrorCode; 13] = [
     ErrorCode::Type,
     ErrorCode::Unsupported,
     ErrorCode::Io,
+    ErrorCode::Resource,
 ];
 
 impl fmt::Display for ErrorCode {

@@ -1,5 +1,6 @@
 //! The peak memory of the running process, for the scale benchmarks (shared by
-//! `examples/infer_scale.rs` and `examples/program_scale.rs` through `#[path]`).
+//! `examples/infer_scale.rs`, `examples/program_scale.rs` and `examples/hostile_scale.rs`
+//! through `#[path]`).
 
 /// The peak resident set of this process (`VmHWM`), in MiB.
 pub fn peak_mib() -> f64 {

@@ -2,29 +2,39 @@
 //! are known, the input extent of a valid convolution, the sum of concatenated sizes, and the
 //! basis conflicts that keep such a dim from simplifying.
 
-use smallvec::SmallVec;
+use crate::shape::{AffineDim, Basis, ConvPadding, Dim, Solved};
 
-use crate::shape::{AffineDim, Basis, ConvPadding, Dim, DimExprs, Solved};
+/// What an affine dim simplifies to.
+pub(super) enum Simplified {
+    /// A simpler dim: its size when its parts are known, and `over` itself for `stride 1`
+    /// without a valid kernel.
+    Dim(Dim),
+    /// It stays affine (unknown parts, or parts with two different named bases).
+    Stays,
+    /// Its parts are known and its size is above 2^62.
+    Overflow,
+}
 
-/// The simpler dim an affine dim stands for: its size when its parts are known, and `over`
-/// itself for `stride 1` without a valid kernel. `None` while it stays affine.
-pub(super) fn simplify_affine(a: AffineDim) -> Option<Dim> {
+/// The simpler dim an affine dim stands for.
+pub(super) fn simplify_affine(a: AffineDim) -> Simplified {
     let padded = !matches!(a.conv, Some((_, _, ConvPadding::Valid)));
     if a.stride == 1 && padded {
-        return Some(a.over);
+        return Simplified::Dim(a.over);
     }
-    let over = a.over.solved()?;
+    let Some(over) = a.over.solved() else { return Simplified::Stays };
     let size = match a.conv {
-        Some((dil, k, ConvPadding::Valid)) => {
-            valid_conv_size(a.stride, over.size, dil, k.solved()?.size)
-        }
+        Some((dil, k, ConvPadding::Valid)) => match k.solved() {
+            Some(k) => valid_conv_size(a.stride, over.size, dil, k.size),
+            None => return Simplified::Stays,
+        },
         _ => a.stride.checked_mul(over.size),
     };
-    match (size, affine_basis(&a)) {
-        (Some(size), Ok(basis)) if size <= crate::spec::lexer::MAX_INT => {
-            Some(Dim::Solved(Solved { size, basis: basis.unwrap_or(over.basis) }))
+    match (size.filter(|s| *s <= crate::spec::lexer::MAX_INT), affine_basis(&a)) {
+        (None, _) => Simplified::Overflow,
+        (Some(size), Ok(basis)) => {
+            Simplified::Dim(Dim::Solved(Solved { size, basis: basis.unwrap_or(over.basis) }))
         }
-        _ => None,
+        (Some(_), Err(())) => Simplified::Stays,
     }
 }
 
@@ -40,49 +50,15 @@ fn affine_basis(a: &AffineDim) -> Result<Option<Basis>, ()> {
     }
 }
 
-/// Why a dim whose parts are all solved did not simplify to a size: two of its parts carry
-/// different named bases (returned with what holds them). `None` for any other dim (unknown
-/// parts, or a size overflow).
-pub fn basis_conflict(d: Dim, exprs: &DimExprs) -> Option<(&'static str, Basis, Basis)> {
-    let named: SmallVec<[Basis; 4]> = match d {
-        Dim::Affine(id) => {
-            let a = exprs.get_affine(id);
-            if a.over.solved().is_none() || affine_basis(&a).is_ok() {
-                return None;
-            }
-            let kernel = a.conv.map(|(_, k, _)| k);
-            [Some(a.over), kernel]
-                .into_iter()
-                .flatten()
-                .filter_map(|p| p.solved())
-                .map(|s| s.basis)
-                .collect()
-        }
-        Dim::Concat(id) => {
-            let parts = exprs.parts(id);
-            let sizes: Option<Vec<u64>> =
-                parts.iter().map(|p| p.solved().map(|s| s.size)).collect();
-            let fits = sizes?.into_iter().try_fold(0u64, u64::checked_add).is_some();
-            if !fits || concat_sum(parts).is_some() {
-                return None;
-            }
-            parts
-                .iter()
-                .filter_map(|p| p.solved())
-                .filter(|s| s.size > 0)
-                .map(|s| s.basis)
-                .collect()
-        }
-        _ => return None,
-    };
-    let what = if matches!(d, Dim::Affine(_)) {
-        "a convolution's output and kernel axes"
-    } else {
-        "concatenated axes"
-    };
-    let first = *named.iter().find(|b| b.is_named())?;
-    let second = *named.iter().find(|b| b.is_named() && **b != first)?;
-    Some((what, first, second))
+/// The two different named bases of an affine dim's solved `over` and kernel axes, which keep
+/// it from simplifying to a size (its parts as given: substituted by the caller).
+pub(super) fn parts_basis_conflict(a: &AffineDim) -> Option<(Basis, Basis)> {
+    if a.over.solved().is_none() || affine_basis(a).is_ok() {
+        return None;
+    }
+    let kernel = a.conv.and_then(|(_, k, _)| k.solved());
+    let over = a.over.solved()?;
+    Some((over.basis, kernel?.basis))
 }
 
 /// The input extent of a valid convolution: `stride*(over-1) + dilation*(kernel-1) + 1`.
@@ -91,18 +67,6 @@ pub fn valid_conv_size(stride: u64, over: u64, dilation: u64, kernel: u64) -> Op
         return Some(0);
     }
     stride.checked_mul(over - 1)?.checked_add(dilation.checked_mul(kernel - 1)?)?.checked_add(1)
-}
-
-/// The simpler dim a flat concatenation stands for: its only part, or the sum of solved parts
-/// with compatible bases (a named basis beats the default; size-0 parts are dropped). `None`
-/// while it stays a concatenation.
-pub(super) fn simplify_concat(flat: &[Dim]) -> Option<Dim> {
-    match flat {
-        [] => Some(Dim::size(0)),
-        [one] => Some(*one),
-        _ if flat.iter().all(|p| p.solved().is_some()) => concat_sum(flat).map(Dim::Solved),
-        _ => None,
-    }
 }
 
 /// The sum of solved concatenation parts with their merged basis; `None` on a basis conflict
@@ -122,4 +86,47 @@ pub fn concat_sum(parts: &[Dim]) -> Option<Solved> {
     }
     (size <= crate::spec::lexer::MAX_INT)
         .then_some(Solved { size, basis: basis.unwrap_or(Basis::DEFAULT) })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{simplify_affine, valid_conv_size, Simplified};
+    use crate::shape::{AffineDim, ConvPadding, Dim};
+    use crate::spec::lexer::MAX_INT;
+
+    fn strided(stride: u64, over: u64, conv: Option<(u64, u64, ConvPadding)>) -> AffineDim {
+        let conv = conv.map(|(d, k, p)| (d, Dim::size(k), p));
+        AffineDim { stride, over: Dim::size(over), offset: 0, conv }
+    }
+
+    fn size(s: Simplified) -> Option<u64> {
+        match s {
+            Simplified::Dim(Dim::Solved(s)) => Some(s.size),
+            _ => None,
+        }
+    }
+
+    /// A size up to 2^62 simplifies; one above, or a product past 64 bits, is an overflow
+    /// (never a saturated or wrapped size).
+    #[test]
+    fn affine_sizes_above_the_limit_overflow() {
+        assert_eq!(size(simplify_affine(strided(2, 1 << 61, None))), Some(MAX_INT));
+        assert!(matches!(simplify_affine(strided(2, (1 << 61) + 1, None)), Simplified::Overflow));
+        assert!(matches!(simplify_affine(strided(1 << 62, 1 << 62, None)), Simplified::Overflow));
+        let valid = Some((1, 2, ConvPadding::Valid));
+        assert!(matches!(simplify_affine(strided(1 << 62, 5, valid)), Simplified::Overflow));
+        assert_eq!(size(simplify_affine(strided(1 << 62, 1, valid))), Some(2));
+        // Over nothing, any stride has size 0.
+        assert_eq!(size(simplify_affine(strided(u64::MAX, 0, None))), Some(0));
+    }
+
+    /// The extent of a valid convolution: `stride*(over-1) + dilation*(kernel-1) + 1`,
+    /// checked at every operation.
+    #[test]
+    fn valid_convolution_extents_are_checked() {
+        assert_eq!(valid_conv_size(2, 5, 1, 3), Some(11));
+        assert_eq!(valid_conv_size(1 << 62, 5, 1, 1), None);
+        assert_eq!(valid_conv_size(1, 1, u64::MAX, 3), None);
+        assert_eq!(valid_conv_size(u64::MAX, 0, u64::MAX, 3), Some(0));
+    }
 }

@@ -11,6 +11,9 @@
 //! (`project::plan_einsum`) both read steps off here; the `direct` and `eager` integration
 //! tests check that they agree with the solver.
 
+use std::collections::HashMap;
+
+use foldhash::fast::FixedState;
 use smallvec::SmallVec;
 
 use crate::infer::op::OpKind;
@@ -34,11 +37,17 @@ pub(crate) struct DirectSolution<'s> {
     pub rows: OperandRows,
 }
 
+/// Labels from which [`Bindings`] looks labels up in a table rather than in its list.
+const INDEX_FROM: usize = 16;
+
 /// The sizes a spec's labels and row variables take from the operands.
 #[derive(Default)]
 struct Bindings<'s> {
     /// Labels in order of first occurrence in the operand slots.
     labels: SmallVec<[(&'s Name, Solved); 8]>,
+    /// Positions in `labels` by name, once there are [`INDEX_FROM`] of them (a spec of many
+    /// labels looks each up in O(1)).
+    index: HashMap<&'s str, u32, FixedState>,
     rows: SmallVec<[(&'s str, Covered); 2]>,
 }
 
@@ -79,19 +88,62 @@ pub(crate) fn read_off<'s>(
         }
     }
     // Every operand label is bound, and the result uses only those.
-    let mut order: SmallVec<[usize; 8]> = SmallVec::new();
+    let mut order = Order::default();
     for kind in RowKind::ALL {
         b.result_row(spec.lhs.row(kind), kind, out, &mut order)?;
     }
-    let rest = (0..b.labels.len()).filter(|i| !order.contains(i));
-    let labels: SmallVec<[usize; 8]> = order.iter().copied().chain(rest).collect();
+    let rest = (0..b.labels.len()).filter(|i| !order.placed(*i));
+    let labels: SmallVec<[usize; 8]> = order.list.iter().copied().chain(rest).collect();
     out.labels.extend(labels.iter().filter_map(|&i| b.labels.get(i).copied()));
     Some(())
+}
+
+/// The labels a result uses, in order of first use (positions in [`Bindings::labels`]), with
+/// a mark per label once there are many.
+#[derive(Default)]
+struct Order {
+    list: SmallVec<[usize; 8]>,
+    marks: Vec<bool>,
+}
+
+impl Order {
+    fn placed(&self, i: usize) -> bool {
+        if self.list.len() < INDEX_FROM {
+            return self.list.contains(&i);
+        }
+        self.marks.get(i).copied().unwrap_or(false)
+    }
+
+    fn place(&mut self, i: usize) {
+        if self.placed(i) {
+            return;
+        }
+        self.list.push(i);
+        if self.list.len() < INDEX_FROM {
+            return;
+        }
+        if self.list.len() == INDEX_FROM {
+            for j in self.list.clone() {
+                self.mark(j);
+            }
+        }
+        self.mark(i);
+    }
+
+    fn mark(&mut self, i: usize) {
+        if self.marks.len() <= i {
+            self.marks.resize(i + 1, false);
+        }
+        self.marks[i] = true;
+    }
 }
 
 impl<'s> Bindings<'s> {
     /// The position of a label in `labels`.
     fn find(&self, name: &str) -> Option<usize> {
+        if self.labels.len() >= INDEX_FROM {
+            return self.index.get(name).map(|&i| i as usize);
+        }
         self.labels.iter().position(|(n, _)| same_name(n, name))
     }
 
@@ -101,6 +153,16 @@ impl<'s> Bindings<'s> {
             Some((_, known)) => *known == s,
             None => {
                 self.labels.push((name, s));
+                match self.labels.len() {
+                    INDEX_FROM => {
+                        let named = self.labels.iter().enumerate();
+                        self.index.extend(named.map(|(i, (n, _))| (n.as_str(), i as u32)));
+                    }
+                    n if n > INDEX_FROM => {
+                        self.index.insert(name.as_str(), (n - 1) as u32);
+                    }
+                    _ => {}
+                }
                 true
             }
         }
@@ -166,7 +228,7 @@ impl<'s> Bindings<'s> {
         written: Option<&ast::Row>,
         kind: RowKind,
         out: &mut DirectSolution,
-        order: &mut SmallVec<[usize; 8]>,
+        order: &mut Order,
     ) -> Option<()> {
         let (start, k) = (out.dims.len(), kind.index());
         let Some(w) = written else {
@@ -193,12 +255,10 @@ impl<'s> Bindings<'s> {
     }
 
     /// The size of a result axis (a label), noting the label in `order`.
-    fn axis(&self, a: &ast::Axis, order: &mut SmallVec<[usize; 8]>) -> Option<Solved> {
+    fn axis(&self, a: &ast::Axis, order: &mut Order) -> Option<Solved> {
         let AxisKind::Label(n) = &a.kind else { return None };
         let i = self.find(n)?;
-        if !order.contains(&i) {
-            order.push(i);
-        }
+        order.place(i);
         self.labels.get(i).map(|(_, s)| *s)
     }
 }

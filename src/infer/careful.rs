@@ -7,6 +7,10 @@
 //! `careful` set, where each closing decision runs on a copy of the solver and is undone if
 //! it fails: first the cap, then the cap with every axis the broadcast top, then nothing (the
 //! variable closes later, to the empty row or the top).
+//!
+//! Each trial copies the solver, so careful closing gets a budget of copying work in
+//! proportion to the program ([`Solver::set_careful`]): a large program is not copied once per
+//! decision. Past the budget, decisions take their first choice, as the default policy does.
 
 use super::constraint::RowArg;
 use super::error::InferError;
@@ -15,6 +19,9 @@ use crate::ids::RowVar;
 use crate::shape::{Dim, Row};
 
 type Decision<'a> = &'a dyn Fn(&mut Solver) -> Result<(), InferError>;
+
+/// The copies of the solver careful closing may make, in all.
+const CAREFUL_COPIES: u64 = 64;
 
 impl Solver {
     /// A closing decision: takes `first`, or in careful mode whichever of `first`, `second` or
@@ -25,7 +32,7 @@ impl Solver {
         first: impl Fn(&mut Solver) -> Result<(), InferError>,
         second: impl Fn(&mut Solver) -> Result<(), InferError>,
     ) -> Result<(), InferError> {
-        if self.careful {
+        if self.careful && self.afford_trial() {
             self.try_choices(&first, &second);
             return Ok(());
         }
@@ -41,10 +48,35 @@ impl Solver {
         first: impl Fn(&mut Solver) -> Result<(), InferError>,
         second: impl Fn(&mut Solver) -> Result<(), InferError>,
     ) -> Result<(), InferError> {
-        if self.careful && self.try_choices(&first, &second) {
+        if self.careful && self.afford_trial() && self.try_choices(&first, &second) {
             return Ok(());
         }
         first(self)
+    }
+
+    /// Turns careful closing on, with a budget of copying work of
+    /// [`CAREFUL_COPIES`] copies of the solver as it is now.
+    pub fn set_careful(&mut self) {
+        self.careful = true;
+        self.careful_budget = CAREFUL_COPIES.saturating_mul(self.size());
+    }
+
+    /// The size of the solver, as the cost of copying it (its variables).
+    fn size(&self) -> u64 {
+        (self.env.dim_count() + self.env.row_count()) as u64 + 1
+    }
+
+    /// Whether the budget allows trying the choices of one more decision (two copies), which
+    /// it then pays for.
+    fn afford_trial(&mut self) -> bool {
+        let cost = 2 * self.size();
+        match self.careful_budget.checked_sub(cost) {
+            Some(rest) => {
+                self.careful_budget = rest;
+                true
+            }
+            None => false,
+        }
     }
 
     /// Runs each choice on a copy of the solver and keeps the first that succeeds; whether

@@ -42,6 +42,27 @@ struct Vars {
     solved: bool,
 }
 
+/// Which variables a list already holds: searched in the list while it is short, in a set
+/// once it is long.
+#[derive(Default)]
+struct Seen {
+    set: HashSet<DimVar>,
+}
+
+impl Seen {
+    /// Whether `v` is not in `list` yet (the list of the variables seen so far).
+    fn first_dim(&mut self, list: &[DimVar], v: DimVar) -> bool {
+        const SHORT: usize = 16;
+        if list.len() < SHORT {
+            return !list.contains(&v);
+        }
+        if self.set.is_empty() {
+            self.set.extend(list.iter().copied());
+        }
+        self.set.insert(v)
+    }
+}
+
 /// The tensors to close, looked up as they are visited (no list of them is built).
 #[derive(Clone, Copy)]
 struct Tensors<'a> {
@@ -68,16 +89,18 @@ impl Closing<'_> {
 }
 
 impl Solver {
-    /// The unbound variables of a shape, in memory order, without repeats.
+    /// The unbound variables of a shape, in memory order, without repeats (a shape of many
+    /// axes checks repeats in a set).
     fn vars_of(&mut self, shape: ShapeRef) -> Vars {
         let mut vars = Vars { dims: SmallVec::new(), rows: SmallVec::new(), solved: true };
         // Affine and concatenation axes are expanded after the walk, which holds the env.
         let mut exprs: SmallVec<[Dim; 2]> = SmallVec::new();
+        let mut seen = Seen::default();
         self.env.visit_shape(shape, &mut |item| match item {
             Item::Dim(Dim::Solved(_)) => {}
             Item::Dim(Dim::Var(v)) => {
                 vars.solved = false;
-                if !vars.dims.contains(&v) {
+                if seen.first_dim(&vars.dims, v) {
                     vars.dims.push(v)
                 }
             }
@@ -93,8 +116,8 @@ impl Solver {
             }
         });
         for d in exprs {
-            d.for_each_var(&self.env.exprs, &mut |v| {
-                if !vars.dims.contains(&v) {
+            self.env.for_each_root(d, &mut |v| {
+                if seen.first_dim(&vars.dims, v) {
                     vars.dims.push(v)
                 }
             });

@@ -37,10 +37,23 @@ pub enum Constraint {
         opnd: RowArg,
     },
     /// The dim's size is at least this (a fixed index `i` needs size `i + 1`).
-    AtLeast(Dim, u64),
+    AtLeast(Dim, Count),
     /// The product of all axes of a tensor's rows (batch, input, output) is this (OCANNL's
     /// `Total_elems`).
-    TotalElems(ShapeRef, u64),
+    TotalElems(ShapeRef, Count),
+}
+
+/// A size or count held by a constraint, aligned to 4 bytes: a constraint is then 36 bytes,
+/// and a queued one (with its origin, axis position and flag) 48.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, packed(4))]
+pub struct Count(pub u64);
+
+impl Count {
+    /// The value.
+    pub fn get(self) -> u64 {
+        self.0
+    }
 }
 
 /// A row held by a constraint: a bare row variable (most constraints the solver derives relate
@@ -74,7 +87,7 @@ pub enum Part {
     /// The result tensor's row of a kind.
     Result(RowKind),
     /// An operand's row of a kind (operand index from 0).
-    Operand(u8, RowKind),
+    Operand(u32, RowKind),
     /// A leaf declaration.
     Declaration,
     /// A side constraint added by the user.
@@ -118,7 +131,7 @@ const _: () = assert!(std::mem::size_of::<Queued>() == 48);
 /// edge (0 is the first axis) or from the right edge (-1 is the last). Rows align at both
 /// edges, so the position is the same on both rows of the pair.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct AxisAt(i16);
+pub struct AxisAt(i32);
 
 impl Default for AxisAt {
     fn default() -> AxisAt {
@@ -128,16 +141,16 @@ impl Default for AxisAt {
 
 impl AxisAt {
     /// No known position.
-    pub const NONE: AxisAt = AxisAt(i16::MIN);
+    pub const NONE: AxisAt = AxisAt(i32::MIN);
 
-    /// The `i`-th axis from the left edge.
+    /// The `i`-th axis from the left edge (no known position beyond 2^31 axes).
     pub fn left(i: usize) -> AxisAt {
-        i16::try_from(i).map_or(AxisAt::NONE, AxisAt)
+        i32::try_from(i).map_or(AxisAt::NONE, AxisAt)
     }
 
     /// The `n`-th axis from the right edge (1 is the last).
     pub fn right(n: usize) -> AxisAt {
-        i16::try_from(n).ok().filter(|n| *n > 0).map_or(AxisAt::NONE, |n| AxisAt(-n))
+        i32::try_from(n).ok().filter(|n| *n > 0).map_or(AxisAt::NONE, |n| AxisAt(-n))
     }
 
     /// The position of the `k`-th of a row's explicit axes (its leading flank of `beg` axes
@@ -151,14 +164,17 @@ impl AxisAt {
     }
 
     /// The position, if known.
-    pub fn get(self) -> Option<i16> {
+    pub fn get(self) -> Option<i32> {
         (self != AxisAt::NONE).then_some(self.0)
     }
 }
 
 /// The origins of all constraints. The constraints of one operation part (an operand, the
 /// result) share a 16-byte record; an [`OriginId`] is the record's index and the row kind in
-/// its two low bits. Spec spans live in a side table, three per record.
+/// its two low bits. Spec spans live in a side table, three per record. A record packs the
+/// part's tag in the three top bits of its operand number: an operand numbered 2^29 or more (no
+/// spec is that long in practice) is recorded as a side constraint, without a number, rather
+/// than under a wrong one.
 #[derive(Clone, Default)]
 pub struct Origins {
     records: Vec<Record>,
@@ -170,9 +186,16 @@ struct Record {
     step: u32,
     tensor: u32,
     spans: u32,
-    tag: u8,
-    operand: u8,
+    /// The tag (result, operand, declaration, side, setting) in the three top bits, the
+    /// operand number in the others.
+    tagged: u32,
 }
+
+/// The bits of [`Record::tagged`] below the tag.
+const OPERAND_BITS: u32 = 29;
+
+// One record per operation part: keep it at 16 bytes.
+const _: () = assert!(std::mem::size_of::<Record>() == 16);
 
 const NONE: u32 = u32::MAX;
 /// The kind bits of a part without a row kind.
@@ -198,7 +221,8 @@ impl Origins {
     pub fn push(&mut self, o: Origin) -> OriginId {
         let (tag, operand, kind) = match o.part {
             Part::Result(k) => (0, 0, kind_code(k)),
-            Part::Operand(i, k) => (1, i, kind_code(k)),
+            Part::Operand(i, k) if i < 1 << OPERAND_BITS => (1, i, kind_code(k)),
+            Part::Operand(_, k) => (3, 0, kind_code(k)),
             Part::Declaration => (2, 0, NO_KIND),
             Part::Side => (3, 0, NO_KIND),
             Part::Setting => (4, 0, NO_KIND),
@@ -207,8 +231,7 @@ impl Origins {
             step: o.step.map_or(NONE, |s| s.0),
             tensor: o.tensor.map_or(NONE, |t| t.0),
             spans: NONE,
-            tag,
-            operand,
+            tagged: tag << OPERAND_BITS | operand,
         };
         let reuse = self.records.last().is_some_and(|last| {
             let same = Record { spans: last.spans, ..rec } == *last;
@@ -236,9 +259,10 @@ impl Origins {
     pub fn get(&self, id: OriginId) -> Option<Origin> {
         let r = self.records.get((id.0 >> 2) as usize)?;
         let kind = code_kind(id.0 & 3);
-        let part = match (r.tag, kind) {
+        let operand = r.tagged & ((1 << OPERAND_BITS) - 1);
+        let part = match (r.tagged >> OPERAND_BITS, kind) {
             (0, Some(k)) => Part::Result(k),
-            (1, Some(k)) => Part::Operand(r.operand, k),
+            (1, Some(k)) => Part::Operand(operand, k),
             (2, _) => Part::Declaration,
             (4, _) => Part::Setting,
             _ => Part::Side,

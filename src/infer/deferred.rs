@@ -12,6 +12,7 @@ use std::collections::HashMap;
 use smallvec::SmallVec;
 
 use super::constraint::Queued;
+use super::env::Node;
 use crate::ids::{DimVar, RowVar};
 
 /// A deferred constraint with its deferral sequence number.
@@ -31,6 +32,10 @@ pub struct Deferred {
     next_seq: u64,
     dims: HashMap<DimVar, SmallVec<[(u32, u32); 2]>>,
     rows: HashMap<RowVar, SmallVec<[(u32, u32); 2]>>,
+    /// Watchers of affine and concatenation nodes: woken when a node's value goes stale (a
+    /// variable anywhere below it changed), so that a concatenation of many parts is watched
+    /// once rather than once per part.
+    nodes: HashMap<Node, SmallVec<[(u32, u32); 2]>>,
     woken: Vec<u32>,
 }
 
@@ -40,8 +45,9 @@ impl Deferred {
         self.live == 0
     }
 
-    /// Defers `q` until one of the variables is bound or united.
-    pub fn add(&mut self, q: Queued, dims: &[DimVar], rows: &[RowVar]) {
+    /// Defers `q` until one of the variables is bound or united, or one of the nodes (fresh
+    /// now) goes stale.
+    pub fn add(&mut self, q: Queued, dims: &[DimVar], rows: &[RowVar], nodes: &[Node]) {
         let entry = Entry { seq: self.next_seq, q };
         self.next_seq += 1;
         let slot = match self.free.pop() {
@@ -62,6 +68,16 @@ impl Deferred {
         }
         for v in rows {
             self.rows.entry(*v).or_default().push(watcher);
+        }
+        for n in nodes {
+            self.nodes.entry(*n).or_default().push(watcher);
+        }
+    }
+
+    /// Wakes the constraints waiting on a node.
+    pub fn node_changed(&mut self, n: Node) {
+        if let Some(ws) = self.nodes.remove(&n) {
+            self.wake(&ws);
         }
     }
 
@@ -100,6 +116,7 @@ impl Deferred {
         }
         self.dims.clear();
         self.rows.clear();
+        self.nodes.clear();
     }
 
     /// Takes the woken constraints out, in the order they were deferred.

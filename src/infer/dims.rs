@@ -2,12 +2,13 @@
 //! `res ⊑ opnd`, and size lower bounds.
 
 use super::arith::valid_conv_size;
-use super::constraint::{AxisAt, Constraint};
+use super::constraint::{AxisAt, Constraint, Count};
 use super::error::InferError;
 use super::solver::{Outcome, Solver};
 use crate::code::ErrorCode;
 use crate::ids::DimVar;
 use crate::shape::{AffineDim, ConvPadding, Dim, Solved};
+use crate::spec::lexer::MAX_INT;
 
 type Res = Result<Outcome, InferError>;
 
@@ -112,9 +113,11 @@ impl Solver {
             msg.push_str("; ");
             msg.push_str(&sides.join(" but "));
         }
+        let conflict = self.conflict_of(a, b, p, q);
         let mut e = self.error(ErrorCode::Mismatch, msg);
         if let InferError::Shape(s) = &mut e {
             s.spans = spans;
+            s.conflict = Some(Box::new(conflict));
         }
         e
     }
@@ -164,9 +167,8 @@ impl Solver {
 
     /// Binds an unbound variable to a non-variable dim and re-emits what was known about it.
     pub fn bind_var(&mut self, x: DimVar, t: Dim) -> Res {
-        let mut occurs = false;
-        t.for_each_var(&self.env.exprs, &mut |v| occurs |= v == x);
-        if occurs {
+        let x = self.env.dim_root(x);
+        if self.env.occurs(x, t) {
             let msg = format!("`{}` would contain itself", self.var_name(x));
             return Err(self.error(ErrorCode::Cycle, msg));
         }
@@ -188,7 +190,7 @@ impl Solver {
             self.push(Constraint::DimIneq { res: cap, opnd: t });
         }
         if info.at_least > 0 {
-            self.push(Constraint::AtLeast(t, info.at_least));
+            self.push(Constraint::AtLeast(t, Count(info.at_least)));
         }
         Ok(Outcome::Done)
     }
@@ -270,7 +272,7 @@ impl Solver {
                 // The size grows with `over`: its least value meeting the bound bounds it (so
                 // closing does not pick a smaller one), while this waits for the full size.
                 if let Some(m) = least_over(&a, n) {
-                    self.push(Constraint::AtLeast(a.over, m));
+                    self.push(Constraint::AtLeast(a.over, Count(m)));
                 }
                 Ok(Outcome::Defer)
             }
@@ -321,8 +323,15 @@ impl Solver {
         let (over, kernel) = (a.over.solved(), k.solved());
         match (over, kernel) {
             (_, Some(k)) => {
-                let span = valid_conv_size(1, 1, dil, k.size).unwrap_or(u64::MAX);
-                if n.size < span || (n.size - span) % a.stride != 0 {
+                let Some(span) = valid_conv_size(1, 1, dil, k.size) else {
+                    let msg = format!(
+                        "a convolution window of dilation {dil} over a kernel of size {} spans \
+                         more than 2^62",
+                        { k.size }
+                    );
+                    return Err(self.error(ErrorCode::Value, msg));
+                };
+                if n.size < span || !(n.size - span).is_multiple_of(a.stride) {
                     let msg = format!(
                         "a valid convolution with stride {} and window {span} cannot cover size {}",
                         a.stride,
@@ -334,7 +343,18 @@ impl Solver {
                 self.unify_dim(&a.over, &Dim::Solved(o))
             }
             (Some(o), None) => {
-                let covered = a.stride.saturating_mul(o.size.saturating_sub(1)) + 1;
+                // The extent the output positions alone cover: `stride*(over-1) + 1`.
+                let covered = a.stride.checked_mul(o.size.saturating_sub(1));
+                let covered = covered.and_then(|c| c.checked_add(1)).filter(|c| *c <= MAX_INT);
+                let Some(covered) = covered else {
+                    let msg = format!(
+                        "a valid convolution of {} output positions at stride {} spans more \
+                         than 2^62",
+                        { o.size },
+                        a.stride
+                    );
+                    return Err(self.error(ErrorCode::Value, msg));
+                };
                 let rest = n.size.checked_sub(covered).filter(|r| r % dil == 0);
                 let Some(rest) = rest else {
                     let msg = format!("cannot infer the kernel size for input size {}", { n.size });

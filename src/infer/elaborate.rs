@@ -2,45 +2,83 @@
 //! all slots of one operation, integers become fresh variables with a size lower bound (fixed
 //! indices), affine and concatenation axes become arithmetic dims.
 
+use std::collections::{HashMap, HashSet};
+
+use foldhash::fast::FixedState;
 use smallvec::SmallVec;
 
-use super::env::Env;
+use super::env::{Env, Node};
 use super::error::InferError;
 use crate::code::ErrorCode;
-use crate::ids::{DimVar, RowVar};
+use crate::ids::{DimVar, RowVar, StepId};
 use crate::shape::{AffineDim, ConvPadding, Dim, Dims, Row};
 use crate::spec::ast::{
     self, same_name, AxisKind, Coeff, ConcatPart, Name, Padding, RowKind, ShapeSpec,
 };
 
+/// Labels from which a spec's labels are looked up in a table rather than in the list.
+const INDEX_FROM: usize = 16;
+
 /// The variables of one operation's spec.
 #[derive(Default)]
 pub struct SpecEnv {
     dims: SmallVec<[(Name, DimVar); 8]>,
+    /// Positions in `dims` by name, once the spec has [`INDEX_FROM`] labels (a spec of many
+    /// labels looks each up in O(1), a short one in its list).
+    index: HashMap<Name, u32, FixedState>,
     rows: SmallVec<[(Name, RowVar); 4]>,
+    /// Positions in `rows` by name, as `index` for `dims`.
+    row_index: HashMap<Name, u32, FixedState>,
     /// Fixed indices: the fresh variable of each integer axis and its index.
     pub fixed: SmallVec<[(DimVar, u64); 2]>,
     /// Row variables of the spec.
     pub row_vars: SmallVec<[RowVar; 4]>,
+    /// The step being elaborated, to say where its affine and concatenation axes were written.
+    pub step: Option<StepId>,
 }
 
 impl SpecEnv {
     fn dim_var(&mut self, env: &mut Env, name: &Name) -> DimVar {
-        if let Some((_, v)) = self.dims.iter().find(|(n, _)| same_name(n, name)) {
-            return *v;
+        if let Some(v) = self.label(name) {
+            return v;
         }
         let v = env.new_dim(Some(name));
         self.dims.push((name.clone(), v));
+        match self.dims.len() {
+            INDEX_FROM => {
+                let named = self.dims.iter().enumerate().map(|(i, (n, _))| (n.clone(), i as u32));
+                self.index.extend(named);
+            }
+            n if n > INDEX_FROM => {
+                self.index.insert(name.clone(), (n - 1) as u32);
+            }
+            _ => {}
+        }
         v
     }
 
     fn row_var(&mut self, env: &mut Env, name: &str) -> RowVar {
-        if let Some((_, v)) = self.rows.iter().find(|(n, _)| same_name(n, name)) {
+        let known = if self.rows.len() >= INDEX_FROM {
+            self.row_index.get(name).and_then(|&i| self.rows.get(i as usize))
+        } else {
+            self.rows.iter().find(|(n, _)| same_name(n, name))
+        };
+        if let Some((_, v)) = known {
             return *v;
         }
         let v = env.new_row();
         self.rows.push((name.into(), v));
         self.row_vars.push(v);
+        match self.rows.len() {
+            INDEX_FROM => {
+                let named = self.rows.iter().enumerate().map(|(i, (n, _))| (n.clone(), i as u32));
+                self.row_index.extend(named);
+            }
+            n if n > INDEX_FROM => {
+                self.row_index.insert(name.into(), (n - 1) as u32);
+            }
+            _ => {}
+        }
         v
     }
 
@@ -56,6 +94,10 @@ impl SpecEnv {
 
     /// The dim variable of a label, if the spec used it.
     pub fn label(&self, name: &str) -> Option<DimVar> {
+        if self.dims.len() >= INDEX_FROM {
+            let i = *self.index.get(name)? as usize;
+            return self.dims.get(i).map(|(_, v)| *v);
+        }
         self.dims.iter().find(|(n, _)| same_name(n, name)).map(|(_, v)| *v)
     }
 
@@ -98,6 +140,14 @@ impl SpecEnv {
     }
 
     fn axis(&mut self, env: &mut Env, a: &ast::Axis) -> Result<Dim, InferError> {
+        let d = self.axis_dim(env, a)?;
+        if let (Some(n), Some(step)) = (Node::of(d), self.step) {
+            env.cache.note_origin(n, step, a.span);
+        }
+        Ok(d)
+    }
+
+    fn axis_dim(&mut self, env: &mut Env, a: &ast::Axis) -> Result<Dim, InferError> {
         Ok(match &a.kind {
             AxisKind::Label(n) => Dim::Var(self.dim_var(env, n)),
             AxisKind::Placeholder => Dim::Var(env.new_dim(Some("_"))),
@@ -118,7 +168,7 @@ impl SpecEnv {
                         ConcatPart::Size(n) => Dim::size(*n),
                     })
                     .collect();
-                env.exprs.concat(&parts)
+                env.exprs.concat_tree(&parts)
             }
         })
     }
@@ -157,42 +207,188 @@ fn coeff(c: &Coeff) -> Result<u64, InferError> {
 /// Labels of a concatenation component that may be guessed to size 0: a component `v` of a
 /// concatenation on one side is discardable when every slot on the other side has an axis
 /// whose labels all occur among the concatenation's other components.
+///
+/// For a concatenation with label set `L` and a slot of the other side, the slot's
+/// *candidates* are its axes whose labels all lie in `L`; the slot covers `v` when it has
+/// candidates and `v` is not in all of them. Candidates are found through an index from each
+/// label to the concatenations holding it, each distinct axis once per slot, so that the cost
+/// follows the size of the spec (a concatenation of many operands, or many concatenations).
 pub fn discardable_labels(lhs: &ShapeSpec, rhs: &[ShapeSpec]) -> Vec<Name> {
     let mut out = Vec::new();
-    let sides: Vec<(&ShapeSpec, Vec<&ShapeSpec>)> = std::iter::once((lhs, rhs.iter().collect()))
-        .chain(rhs.iter().map(|r| (r, vec![lhs])))
-        .collect();
+    let mut found: HashSet<&str, FixedState> = HashSet::default();
+    let lhs_only = [lhs];
+    let sides = std::iter::once((lhs, rhs.iter().collect::<Vec<_>>()))
+        .chain(rhs.iter().map(|r| (r, lhs_only.to_vec())));
     for (slot, others) in sides {
-        for (_, row) in slot.rows() {
-            for axis in row.axes() {
-                let AxisKind::Concat(parts) = &axis.kind else { continue };
-                let labels: Vec<&Name> = parts
-                    .iter()
-                    .filter_map(|p| if let ConcatPart::Label(l) = p { Some(l) } else { None })
-                    .collect();
-                for v in &labels {
-                    let rest: Vec<&&Name> = labels.iter().filter(|l| *l != v).collect();
-                    let covered = others.iter().all(|o| {
-                        o.rows().any(|(_, r)| r.axes().any(|a| axis_within(&a.kind, &rest)))
-                    });
-                    if covered && !out.contains(*v) {
-                        out.push((*v).clone());
-                    }
-                }
+        for v in covered_components(slot, &others) {
+            if found.insert(v.as_str()) {
+                out.push(v.clone());
             }
         }
     }
     out
 }
 
-fn axis_within(kind: &AxisKind, rest: &[&&Name]) -> bool {
-    let labels: Vec<&Name> = match kind {
-        AxisKind::Label(l) => vec![l],
-        AxisKind::Concat(parts) => parts
-            .iter()
-            .filter_map(|p| if let ConcatPart::Label(l) = p { Some(l) } else { None })
-            .collect(),
-        _ => return false,
-    };
-    !labels.is_empty() && labels.iter().all(|l| rest.iter().any(|r| **r == *l))
+/// The labels of a concatenation's parts, in order.
+fn concat_labels(parts: &[ConcatPart]) -> Vec<&Name> {
+    parts.iter().filter_map(|p| if let ConcatPart::Label(l) = p { Some(l) } else { None }).collect()
+}
+
+/// What the candidates of one slot for one concatenation are: how many, and how many of them
+/// hold each label.
+#[derive(Default)]
+struct Candidates<'a> {
+    count: usize,
+    holding: HashMap<&'a str, usize, FixedState>,
+}
+
+/// The components of the concatenations of `slot` that every slot of `others` covers (see
+/// [`discardable_labels`]), in order, with repeats.
+fn covered_components<'a>(slot: &'a ShapeSpec, others: &[&'a ShapeSpec]) -> Vec<&'a Name> {
+    let concats: Vec<Vec<&Name>> = slot
+        .rows()
+        .flat_map(|(_, row)| row.axes())
+        .filter_map(|a| match &a.kind {
+            AxisKind::Concat(parts) => Some(concat_labels(parts)),
+            _ => None,
+        })
+        .collect();
+    if concats.is_empty() {
+        return Vec::new();
+    }
+    let sets: Vec<HashSet<&str, FixedState>> =
+        concats.iter().map(|ls| ls.iter().map(|l| l.as_str()).collect()).collect();
+    let mut holders: HashMap<&str, SmallVec<[u32; 2]>, FixedState> = HashMap::default();
+    for (i, set) in sets.iter().enumerate() {
+        for l in set {
+            holders.entry(*l).or_default().push(i as u32);
+        }
+    }
+    // Per concatenation and other slot, its candidates there.
+    let mut cands: HashMap<(u32, usize), Candidates, FixedState> = HashMap::default();
+    for (j, other) in others.iter().enumerate() {
+        let mut axes: HashSet<Vec<&str>, FixedState> = HashSet::default();
+        for axis in other.rows().flat_map(|(_, row)| row.axes()) {
+            let mut labels: Vec<&str> = match &axis.kind {
+                AxisKind::Label(l) => vec![l.as_str()],
+                AxisKind::Concat(parts) => {
+                    concat_labels(parts).iter().map(|l| l.as_str()).collect()
+                }
+                _ => continue,
+            };
+            labels.sort_unstable();
+            labels.dedup();
+            let Some(first) = labels.first().copied() else { continue };
+            if !axes.insert(labels.clone()) {
+                continue;
+            }
+            for &i in holders.get(first).into_iter().flatten() {
+                if labels.iter().all(|l| sets[i as usize].contains(l)) {
+                    let c = cands.entry((i, j)).or_default();
+                    c.count += 1;
+                    for l in &labels {
+                        *c.holding.entry(*l).or_default() += 1;
+                    }
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (i, labels) in concats.iter().enumerate() {
+        let i = i as u32;
+        let mut uncovered: HashSet<&str, FixedState> = HashSet::default();
+        let mut covering = 0;
+        for j in 0..others.len() {
+            let Some(c) = cands.get(&(i, j)) else { break };
+            covering += 1;
+            let held_by_all = c.holding.iter().filter(|(_, n)| **n == c.count).map(|(l, _)| *l);
+            uncovered.extend(held_by_all);
+        }
+        if covering == others.len() {
+            out.extend(labels.iter().copied().filter(|l| !uncovered.contains(l.as_str())));
+        }
+    }
+    out
+}
+
+#[cfg(all(test, feature = "fuzzing"))]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::{discardable_labels, AxisKind, ConcatPart, Name, ShapeSpec};
+
+    /// The definition of [`discardable_labels`], written directly (cubic in the spec).
+    fn by_definition(lhs: &ShapeSpec, rhs: &[ShapeSpec]) -> Vec<Name> {
+        let labels_of = |kind: &AxisKind| -> Vec<Name> {
+            match kind {
+                AxisKind::Label(l) => vec![l.clone()],
+                AxisKind::Concat(parts) => parts
+                    .iter()
+                    .filter_map(
+                        |p| if let ConcatPart::Label(l) = p { Some(l.clone()) } else { None },
+                    )
+                    .collect(),
+                _ => Vec::new(),
+            }
+        };
+        let mut out: Vec<Name> = Vec::new();
+        let sides: Vec<(&ShapeSpec, Vec<&ShapeSpec>)> =
+            std::iter::once((lhs, rhs.iter().collect()))
+                .chain(rhs.iter().map(|r| (r, vec![lhs])))
+                .collect();
+        for (slot, others) in sides {
+            for axis in slot.rows().flat_map(|(_, r)| r.axes()) {
+                if !matches!(axis.kind, AxisKind::Concat(_)) {
+                    continue;
+                }
+                let labels = labels_of(&axis.kind);
+                for v in &labels {
+                    let rest: Vec<&Name> = labels.iter().filter(|l| *l != v).collect();
+                    let covered = others.iter().all(|o| {
+                        o.rows().flat_map(|(_, r)| r.axes()).any(|a| {
+                            let ls = labels_of(&a.kind);
+                            !ls.is_empty() && ls.iter().all(|l| rest.contains(&l))
+                        })
+                    });
+                    if covered && !out.contains(v) {
+                        out.push(v.clone());
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    proptest! {
+        /// The linear-time discardable components are the definition's, in the same order.
+        #[test]
+        fn discardable_labels_follow_their_definition(
+            text in crate::fuzzing::specs::einsum_text()
+        ) {
+            if let Ok(spec) = crate::spec::parse_einsum(&text) {
+                prop_assert_eq!(
+                    discardable_labels(&spec.lhs, &spec.rhs),
+                    by_definition(&spec.lhs, &spec.rhs)
+                );
+            }
+        }
+    }
+
+    /// Concatenations among many operands: components are covered when each other slot has
+    /// an axis of the other components only.
+    #[test]
+    fn discardable_labels_of_stacked_concatenations() {
+        for text in [
+            "a;b=>a^b",
+            "a^b;b=>a",
+            "a,b;b=>a^b,b",
+            "a^b^c;a;b^c=>a,b",
+            "x0;x1;x2=>x0^x1^x2",
+            "a,b^c;c,a;b=>a^b^c",
+        ] {
+            let spec = crate::spec::parse_einsum(text).expect("parses");
+            let found = discardable_labels(&spec.lhs, &spec.rhs);
+            assert_eq!(found, by_definition(&spec.lhs, &spec.rhs), "{text}");
+        }
+    }
 }

@@ -12,15 +12,16 @@ use std::collections::HashMap;
 use ena::unify::{InPlaceUnificationTable, NoError, UnifyValue};
 use smallvec::SmallVec;
 
-/// Dim arithmetic the public API offers here.
-pub use super::arith::{basis_conflict, concat_sum, valid_conv_size};
-use super::arith::{simplify_affine, simplify_concat};
+/// Dim arithmetic the public API offers here (it lives in `infer/arith.rs`).
+pub use super::arith::{concat_sum, valid_conv_size};
 use super::constraint::RowArg;
 pub use super::info::{sole, DimFacts, DimInfo, LinkSlab, RowInfo, RowLinks};
 use super::names::Names;
+pub use super::nodes::{Node, NodeCache, Summary};
 use super::store::{RowId, RowStore};
+pub use super::subst::Resolved;
 use crate::ids::{DimVar, RowVar};
-use crate::shape::{AffineDim, Dim, DimExprs, Row, Solved};
+use crate::shape::{Dim, DimExprs, Row, Solved};
 
 /// The ena value of a dim variable: the index of its bound value, `u32::MAX` while unbound
 /// (4 bytes, so that a variable's ena entry is 12).
@@ -70,11 +71,13 @@ const INTERN_FROM: usize = 64;
 /// The union-find tables and side tables.
 #[derive(Clone, Default)]
 pub struct Env {
-    dims: InPlaceUnificationTable<DimVar>,
+    pub(super) dims: InPlaceUnificationTable<DimVar>,
     rows: InPlaceUnificationTable<RowVar>,
-    dim_values: Vec<Dim>,
+    pub(super) dim_values: Vec<Dim>,
     /// The structure of affine and concatenation dims.
     pub exprs: DimExprs,
+    /// The substituted values of the nodes of `exprs` (see `infer/subst.rs`).
+    pub cache: NodeCache,
     /// A fast fixed hash: a program has few distinct sizes, and each is hashed often.
     solved_ids: HashMap<Solved, u32, foldhash::fast::FixedState>,
     /// Values of bound row variables and declared shapes of leaves.
@@ -182,11 +185,18 @@ impl Env {
     pub fn union_dims(&mut self, a: DimVar, b: DimVar) -> (DimVar, DimVar) {
         let (ra, rb) = (self.dims.find(a), self.dims.find(b));
         self.dims.union(ra, rb);
-        if self.watching {
-            self.changed_dims.extend([ra, rb]);
-        }
         let root = self.dims.find(ra);
         let other = if root == ra { rb } else { ra };
+        // Only the variable that stops being a root changes for what waits on it: a
+        // constraint that mentions both is woken through it, and one that mentions only the
+        // root reads the same form as before (many constraints may wait on one root that
+        // every step unites a fresh variable into).
+        if self.watching && other != root {
+            self.changed_dims.push(other);
+        }
+        // Values that mention the root stay as they are; those that mention the other old
+        // root must name the new one.
+        self.cache.var_changed(other, self.watching);
         self.parents.unite_dims(other, root);
         (root, other)
     }
@@ -195,11 +205,12 @@ impl Env {
     pub fn union_rows(&mut self, a: RowVar, b: RowVar) -> (RowVar, RowVar) {
         let (ra, rb) = (self.rows.find(a), self.rows.find(b));
         self.rows.union(ra, rb);
-        if self.watching {
-            self.changed_rows.extend([ra, rb]);
-        }
         let root = self.rows.find(ra);
         let other = if root == ra { rb } else { ra };
+        // As for dim variables: what waits on the old root that stays one reads as before.
+        if self.watching && other != root {
+            self.changed_rows.push(other);
+        }
         self.parents.unite_rows(other, root);
         (root, other)
     }
@@ -221,6 +232,7 @@ impl Env {
         };
         let root = self.dims.find(v);
         self.dims.union_value(root, DimVal(idx));
+        self.cache.var_changed(root, self.watching);
         if self.watching {
             self.changed_dims.push(root);
         }
@@ -268,13 +280,14 @@ impl Env {
         self.row_info.len()
     }
 
-    /// Substitutes the current bindings into a dimension and simplifies arithmetic.
+    /// Substitutes the current bindings into a dimension and simplifies arithmetic (an affine
+    /// or concatenation dim reads its cached value, see `infer/subst.rs`).
     #[inline]
     pub fn dim(&mut self, d: &Dim) -> Dim {
         match *d {
             Dim::Var(v) => self.var_dim(v),
             Dim::Solved(s) => Dim::Solved(s),
-            other => self.dim_expr(other),
+            other => self.expr_dim(other),
         }
     }
 
@@ -285,44 +298,17 @@ impl Env {
         let Some(i) = value.get() else { return Dim::Var(root) };
         match self.dim_values[i as usize] {
             Dim::Solved(s) => Dim::Solved(s),
-            Dim::Var(w) => self.var_dim(w),
-            other => self.dim_expr(other),
+            other => self.expr_dim(other),
         }
     }
 
-    /// Substitutes into an affine or concatenation dim and simplifies it. A dim whose parts
-    /// did not change is returned as it is (nothing is interned).
+    /// The substituted value of an affine or concatenation dim.
     #[inline(never)]
-    fn dim_expr(&mut self, d: Dim) -> Dim {
-        match d {
-            Dim::Var(v) => self.var_dim(v),
-            Dim::Solved(s) => Dim::Solved(s),
-            Dim::Affine(id) => {
-                let a = self.exprs.get_affine(id);
-                let over = self.dim(&a.over);
-                let conv = a.conv.map(|(dil, k, p)| (dil, self.dim(&k), p));
-                let new = AffineDim { stride: a.stride, over, offset: a.offset, conv };
-                match simplify_affine(new) {
-                    Some(s) => s,
-                    None if new == a => d,
-                    None => self.exprs.affine(new),
-                }
-            }
-            Dim::Concat(id) => {
-                let parts: SmallVec<[Dim; 4]> = self.exprs.parts(id).iter().copied().collect();
-                let mut flat: SmallVec<[Dim; 4]> = SmallVec::new();
-                for p in &parts {
-                    match self.dim(p) {
-                        Dim::Concat(inner) => flat.extend_from_slice(self.exprs.parts(inner)),
-                        other => flat.push(other),
-                    }
-                }
-                match simplify_concat(&flat) {
-                    Some(s) => s,
-                    None if flat == parts => d,
-                    None => self.exprs.concat(&flat),
-                }
-            }
+    fn expr_dim(&mut self, d: Dim) -> Dim {
+        match self.resolve(d) {
+            Resolved::Solved(s) => Dim::Solved(s),
+            Resolved::Root(v) => Dim::Var(v),
+            Resolved::Node(n) => self.node_value(n),
         }
     }
 
@@ -401,19 +387,74 @@ impl Env {
         }
     }
 
-    /// Appends a stored row (substituted) at the marker of `out`.
+    /// Appends a stored row (substituted) at the marker of `out`: its leading axes, its
+    /// variable's value, its trailing axes. Row variables bound to rows with variables nest
+    /// as deep as the program makes them: the chain is followed in a loop.
     fn splice_stored(&mut self, id: RowId, out: &mut Row) {
-        let (start, beg, len, var) = self.store.layout(id);
-        for k in start..start + beg {
-            let d = self.stored_dim(k);
-            out.beg.push(d);
+        let (chain, end) = self.stored_chain(id);
+        for &id in &chain {
+            let (start, beg, _, _) = self.store.layout(id);
+            for k in start..start + beg {
+                let d = self.stored_dim(k);
+                out.beg.push(d);
+            }
         }
-        if let Some(inner) = var {
-            self.splice(inner, out);
+        out.var = end;
+        for &id in chain.iter().rev() {
+            let (start, beg, len, _) = self.store.layout(id);
+            for k in start + beg..start + len {
+                let d = self.stored_dim(k);
+                out.dims.push(d);
+            }
         }
-        for k in start + beg..start + len {
-            let d = self.stored_dim(k);
-            out.dims.push(d);
+    }
+
+    /// The stored rows a stored row's value nests, outermost first (it, the value of its
+    /// variable, the value of that one's...), and the unbound root left at the innermost
+    /// marker (`None` when the innermost row is closed).
+    pub fn stored_chain(&mut self, id: RowId) -> (SmallVec<[RowId; 4]>, Option<RowVar>) {
+        let mut chain: SmallVec<[RowId; 4]> = smallvec::smallvec![id];
+        let mut var = self.store.layout(id).3;
+        while let Some(v) = var {
+            match self.row_value(v) {
+                Err(root) => return (chain, Some(root)),
+                Ok(inner) => {
+                    chain.push(inner);
+                    var = self.store.layout(inner).3;
+                }
+            }
+        }
+        (chain, None)
+    }
+
+    /// Brings the cached values of the affine and concatenation dims a row reaches up to date
+    /// (see `infer/peek.rs`: reads find them fresh).
+    pub fn freshen_row(&mut self, r: &RowArg) {
+        let id = match r {
+            RowArg::Stored(id) => *id,
+            RowArg::Var(v) => match self.row_value(*v) {
+                Ok(id) => id,
+                Err(_) => return,
+            },
+            RowArg::Empty | RowArg::Scratch(_) => return,
+        };
+        let (chain, _) = self.stored_chain(id);
+        for id in chain {
+            let (start, _, len, _) = self.store.layout(id);
+            for k in start..start + len {
+                if !matches!(self.store.dim_at(k), Dim::Solved(_)) {
+                    self.stored_dim(k);
+                }
+            }
+        }
+    }
+
+    /// The number of explicit axes of a constraint's row as given (unsubstituted).
+    pub fn arg_len(&self, r: &RowArg) -> usize {
+        match r {
+            RowArg::Empty | RowArg::Var(_) => 0,
+            RowArg::Stored(id) => self.store.layout(*id).2,
+            RowArg::Scratch(i) => self.scratch.get(*i as usize).map_or(0, Row::explicit_len),
         }
     }
 
@@ -470,7 +511,7 @@ impl Env {
         match *self.store.dim_at(k) {
             Dim::Solved(s) => Dim::Solved(s),
             Dim::Var(v) => self.var_dim(v),
-            d => self.dim_expr(d),
+            d => self.expr_dim(d),
         }
     }
 }

@@ -10,6 +10,7 @@ mod declare;
 mod direct;
 mod events;
 mod handles;
+mod history;
 mod identity;
 mod labels;
 mod probe;
@@ -23,13 +24,15 @@ mod typed;
 use events::Event;
 use handles::HandleEntry;
 pub use handles::{Captured, Handle, HandleKind};
+pub use history::RecordedTexts;
 pub use identity::GraphId;
 pub use labels::StepLabels;
 pub(crate) use probe::SolvedAxes;
+pub(crate) use settings::{SetDimAt, SetDimRecord};
 use steps::{usage, SpecCache, TextHasher};
 pub use typed::{Leaf, ShapeBuilder, TensorSizes};
 
-use super::constraint::{Constraint, Origin, Part};
+use super::constraint::{Constraint, Count, Origin, Part};
 use super::error::InferError;
 use super::names::Names;
 use super::op::OpKind;
@@ -344,7 +347,8 @@ impl Graph {
     /// Requires two tensors to have equal shapes (all three rows).
     pub fn equal_shapes(&mut self, a: TensorId, b: TensorId) -> Result<(), InferError> {
         if a.index() >= self.tensors.len() || b.index() >= self.tensors.len() {
-            return Err(usage(ErrorCode::Label, format!("unknown tensor {a} or {b}")));
+            let bad = if a.index() >= self.tensors.len() { a } else { b };
+            return Err(InferError::UnknownTensor { name: bad.to_string() });
         }
         self.events.push(Event::Equal(a, b));
         let (sa, sb) = (self.tensors[a.index()].shape, self.tensors[b.index()].shape);
@@ -379,7 +383,7 @@ impl Graph {
     /// ```
     pub fn total_elems(&mut self, t: TensorId, n: u64) -> Result<(), InferError> {
         if t.index() >= self.tensors.len() {
-            return Err(usage(ErrorCode::Label, format!("unknown tensor {t}")));
+            return Err(InferError::UnknownTensor { name: t.to_string() });
         }
         if n > crate::spec::lexer::MAX_INT {
             return Err(usage(ErrorCode::Value, format!("{n} elements is above the limit 2^62")));
@@ -392,7 +396,7 @@ impl Graph {
             part: Part::Side,
             span: None,
         });
-        self.solver.push_with(Constraint::TotalElems(shape, n), o);
+        self.solver.push_with(Constraint::TotalElems(shape, Count(n)), o);
         self.touch(t);
         self.solver.run()
     }
@@ -402,17 +406,23 @@ impl Graph {
     /// far is fully known; more operations may still be added.
     ///
     /// When the default closing policy fails, the graph is rebuilt and closed carefully (each
-    /// leaf takes its cap, else the broadcast top, else stays open); the original error is
-    /// returned if that fails too. Open leaf row lengths are searched only when the failure is
-    /// a contradiction: when the program leaves something undetermined (`unresolved`, e.g. a
-    /// parameter's row), picking a length would be a guess.
+    /// leaf takes its cap, else the broadcast top, else stays open, see `careful.rs`); the
+    /// original error is returned if that fails too. Open leaf row lengths are searched only
+    /// when the failure is a contradiction: when the program leaves something undetermined
+    /// (`unresolved`, e.g. a parameter's row), picking a length would be a guess. Neither is
+    /// tried for a size above 2^62 (`value`) or the solver's guard (`resource`).
     pub fn solve(&mut self) -> Result<(), InferError> {
         let result = self.solve_once();
         if result.is_ok() || self.solver.careful {
             self.events.push(Event::Solve);
             return result;
         }
-        let undetermined = result.as_ref().is_err_and(|e| e.code() == ErrorCode::Unresolved);
+        // A size overflow or the solver's guard is not a closing choice to revisit.
+        let code = result.as_ref().err().map(Coded::code);
+        if matches!(code, Some(ErrorCode::Value | ErrorCode::Resource)) {
+            return result;
+        }
+        let undetermined = code == Some(ErrorCode::Unresolved);
         let search = |g: &Graph| if undetermined { None } else { g.search_lengths() };
         match self.replay_carefully().or_else(|| search(self)) {
             Some(g) => {
@@ -442,8 +452,18 @@ impl Graph {
         let result = self.solver.finish((&self.tensors, &self.names), &pending, solved);
         for t in pending.drain(..) {
             self.in_pending[t.index()] = false;
+            // Substituted once through the node table, so that reads (`&self`, see
+            // `infer/peek.rs`) find every node they reach fresh.
+            let shape = self.tensors[t.index()].shape;
+            for row in shape.rows() {
+                self.solver.env.freshen_row(&row);
+            }
         }
         self.pending = pending;
+        let result = match (result, self.solver.overflow_error()) {
+            (Ok(_), Some(e)) => Err(e),
+            (result, _) => result,
+        };
         // Every touched shape is now variable-free; a concatenation or convolution whose parts
         // have conflicting bases is the one thing that can still be left unsimplified.
         for t in result? {

@@ -1,7 +1,7 @@
 //! Constraint generation per operation: inequalities for pointwise, compose and transpose;
 //! flat equalities for spec operations and batch slicing. Omitted kinds in a spec are empty rows.
 
-use super::constraint::{Constraint, Origin, Part, RowArg};
+use super::constraint::{Constraint, Count, Origin, Part, RowArg};
 use super::elaborate::{discardable_labels, SpecEnv};
 use super::error::InferError;
 use super::op::OpKind;
@@ -21,6 +21,12 @@ pub struct StepShapes<'a> {
     pub args: &'a [(TensorId, ShapeRef)],
 }
 
+/// The number of the `i`-th operand, as origins record it (an operand past `u32::MAX`, which
+/// no program reaches, reads as the last number rather than a wrapped one).
+pub(super) fn operand_number(i: usize) -> u32 {
+    u32::try_from(i).unwrap_or(u32::MAX)
+}
+
 const B: RowKind = RowKind::Batch;
 const I: RowKind = RowKind::Input;
 const O: RowKind = RowKind::Output;
@@ -28,11 +34,11 @@ const O: RowKind = RowKind::Output;
 impl Solver {
     /// `res ⊑ opnd`, from operand `i`'s row of kind `k`. A closed empty operand row
     /// broadcasts into any result: it gives no constraint.
-    fn ineq(&mut self, s: &StepShapes, (i, k): (u8, RowKind), res: RowArg, opnd: RowArg) {
+    fn ineq(&mut self, s: &StepShapes, (i, k): (u32, RowKind), res: RowArg, opnd: RowArg) {
         if self.env.is_closed_empty(&opnd) {
             return;
         }
-        let tensor = s.args.get(usize::from(i)).map(|a| a.0);
+        let tensor = s.args.get(i as usize).map(|a| a.0);
         let part = Part::Operand(i, k);
         let o = self.origin(Origin { step: Some(s.step), tensor, part, span: None });
         self.push_with(Constraint::RowIneq { res, opnd }, o);
@@ -46,7 +52,7 @@ impl Solver {
                 if let Some(v) = self.env.tail_var(&opnd) {
                     self.env.row_info[v.index()].used_in_pointwise = true;
                 }
-                self.ineq(s, (i as u8, k), s.out.1.row(k), opnd);
+                self.ineq(s, (operand_number(i), k), s.out.1.row(k), opnd);
             }
         }
     }
@@ -121,6 +127,7 @@ impl Solver {
         (kind, spec): (OpKind, &EinsumSpec),
         (env, lhs): (&mut SpecEnv, &mut [Row; 3]),
     ) -> Result<(), InferError> {
+        env.step = Some(step);
         env.slot(&mut self.env, &spec.lhs, lhs)?;
         // Each operand slot is elaborated and its equalities queued in turn: variables are
         // made and constraints queued in the same order as elaborating every slot first.
@@ -137,7 +144,7 @@ impl Solver {
                 let o = self.origin(Origin {
                     step: Some(step),
                     tensor: Some(args[i].0),
-                    part: Part::Operand(i as u8, k),
+                    part: Part::Operand(operand_number(i), k),
                     span: Some(slot_span),
                 });
                 self.mark_used_in_spec(&arg);
@@ -158,7 +165,7 @@ impl Solver {
                 part: Part::Side,
                 span: None,
             });
-            self.push_with(Constraint::AtLeast(Dim::Var(v), i.saturating_add(1)), o);
+            self.push_with(Constraint::AtLeast(Dim::Var(v), Count(i.saturating_add(1))), o);
         }
         Ok(())
     }

@@ -38,7 +38,7 @@ impl Solver {
             let o = self.origin(Origin {
                 step: Some(s.step),
                 tensor: Some(*t),
-                part: Part::Operand(i as u8, RowKind::Output),
+                part: Part::Operand(super::lower::operand_number(i), RowKind::Output),
                 span: Some(term.span),
             });
             self.current = Some(o);

@@ -5,7 +5,9 @@
 //! more. A constraint that cannot be decided is deferred until a variable it mentions is bound
 //! or united, or the stage advances (see [`super::deferred`]). The solver terminates on every
 //! input: every binding removes a variable, templates are bounded in depth, and a fuel counter
-//! bounds the total work.
+//! bounds the total work. The fuel grows with the program (an allowance per constraint and per
+//! axis of its rows), so that no well-formed program runs out; running out is reported as a
+//! `resource` error, never as a property of the program.
 
 use std::collections::{HashSet, VecDeque};
 
@@ -13,7 +15,7 @@ use smallvec::SmallVec;
 
 use super::constraint::{AxisAt, Constraint, Origin, OriginId, Origins, Queued, RowArg};
 use super::deferred::Deferred;
-use super::env::Env;
+use super::env::{Env, Node};
 use super::error::{InferError, ShapeError};
 use crate::code::ErrorCode;
 use crate::ids::{DimVar, RowVar};
@@ -47,13 +49,25 @@ pub struct Solver {
     /// Whether the constraint being processed relates its origin's rows as given.
     current_exact: bool,
     fuel: u64,
+    /// The number of variables whose allowance has been added to `fuel`.
+    vars_funded: usize,
     /// Closing decisions are tried one at a time and undone when they contradict the rest.
     pub careful: bool,
+    /// The copying work careful closing may still do (see `careful.rs`).
+    pub careful_budget: u64,
 }
 
-/// Work allowed per queued constraint before the solver gives up (a guard, never reached by
-/// well-formed programs).
+/// Work allowed per constraint queued by an operation before the solver gives up (a guard,
+/// never reached by well-formed programs).
 const FUEL_PER_CONSTRAINT: u64 = 10_000;
+
+/// Work allowed, besides, per axis of the rows such a constraint relates: a spec of many labels
+/// derives a few constraints per label.
+const FUEL_PER_AXIS: u64 = 1_000;
+
+/// Work allowed, besides, per variable created: binding a variable re-emits what was known
+/// about it, and closing decides each variable in turn.
+const FUEL_PER_VAR: u64 = 1_000;
 
 impl Solver {
     /// A solver at stage 1.
@@ -68,7 +82,19 @@ impl Solver {
 
     /// Queues a constraint with an explicit origin, relating that origin's rows as given.
     pub fn push_with(&mut self, c: Constraint, origin: OriginId) {
-        self.fuel += FUEL_PER_CONSTRAINT;
+        let axes = match &c {
+            Constraint::RowEq(a, b)
+            | Constraint::RowIneq { res: a, opnd: b }
+            | Constraint::RowIneqRight { res: a, opnd: b } => {
+                self.env.arg_len(a).saturating_add(self.env.arg_len(b))
+            }
+            Constraint::TotalElems(shape, _) => {
+                shape.rows().iter().map(|r| self.env.arg_len(r)).fold(0, usize::saturating_add)
+            }
+            _ => 0,
+        };
+        let allowance = FUEL_PER_AXIS.saturating_mul(axes as u64);
+        self.fuel = self.fuel.saturating_add(FUEL_PER_CONSTRAINT).saturating_add(allowance);
         self.queue.push_back(Queued { c, origin, axis: AxisAt::NONE, exact: true });
     }
 
@@ -132,7 +158,8 @@ impl Solver {
                 self.note_changes();
             }
             if !self.deferred.has_woken() {
-                return Ok(());
+                // A dim substituted outside a constraint (by closing) may have overflowed.
+                return self.overflow_error().map_or(Ok(()), Err);
             }
             let woken = self.deferred.take_woken();
             self.env.watching = !self.deferred.is_empty();
@@ -153,6 +180,9 @@ impl Solver {
         for v in self.env.changed_dims.drain(..) {
             self.deferred.dim_changed(v);
         }
+        for n in self.env.cache.changed.drain(..) {
+            self.deferred.node_changed(n);
+        }
         for v in self.env.changed_rows.drain(..) {
             self.deferred.row_changed(v);
         }
@@ -170,20 +200,26 @@ impl Solver {
             }
             _ => {}
         }
-        let mut dims: SmallVec<[DimVar; 8]> = SmallVec::new();
-        let mut rows: SmallVec<[RowVar; 4]> = SmallVec::new();
-        vars_of(&mut self.env, &q.c, &mut dims, &mut rows);
-        self.deferred.add(q, &dims, &rows);
+        let mut watch = Watch::default();
+        vars_of(&mut self.env, &q.c, &mut watch);
+        self.deferred.add(q, &watch.dims, &watch.rows, &watch.nodes);
         self.env.watching = true;
     }
 
-    /// The unbound dim variables (roots) that deferred constraints mention.
+    /// The unbound dim variables (roots) that deferred constraints mention, also inside their
+    /// affine and concatenation dims.
     pub fn deferred_dims(&mut self) -> HashSet<DimVar> {
-        let (mut dims, mut rows): (SmallVec<[DimVar; 8]>, SmallVec<[RowVar; 4]>) = <_>::default();
+        let mut watch = Watch::default();
         for q in self.deferred.constraints() {
-            vars_of(&mut self.env, &q.c, &mut dims, &mut rows);
+            vars_of(&mut self.env, &q.c, &mut watch);
         }
-        dims.into_iter().collect()
+        let mut out: HashSet<DimVar> = watch.dims.into_iter().collect();
+        for n in watch.nodes {
+            self.env.for_each_root(n.dim(), &mut |v| {
+                out.insert(v);
+            });
+        }
+        out
     }
 
     /// The unbound row variables (roots) at the markers of a deferred broadcast's rows: deciding
@@ -215,9 +251,18 @@ impl Solver {
 
     fn step(&mut self, q: Queued) -> Result<(), InferError> {
         if self.fuel == 0 {
+            // The allowance of the variables created since the last top-up.
+            let vars = self.env.dim_count() + self.env.row_count();
+            let new = vars.saturating_sub(self.vars_funded) as u64;
+            self.vars_funded = vars;
+            self.fuel = FUEL_PER_VAR.saturating_mul(new);
+        }
+        if self.fuel == 0 {
             return Err(self.fail(
-                ErrorCode::Cycle,
-                "shape inference did not converge (infinitely many axes?)".into(),
+                ErrorCode::Resource,
+                "shape inference stopped: it used up the work allowed for a program of this \
+                 size (a guard against runaway solving, not a fault found in the program)"
+                    .into(),
                 q.origin,
             ));
         }
@@ -231,8 +276,13 @@ impl Solver {
             Constraint::RowEq(a, b) => self.unify_row(a, b),
             Constraint::RowIneq { res, opnd } => self.row_ineq(res, opnd),
             Constraint::RowIneqRight { res, opnd } => self.row_ineq_right(res, opnd),
-            Constraint::AtLeast(d, n) => self.at_least(d, *n),
-            Constraint::TotalElems(shape, n) => self.total_elems(&shape.rows(), *n),
+            Constraint::AtLeast(d, n) => self.at_least(d, n.get()),
+            Constraint::TotalElems(shape, n) => self.total_elems(&shape.rows(), n.get()),
+        };
+        let outcome = match (outcome, self.overflow_error()) {
+            (Err(e), _) => Err(e),
+            (Ok(_), Some(e)) => Err(e),
+            (ok, None) => ok,
         };
         match outcome {
             Ok(Outcome::Done) => Ok(()),
@@ -242,6 +292,30 @@ impl Solver {
             }
             Err(e) => Err(self.attach_at(e, q.origin, q.axis)),
         }
+    }
+
+    /// The error for the first affine or concatenation dim found to be larger than 2^62 since
+    /// the last call, if any (see [`Solver::overflow_at`]).
+    pub fn overflow_error(&mut self) -> Option<InferError> {
+        let (node, _) = self.env.take_overflow()?;
+        Some(self.overflow_at(node))
+    }
+
+    /// The `value` error for a dim larger than 2^62: at the step and spec axis that wrote the
+    /// dim (or, for a dim made by the solver, at the constraint being processed).
+    pub fn overflow_at(&self, node: Node) -> InferError {
+        let text = self.env.show_dim(node.dim());
+        let what = if matches!(node.dim(), Dim::Concat(_)) {
+            format!("the concatenated axis `{text}` adds up to more than 2^62")
+        } else {
+            format!("the size of the axis `{text}` is above the limit 2^62")
+        };
+        let mut e = self.error(ErrorCode::Value, what);
+        if let (InferError::Shape(s), Some((step, span))) = (&mut e, self.env.cache.origin(node)) {
+            s.step = Some(step);
+            s.spans.push(span);
+        }
+        e
     }
 
     /// Whether constraints are still deferred.
@@ -306,7 +380,7 @@ pub fn describe_origin(o: &Origin, axis: AxisAt) -> String {
     match o.part {
         Part::Result(k) => format!("{step}the result's {} row{tensor}{span}", k.name()),
         Part::Operand(i, k) => {
-            format!("{step}operand {}'s {} row{tensor}{span}", i + 1, k.name())
+            format!("{step}operand {i}'s {} row{tensor}{span}", k.name())
         }
         Part::Declaration => format!("{step}the declared shape{tensor}"),
         Part::Side => format!("{step}a side constraint{tensor}"),
@@ -320,36 +394,70 @@ impl From<ShapeError> for InferError {
     }
 }
 
-/// Collects the unbound variables of a constraint's substituted form.
-fn vars_of(
-    env: &mut Env,
-    c: &Constraint,
-    dims: &mut SmallVec<[DimVar; 8]>,
-    rows: &mut SmallVec<[RowVar; 4]>,
-) {
-    let mut dim = |env: &mut Env, d: &Dim| {
-        let d = env.dim(d);
-        d.for_each_var(&env.exprs, &mut |v| dims.push(v));
-    };
-    let mut row_args = |env: &mut Env, args: &[&RowArg], dim: &mut dyn FnMut(&mut Env, &Dim)| {
+/// What a deferred constraint waits on.
+#[derive(Default)]
+struct Watch {
+    dims: SmallVec<[DimVar; 8]>,
+    rows: SmallVec<[RowVar; 4]>,
+    nodes: SmallVec<[Node; 2]>,
+}
+
+/// Concatenations with at most this many unknown parts are also watched part by part: uniting
+/// two of their variables (which leaves the node's value as it is) may let equal parts cancel.
+const WATCH_PARTS: u64 = 16;
+
+/// Collects what a constraint's substituted form waits on: its unbound variables, and its
+/// affine and concatenation dims as nodes (each fresh, so that a change below it marks it
+/// stale), with an affine dim's own variables (read by `dim_eqs_waiting_on`) and a small
+/// concatenation's unknown parts.
+fn vars_of(env: &mut Env, c: &Constraint, w: &mut Watch) {
+    let row_args = |env: &mut Env, args: &[&RowArg], w: &mut Watch| {
         for r in args {
             let r = env.row_arg(r);
-            r.all().for_each(|d| dim(env, d));
-            rows.extend(r.var);
+            r.all().for_each(|d| watch_dim(env, d, w));
+            w.rows.extend(r.var);
         }
     };
     match c {
         Constraint::DimEq(a, b) | Constraint::DimIneq { res: a, opnd: b } => {
-            dim(env, a);
-            dim(env, b);
+            watch_dim(env, a, w);
+            watch_dim(env, b, w);
         }
         Constraint::RowEq(a, b)
         | Constraint::RowIneq { res: a, opnd: b }
-        | Constraint::RowIneqRight { res: a, opnd: b } => row_args(env, &[a, b], &mut dim),
-        Constraint::AtLeast(d, _) => dim(env, d),
+        | Constraint::RowIneqRight { res: a, opnd: b } => row_args(env, &[a, b], w),
+        Constraint::AtLeast(d, _) => watch_dim(env, d, w),
         Constraint::TotalElems(shape, _) => {
             let [a, b, c] = shape.rows();
-            row_args(env, &[&a, &b, &c], &mut dim);
+            row_args(env, &[&a, &b, &c], w);
         }
+    }
+}
+
+/// What one dim of a deferred constraint waits on (see [`vars_of`]).
+fn watch_dim(env: &mut Env, d: &Dim, w: &mut Watch) {
+    let d = env.dim(d);
+    let Some(n) = Node::of(d) else {
+        w.dims.extend(match d {
+            Dim::Var(v) => Some(v),
+            _ => None,
+        });
+        return;
+    };
+    env.node_value(n);
+    w.nodes.push(n);
+    if let Dim::Affine(id) = d {
+        let a = env.exprs.get_affine(id);
+        for p in [Some(a.over), a.conv.map(|(_, k, _)| k)].into_iter().flatten() {
+            if let Dim::Var(v) = env.dim(&p) {
+                w.dims.push(v);
+            }
+        }
+    } else if env.summary(d).unknown <= WATCH_PARTS {
+        env.for_each_unknown_part(d, &mut |p| {
+            if let Dim::Var(v) = p {
+                w.dims.push(v);
+            }
+        });
     }
 }

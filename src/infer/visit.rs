@@ -40,18 +40,26 @@ impl Env {
         }
     }
 
+    /// The items of a stored row: its leading axes, its variable's value, its trailing axes
+    /// (the nested values followed in a loop, see [`Env::stored_chain`]).
     fn visit_stored(&mut self, id: RowId, f: &mut impl FnMut(Item)) {
-        let (start, beg, len, var) = self.store.layout(id);
-        for k in start..start + beg {
-            let d = self.stored_dim(k);
-            f(Item::Dim(d));
+        let (chain, end) = self.stored_chain(id);
+        for &id in &chain {
+            let (start, beg, _, _) = self.store.layout(id);
+            for k in start..start + beg {
+                let d = self.stored_dim(k);
+                f(Item::Dim(d));
+            }
         }
-        if let Some(v) = var {
-            self.visit_var(v, f);
+        if let Some(v) = end {
+            f(Item::Row(v));
         }
-        for k in start + beg..start + len {
-            let d = self.stored_dim(k);
-            f(Item::Dim(d));
+        for &id in chain.iter().rev() {
+            let (start, beg, len, _) = self.store.layout(id);
+            for k in start + beg..start + len {
+                let d = self.stored_dim(k);
+                f(Item::Dim(d));
+            }
         }
     }
 

@@ -112,10 +112,9 @@ impl Nest {
             (Init::Touched, Some(_)) => return None,
         };
         let gemm = self.accum == Accum::Add && self.combine == Combine::Mul;
-        let gemm_work = super::gemm::find_core(&plan, 0).filter(|_| gemm).map(|c| {
-            let ext = |d: Option<usize>| d.map_or(1, |d| plan.extents[d]);
-            ext(c.m).saturating_mul(ext(c.n)).saturating_mul(plan.extents[c.k])
-        });
+        let gemm_work = super::gemm::find_core(&plan)
+            .filter(|_| gemm)
+            .map(|c| super::gemm::core_work(&plan, c));
         Some(Lean { plan, outer, inner, origin, run, panel, accum, fill, gemm_work })
     }
 }

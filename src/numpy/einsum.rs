@@ -4,10 +4,12 @@
 use super::error::EinsumError;
 use super::lower::{contract, Operand};
 use super::path::{greedy, planned_steps, PathOptions, PathStep};
+use super::recent;
 use super::shapes::{analyze, Analysis};
 use crate::kernel::{RunOptions, Scalar};
 use crate::spec::parse_numpy;
 use crate::tensor::{DType, Layout, Tensor};
+use smallvec::SmallVec;
 
 /// Evaluates numpy einsum subscripts on `operands`, e.g.
 /// `einsum("ij,jk->ik", &[&a, &b])`.
@@ -46,12 +48,12 @@ pub(crate) fn einsum_planned(
     opts: &RunOptions,
     path: Option<&PathOptions>,
 ) -> Result<Tensor, EinsumError> {
-    let parsed = parse_numpy(spec)?;
-    let shapes: Vec<&[usize]> = operands.iter().map(|t| t.shape()).collect();
-    let an = analyze(&parsed, &shapes)?;
-    let steps = path.map(|p| planned_steps(&an, p)).transpose()?;
+    let shapes: SmallVec<[&[usize]; 4]> = operands.iter().map(|t| t.shape()).collect();
+    let an = recent::analysis(spec, &shapes)?;
+    let an = &*an;
+    let steps = path.map(|p| planned_steps(an, p)).transpose()?;
     if let [only] = operands {
-        if let Some(view) = as_view(&an, only)? {
+        if let Some(view) = as_view(an, only)? {
             return Ok(view);
         }
     }
@@ -63,9 +65,9 @@ pub(crate) fn einsum_planned(
     }
     let steps = steps.as_deref();
     let result = if dtype.computes_in_f64() {
-        compute::<f64>(&an, operands, opts, steps)?
+        compute::<f64>(an, operands, opts, steps)?
     } else {
-        compute::<f32>(&an, operands, opts, steps)?
+        compute::<f32>(an, operands, opts, steps)?
     };
     Ok(result.astype(dtype))
 }
@@ -121,6 +123,14 @@ fn compute<T: Scalar>(
     steps: Option<&[PathStep]>,
 ) -> Result<Tensor, EinsumError> {
     let mut tensors: Vec<Tensor> = operands.iter().map(|t| t.astype(T::DTYPE)).collect();
+    if steps.is_none() && tensors.len() <= 2 && !presum_needed(an) {
+        let ops: SmallVec<[Operand<'_>; 2]> = tensors
+            .iter()
+            .zip(&an.operands)
+            .map(|(t, l)| Operand { tensor: t, labels: l })
+            .collect();
+        return contract::<T>(&ops, &an.output, opts);
+    }
     let mut labels: Vec<Vec<usize>> = an.operands.clone();
     if tensors.len() >= 2 {
         presum::<T>(an, &mut tensors, &mut labels, opts)?;
@@ -155,6 +165,23 @@ fn compute<T: Scalar>(
         }
         _ => Err(EinsumError::Arity { terms: 0, operands: 0 }),
     }
+}
+
+/// Whether [`presum`] would change any operand: a label repeated within one, or one that no
+/// other operand and not the output has.
+fn presum_needed(an: &Analysis) -> bool {
+    an.operands.len() >= 2
+        && an.operands.iter().enumerate().any(|(k, ls)| {
+            ls.iter().enumerate().any(|(pos, l)| {
+                ls[..pos].contains(l)
+                    || !(an.output.contains(l)
+                        || an
+                            .operands
+                            .iter()
+                            .enumerate()
+                            .any(|(o, other)| o != k && other.contains(l)))
+            })
+        })
 }
 
 /// Sums away, operand by operand, the labels no other operand and not the output has, and

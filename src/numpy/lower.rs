@@ -7,6 +7,8 @@
 //! Summed labels have output stride 0, so they accumulate (`+` of `*`, output initialised
 //! with 0).
 
+use smallvec::SmallVec;
+
 use super::error::EinsumError;
 use crate::kernel::{Access, Accum, AxisIndex, Combine, Init, Nest, RunOptions, Scalar};
 use crate::tensor::{Layout, Tensor};
@@ -67,7 +69,8 @@ pub fn contract<T: Scalar>(
     out: &[usize],
     opts: &RunOptions,
 ) -> Result<Tensor, EinsumError> {
-    let slabs: Vec<Slab<'_, T>> = ops.iter().map(Operand::slab).collect::<Result<_, _>>()?;
+    let slabs: SmallVec<[Slab<'_, T>; 4]> =
+        ops.iter().map(Operand::slab).collect::<Result<_, _>>()?;
     contract_slabs(&slabs, out, opts)
 }
 
@@ -78,7 +81,7 @@ pub fn contract_slabs<T: Scalar>(
     opts: &RunOptions,
 ) -> Result<Tensor, EinsumError> {
     let (nest, out_shape) = lower(ops, out, None)?;
-    let bufs: Vec<&[T]> = ops.iter().map(|op| op.data).collect();
+    let bufs: SmallVec<[&[T]; 4]> = ops.iter().map(|op| op.data).collect();
     let result = nest.run_fresh(&bufs, crate::tensor::numel(&out_shape)?, opts)?;
     Ok(Tensor::from_vec(&out_shape, result)?)
 }
@@ -99,7 +102,7 @@ pub fn contract_into<T: Scalar>(
         // on the kernel's lean path.
         nest.init = Init::Whole;
     }
-    let bufs: Vec<&[T]> = ops.iter().map(|op| op.data).collect();
+    let bufs: SmallVec<[&[T]; 4]> = ops.iter().map(|op| op.data).collect();
     Ok(nest.run_lean_or_general(&bufs, out, opts)?)
 }
 
@@ -110,7 +113,7 @@ fn lower<T>(
     out: &[usize],
     out_layout: Option<&Layout>,
 ) -> Result<(Nest, Vec<usize>), EinsumError> {
-    let mut loops: Vec<usize> = out.to_vec();
+    let mut loops: SmallVec<[usize; 8]> = out.iter().copied().collect();
     for op in ops {
         for &l in op.labels {
             if !loops.contains(&l) {
@@ -133,10 +136,11 @@ fn lower<T>(
             &fresh
         }
     };
-    let out_index: Vec<AxisIndex> = out.iter().map(|&l| AxisIndex::Iter(loop_of(l))).collect();
+    let out_index: SmallVec<[AxisIndex; 8]> =
+        out.iter().map(|&l| AxisIndex::Iter(loop_of(l))).collect();
     let mut inputs = Vec::with_capacity(ops.len());
     for op in ops {
-        let index: Vec<AxisIndex> = op
+        let index: SmallVec<[AxisIndex; 8]> = op
             .labels
             .iter()
             .zip(op.layout.shape())

@@ -7,6 +7,7 @@
 //! - one contraction step as a kernel [`Nest`](crate::kernel::Nest);
 //! - contraction paths — greedy, optimal, dp, auto and explicit — with [`einsum_path`]'s
 //!   report; the greedy order ([`greedy`]) is [`einsum`]'s default for three or more operands;
+//! - the analyses of a thread's last calls (a loop parses its subscripts once);
 //! - the public [`einsum`], [`einsum_with`] and [`einsum_shape`]; [`einsum_optimized`], einsum
 //!   along a planned path;
 //! - numpy's sublist format ([`Sublist`], [`einsum_sublist`]);
@@ -19,6 +20,7 @@ mod error;
 mod lower;
 mod optimized;
 mod path;
+mod recent;
 mod shapes;
 mod sublist;
 #[cfg(test)]

@@ -208,8 +208,15 @@ fn mentions_any(slot: &ShapeSpec, labels: &[&Name]) -> bool {
     })
 }
 
-/// Every choice of one labelled component per concatenation axis, in spec order.
+/// The most combinations of concatenation parts a spec may make beyond one per part.
+const MAX_CHOICES: usize = 256;
+
+/// Every choice of one labelled component per concatenation axis, in spec order. Their
+/// number is the product of the axes' parts: it may be at most 256, or the number of parts in
+/// all (one concatenation of many operands has one choice per operand).
 fn choices(axes: &[ConcatAxis]) -> Result<Vec<Vec<usize>>, ProjectError> {
+    let parts: usize = axes.iter().map(|ax| ax.parts.len()).sum();
+    let most = MAX_CHOICES.max(parts);
     let mut combos: Vec<Vec<usize>> = vec![Vec::new()];
     for ax in axes {
         let labelled: Vec<usize> =
@@ -218,8 +225,13 @@ fn choices(axes: &[ConcatAxis]) -> Result<Vec<Vec<usize>>, ProjectError> {
             .iter()
             .flat_map(|c| labelled.iter().map(move |i| [c.clone(), vec![*i]].concat()))
             .collect();
-        if combos.len() > 256 {
-            return Err(ProjectError::TooLarge("more than 256 concatenation parts".into()));
+        if combos.len() > most {
+            let msg = format!(
+                "the concatenation axes make more than {most} combinations of parts ({} of \
+                 their parts in all)",
+                parts
+            );
+            return Err(ProjectError::TooLarge(msg));
         }
     }
     Ok(combos)

@@ -1,7 +1,10 @@
 //! Dimensions: variables, solved sizes with a basis, affine (strided/convolution) and
 //! concatenation dimensions.
 
+use std::collections::HashSet;
 use std::fmt;
+
+use smallvec::SmallVec;
 
 use super::exprs::DimExprs;
 use crate::ids::DimVar;
@@ -169,19 +172,24 @@ impl Dim {
     }
 
     /// Calls `f` on every variable the dimension mentions (looking into `exprs` for the parts
-    /// of affine and concatenation dims).
+    /// of affine and concatenation dims). The walk is iterative and visits each node of the
+    /// table once: a concatenation may share its parts many times over (`y = x^x`,
+    /// `z = y^y`, ...), which a plain recursion would walk exponentially often.
     pub fn for_each_var(&self, exprs: &DimExprs, f: &mut impl FnMut(DimVar)) {
-        match *self {
-            Dim::Var(v) => f(v),
-            Dim::Solved(_) => {}
-            Dim::Affine(id) => {
-                let a = exprs.get_affine(id);
-                a.over.for_each_var(exprs, f);
-                if let Some((_, k, _)) = a.conv {
-                    k.for_each_var(exprs, f);
+        let mut stack: SmallVec<[Dim; 8]> = smallvec::smallvec![*self];
+        let mut seen: HashSet<Dim> = HashSet::new();
+        while let Some(d) = stack.pop() {
+            match d {
+                Dim::Var(v) => f(v),
+                Dim::Solved(_) => {}
+                Dim::Affine(_) | Dim::Concat(_) if !seen.insert(d) => {}
+                Dim::Affine(id) => {
+                    let a = exprs.get_affine(id);
+                    stack.extend(a.conv.map(|(_, k, _)| k));
+                    stack.push(a.over);
                 }
+                Dim::Concat(id) => stack.extend(exprs.parts(id).iter().rev().copied()),
             }
-            Dim::Concat(id) => exprs.parts(id).iter().for_each(|p| p.for_each_var(exprs, f)),
         }
     }
 
@@ -198,34 +206,62 @@ pub struct ShowDim<'a> {
     exprs: &'a DimExprs,
 }
 
+/// At most this many characters of a dimension are shown; longer ones end in `…`. A
+/// concatenation of a million labels, or one that doubles itself sixty times, is not printed
+/// whole into a message.
+pub const SHOW_LIMIT: usize = 400;
+
+/// A piece of a dimension's text still to write ([`ShowDim`] writes iteratively).
+enum Piece {
+    Dim(Dim),
+    Text(&'static str),
+    Number(u64),
+}
+
 impl fmt::Display for ShowDim<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let show = |d: Dim| d.show(self.exprs);
-        match self.dim {
-            Dim::Var(v) => write!(f, "{v}"),
-            Dim::Solved(s) if s.is_top() => f.write_str("1!"),
-            Dim::Solved(s) => write!(f, "{}", { s.size }),
-            Dim::Affine(id) => {
-                let a = self.exprs.get_affine(id);
-                write!(f, "{}*{}", a.stride, show(a.over))?;
-                if a.offset > 0 {
-                    write!(f, "+{}", a.offset)?;
-                }
-                if let Some((d, k, p)) = a.conv {
-                    let pad = if p == ConvPadding::Same { "=" } else { "<" };
-                    write!(f, "{pad}+{d}*{}", show(k))?;
-                }
-                Ok(())
+        let mut out = String::new();
+        let mut todo: Vec<Piece> = vec![Piece::Dim(self.dim)];
+        while let Some(p) = todo.pop() {
+            if out.len() > SHOW_LIMIT {
+                out.push('…');
+                break;
             }
-            Dim::Concat(id) => {
-                for (i, p) in self.exprs.parts(id).iter().enumerate() {
-                    if i > 0 {
-                        f.write_str("^")?;
+            match p {
+                Piece::Text(t) => out.push_str(t),
+                Piece::Number(n) => out.push_str(&n.to_string()),
+                Piece::Dim(Dim::Var(v)) => out.push_str(&v.to_string()),
+                Piece::Dim(Dim::Solved(s)) if s.is_top() => out.push_str("1!"),
+                Piece::Dim(Dim::Solved(s)) => out.push_str(&{ s.size }.to_string()),
+                Piece::Dim(Dim::Affine(id)) => {
+                    let a = self.exprs.get_affine(id);
+                    // Pushed in reverse: `stride*over[+offset][=+ or <+dilation*kernel]`.
+                    if let Some((d, k, p)) = a.conv {
+                        let pad = if p == ConvPadding::Same { "=+" } else { "<+" };
+                        todo.extend([Piece::Dim(k), Piece::Text("*"), Piece::Number(d)]);
+                        todo.push(Piece::Text(pad));
                     }
-                    write!(f, "{}", show(*p))?;
+                    if a.offset > 0 {
+                        todo.extend([Piece::Number(a.offset), Piece::Text("+")]);
+                    }
+                    todo.extend([Piece::Dim(a.over), Piece::Text("*"), Piece::Number(a.stride)]);
                 }
-                Ok(())
+                Piece::Dim(Dim::Concat(id)) => {
+                    let parts = self.exprs.parts(id);
+                    // No more parts than could be shown are queued.
+                    let shown = &parts[..parts.len().min(SHOW_LIMIT)];
+                    if shown.len() < parts.len() {
+                        todo.push(Piece::Text("^…"));
+                    }
+                    for (i, p) in shown.iter().enumerate().rev() {
+                        todo.push(Piece::Dim(*p));
+                        if i > 0 {
+                            todo.push(Piece::Text("^"));
+                        }
+                    }
+                }
             }
         }
+        f.write_str(&out)
     }
 }

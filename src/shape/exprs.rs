@@ -4,10 +4,19 @@
 //! Expressions are hash-consed: one structure gets one [`ExprId`], so two dims are equal exactly
 //! when their ids are (the parts of an expression are dims too, canonical by induction).
 //! Strided, convolution and concatenation axes are rare, and each distinct one is stored once.
+//!
+//! A concatenation's parts may be concatenations themselves, and one node may be a part of many
+//! (`y = x^x`, `z = y^y`): the table is a graph with sharing, never flattened, so that its size
+//! follows the program's text. A concatenation written with many parts is stored as a balanced
+//! tree of nodes of at most [`CONCAT_FAN`] parts ([`DimExprs::concat_tree`]): it reads as the
+//! same flat concatenation, and a change to one of its parts touches one node per level.
 
 use std::collections::HashMap;
 
 use super::dim::{AffineDim, Dim, ExprId};
+
+/// The most parts of one node of a concatenation built by [`DimExprs::concat_tree`].
+pub const CONCAT_FAN: usize = 16;
 
 /// Affine and concatenation dims, interned.
 #[derive(Clone, Debug, Default)]
@@ -43,6 +52,26 @@ impl DimExprs {
         self.concat.push(parts.into());
         self.concat_ids.insert(parts.into(), id);
         Dim::Concat(id)
+    }
+
+    /// The concatenation of these parts as a balanced tree of nodes with at most
+    /// [`CONCAT_FAN`] parts each (one node when there are that few).
+    pub fn concat_tree(&mut self, parts: &[Dim]) -> Dim {
+        let mut level: Vec<Dim> = parts.to_vec();
+        while level.len() > CONCAT_FAN {
+            level = level.chunks(CONCAT_FAN).map(|c| self.concat(c)).collect();
+        }
+        self.concat(&level)
+    }
+
+    /// The number of affine nodes and of concatenation nodes in the table.
+    pub fn len(&self) -> (usize, usize) {
+        (self.affine.len(), self.concat.len())
+    }
+
+    /// Whether the table holds no node.
+    pub fn is_empty(&self) -> bool {
+        self.affine.is_empty() && self.concat.is_empty()
     }
 
     /// The structure of an affine dim of this table. An id from elsewhere reads as the

@@ -6,7 +6,9 @@ mod exprs;
 mod row;
 mod text;
 
-pub use dim::{AffineDim, Basis, BasisTable, ConvPadding, Dim, ExprId, ShowDim, Solved};
-pub use exprs::DimExprs;
+pub use dim::{
+    AffineDim, Basis, BasisTable, ConvPadding, Dim, ExprId, ShowDim, Solved, SHOW_LIMIT,
+};
+pub use exprs::{DimExprs, CONCAT_FAN};
 pub use row::{pushed, Axes, Dims, Row, Shape};
 pub use text::{parse_shape_string, rows_text, ShapeStringError, ShapeText, TextAxis, TextRow};

@@ -178,7 +178,7 @@ impl Tensor {
     pub fn reshape(&self, shape: &[usize]) -> Result<Tensor> {
         match self.layout.reshape(shape)? {
             Some(l) => self.with_layout(l),
-            None => self.contiguous().reshape(shape),
+            None => self.try_contiguous()?.reshape(shape),
         }
     }
 
@@ -188,30 +188,51 @@ impl Tensor {
     }
 
     /// The tensor itself when it is C-contiguous, else a row-major copy (through the kernel's
-    /// tiled copy for f32/f64, so transposes stay cache-friendly).
+    /// tiled copy for f32/f64, so transposes stay cache-friendly). The copy is allocated like
+    /// a `Vec` (an abort if memory runs out); [`try_contiguous`](Tensor::try_contiguous)
+    /// reports that as an error instead.
     pub fn contiguous(&self) -> Tensor {
+        self.try_contiguous().unwrap_or_else(|_| {
+            let bytes = self.numel().saturating_mul(self.dtype().size_bytes());
+            std::alloc::handle_alloc_error(
+                std::alloc::Layout::from_size_align(bytes, 8)
+                    .unwrap_or(std::alloc::Layout::new::<u8>()),
+            )
+        })
+    }
+
+    /// [`contiguous`](Tensor::contiguous) with the copy allocated fallibly: an
+    /// [`Allocation`](TensorError::Allocation) error when the system cannot hold it.
+    pub fn try_contiguous(&self) -> Result<Tensor> {
         if self.layout.is_c_contiguous() {
-            return self.clone();
+            return Ok(self.clone());
         }
-        fn copy<T: Element>(s: &[T], l: &Layout) -> Buffer {
-            T::into_buffer(crate::kernel::gather(s, l))
+        fn copy<T: Element>(s: &[T], l: &Layout) -> Result<Buffer> {
+            match crate::kernel::gather(s, l) {
+                Ok(v) => Ok(T::into_buffer(v)),
+                Err(crate::kernel::KernelError::Tensor(e)) => Err(e),
+                Err(_) => Err(TensorError::Allocation {
+                    elements: l.numel(),
+                    bytes_each: std::mem::size_of::<T>(),
+                }),
+            }
         }
-        fn fast<T: crate::kernel::Scalar>(s: &[T], l: &Layout) -> Buffer {
+        fn fast<T: crate::kernel::Scalar>(s: &[T], l: &Layout) -> Result<Buffer> {
             let opts = crate::kernel::RunOptions::default();
             match crate::kernel::copy_contiguous(s, l, &opts) {
-                Ok(v) => T::into_buffer(v),
+                Ok(v) => Ok(T::into_buffer(v)),
                 Err(_) => copy(s, l),
             }
         }
         let buf = match &self.buf {
-            Buffer::I8(v) => copy(v, &self.layout),
-            Buffer::BF16(v) => copy(v, &self.layout),
-            Buffer::F32(v) => fast(v, &self.layout),
-            Buffer::F64(v) => fast(v, &self.layout),
+            Buffer::I8(v) => copy(v, &self.layout)?,
+            Buffer::BF16(v) => copy(v, &self.layout)?,
+            Buffer::F32(v) => fast(v, &self.layout)?,
+            Buffer::F64(v) => fast(v, &self.layout)?,
         };
         let layout =
             Layout::contiguous(self.layout.shape()).unwrap_or_else(|_| self.layout.clone());
-        Tensor { buf, layout }
+        Ok(Tensor { buf, layout })
     }
 
     /// The values in row-major order of the view, as f64.
@@ -321,6 +342,24 @@ mod tests {
         assert!(t.permute(&[0, 2]).is_err());
         assert!(t.slice(2, SliceSpec::full(1)).is_err());
         assert!(t.with_layout(Layout::from_parts(&[3], &[3], 0).unwrap()).is_err());
+    }
+
+    /// Copies too large to allocate (a broadcast view made contiguous) are errors, through the
+    /// kernel's copy (f64) and the plain gather (int8) alike; small ones hold the view's values.
+    #[test]
+    fn contiguous_copies_too_large_are_errors() {
+        for dtype in [DType::F64, DType::I8] {
+            let two = Tensor::from_f64s(dtype, &[2], &[3.0, 4.0]).unwrap();
+            let wide = two.broadcast_to(&[1 << 60, 2]).unwrap();
+            let copy = wide.try_contiguous();
+            assert!(matches!(copy, Err(TensorError::Allocation { .. })), "{dtype:?}: {copy:?}");
+            let flat = wide.reshape(&[1 << 61]);
+            assert!(matches!(flat, Err(TensorError::Allocation { .. })), "{dtype:?}: {flat:?}");
+            let t = Tensor::from_f64s(dtype, &[2, 3], &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]).unwrap();
+            let c = t.transpose().try_contiguous().unwrap();
+            assert!(c.layout().is_c_contiguous());
+            assert_eq!(c.to_f64_vec(), vec![1.0, 4.0, 2.0, 5.0, 3.0, 6.0]);
+        }
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Programs that are *not* well-formed: random operations on random operands (wrong arities,
 //! undefined names, names used twice), random shape strings (row variables, `1!`, bases,
-//! sometimes garbage) and random spec text (valid, near-valid, arbitrary). Solving them may
-//! fail, but must never panic, and a solution must still pass the checker.
+//! sometimes garbage, sizes near 2^62) and random spec text (valid, near-valid, arbitrary).
+//! Solving them may fail, but must never panic, and a solution must still pass the checker.
 
 use proptest::prelude::*;
 
@@ -19,6 +19,12 @@ fn shape_text() -> impl Strategy<Value = Option<String>> {
         1 => Just("...".to_string()),
         1 => "\\.\\.[a-c]\\.\\.".prop_map(String::from),
         1 => Just("0".to_string()),
+        // Sizes near the limit: sums, strides and products of them overflow 2^62.
+        1 => prop_oneof![
+            Just("4611686018427387904".to_string()),
+            Just("4611686018427387903".to_string()),
+            Just("2305843009213693953".to_string()),
+        ],
     ];
     let row = || proptest::collection::vec(axis.clone(), 0..4).prop_map(|v| v.join(","));
     prop_oneof![

@@ -9,6 +9,7 @@
 
 mod broadcast;
 mod choices;
+mod extremes;
 mod labeling;
 mod malformed;
 mod numpy_op;
@@ -17,5 +18,6 @@ mod recipe;
 mod spec_ops;
 
 pub use choices::Choices;
+pub use extremes::Extreme;
 pub use malformed::malformed_programs;
 pub use recipe::{programs, recipes, GenConfig, Generated, Recipe, StepRecipe, Witness};

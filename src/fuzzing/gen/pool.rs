@@ -50,18 +50,24 @@ pub struct Pool<'c> {
     /// more material: the solver then closes it to that *cap* (OCANNL's stage 6), which the
     /// witness does not model, so no witness is the solver's answer.
     pub capped: bool,
+    /// Whether fresh dimensions often take sizes near 2^62 ([`super::Extreme::HugeSizes`]).
+    pub huge: bool,
 }
 
 impl<'c> Pool<'c> {
     /// An empty pool.
     pub fn new(cfg: &'c GenConfig) -> Pool<'c> {
-        Pool { cfg, entries: Vec::new(), program: Program::default(), opened: false, capped: false }
+        let program = Program::default();
+        Pool { cfg, entries: Vec::new(), program, opened: false, capped: false, huge: false }
     }
 
     /// A fresh dimension: mostly default sizes, sometimes `1!`, a user-written `1` or a named
     /// basis.
     pub fn dim(&self, ch: &mut Choices) -> ConcreteDim {
-        let size = SIZES[ch.below(SIZES.len().min(self.cfg.max_size_index + 1))];
+        let mut size = SIZES[ch.below(SIZES.len().min(self.cfg.max_size_index + 1))];
+        if self.huge && ch.one_in(2) {
+            size = super::extremes::huge_size(ch);
+        }
         match ch.below(12) {
             0..=7 => ConcreteDim::new(size),
             8 => ConcreteDim::top(),

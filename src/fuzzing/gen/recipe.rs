@@ -7,6 +7,7 @@ use proptest::prelude::*;
 
 use super::broadcast;
 use super::choices::Choices;
+use super::extremes::{self, Extreme};
 use super::pool::{Entry, Pool};
 use super::spec_ops;
 use crate::fuzzing::model::ConcreteShape;
@@ -35,6 +36,14 @@ pub struct GenConfig {
     pub avoid_known_issues: bool,
     /// The operations to draw from, each with a weight.
     pub ops: Vec<(OpKind, u32)>,
+    /// About one program in this many is built around a hostile extreme (0: none): sizes near
+    /// 2^62, a deep strided chain, a self-concatenation up to 2^62, a concatenation of
+    /// hundreds of operands, a spec of hundreds of labels (see [`Extreme`]).
+    pub extreme_rate: u32,
+    /// The extremes drawn from.
+    pub extremes: Vec<Extreme>,
+    /// The longest chain, widest concatenation or spec of an extreme program.
+    pub extreme_len: usize,
 }
 
 impl Default for GenConfig {
@@ -56,6 +65,9 @@ impl Default for GenConfig {
                 (OpKind::Concat, 2),
                 (OpKind::Numpy, 2),
             ],
+            extreme_rate: 10,
+            extremes: Extreme::ALL.to_vec(),
+            extreme_len: 300,
         }
     }
 }
@@ -64,6 +76,16 @@ impl GenConfig {
     /// The default configuration with opened leaves.
     pub fn opened() -> GenConfig {
         GenConfig { open_leaves: true, ..GenConfig::default() }
+    }
+
+    /// The extreme a program whose first operation drew `raw` is built around, if any: about
+    /// one in [`GenConfig::extreme_rate`]. Shrinking (smaller numbers) leaves extremes.
+    pub fn extreme(&self, raw: u32) -> Option<Extreme> {
+        let rate = self.extreme_rate;
+        if rate == 0 || self.extremes.is_empty() || (raw >> 16) % rate != rate - 1 {
+            return None;
+        }
+        self.extremes.get(((raw >> 8) & 0xff) as usize % self.extremes.len()).copied()
     }
 
     fn op(&self, raw: u32) -> OpKind {
@@ -128,6 +150,8 @@ impl Recipe {
     /// Interprets the recipe.
     pub fn build(&self, cfg: &GenConfig) -> Generated {
         let mut pool = Pool::new(cfg);
+        let extreme = self.steps.first().and_then(|s| cfg.extreme(s.op));
+        pool.huge = extreme == Some(Extreme::HugeSizes);
         for step in self.steps.iter().take(cfg.max_steps.max(1)) {
             let mut ch = Choices::new(&step.choices);
             let _ = match cfg.op(step.op) {
@@ -141,6 +165,9 @@ impl Recipe {
                 OpKind::Concat => spec_ops::concat(&mut pool, &mut ch),
                 OpKind::Numpy => super::numpy_op::numpy(&mut pool, &mut ch),
             };
+        }
+        if let (Some(x), Some(first)) = (extreme, self.steps.first()) {
+            extremes::extend(&mut pool, &mut Choices::new(&first.choices), x, cfg.extreme_len);
         }
         let Pool { entries, program, opened, capped, .. } = pool;
         // Entries interleave leaves and results; the program lists declarations first.

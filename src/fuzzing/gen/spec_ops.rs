@@ -322,7 +322,9 @@ pub fn concat(p: &mut Pool, ch: &mut Choices) -> Option<usize> {
     let parts = names.into_iter().map(ConcatPart::Label).collect();
     let lhs = with_axis(&shared, kind, at, &e.rows[r], AxisKind::Concat(parts));
     let mut rows = e.rows.clone();
-    rows[r][at].size = sizes.iter().sum();
+    // Sizes near 2^62 may not add up to a size.
+    let sum = sizes.iter().try_fold(0u64, |a, s| a.checked_add(*s));
+    rows[r][at].size = sum.filter(|s| *s <= crate::spec::lexer::MAX_INT)?;
     let spec = EinsumSpec { rhs, lhs, multichar: true };
     let determined = p.determined(&args);
     let has_var = |kd: RowKind| spec.lhs.row(kd).is_some_and(|r| r.ellipsis.is_some());

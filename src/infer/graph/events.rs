@@ -83,7 +83,7 @@ impl Graph {
         for e in &self.events {
             g.replay_event(self, e)?;
         }
-        g.solver.careful = true;
+        g.solver.set_careful();
         g.solve_once().ok()?;
         Some(g)
     }

@@ -43,9 +43,13 @@ impl Graph {
         Ok(out)
     }
 
-    /// An axis left unsolved: a basis conflict between its parts, or an unknown.
+    /// An axis left unsolved: a size above 2^62 among its parts, a basis conflict between
+    /// them, or an unknown.
     fn unsolved_axis(&self, t: TensorId, kind: RowKind, d: &Dim) -> InferError {
-        let what = format!("the {} axis `{}`", kind.name(), d.show(&self.solver.env.exprs));
+        if let Some(node) = self.solver.env.peek_overflow(*d) {
+            return self.solver.overflow_at(node);
+        }
+        let what = format!("the {} axis `{}`", kind.name(), self.solver.env.show_dim(*d));
         match self.solver.env.peek_conflict(*d) {
             Some((parts, a, b)) => {
                 let name = self.name(t);

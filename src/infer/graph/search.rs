@@ -76,7 +76,7 @@ impl Graph {
                 }
             }
         }
-        g.solver.careful = true;
+        g.solver.set_careful();
         g.solve_once().ok()?;
         Some(g)
     }

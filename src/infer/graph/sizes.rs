@@ -55,13 +55,13 @@ impl Graph {
     }
 }
 
-/// The sizes of a stored row, as [`stored_sizes`], without its (recursive) call for the common
+/// The sizes of a stored row, as [`stored_sizes`], without following a chain for the common
 /// row without a variable.
 #[inline]
 fn row_sizes(env: &mut Env, id: RowId, push: &mut impl FnMut(Solved)) -> Option<usize> {
     let (start, beg, len, var) = env.store.layout(id);
     if var.is_some() {
-        return stored_sizes(env, id, 0, push);
+        return stored_sizes(env, id, push);
     }
     for k in start..start + len {
         push(solved_size(env, k)?);
@@ -69,36 +69,27 @@ fn row_sizes(env: &mut Env, id: RowId, push: &mut impl FnMut(Solved)) -> Option<
     Some(beg)
 }
 
-/// The sizes of the value of `v` (see [`stored_sizes`]).
-fn var_sizes(
-    env: &mut Env,
-    v: RowVar,
-    before: usize,
-    push: &mut impl FnMut(Solved),
-) -> Option<usize> {
-    let id = env.row_value(v).ok()?;
-    stored_sizes(env, id, before, push)
-}
-
 /// The sizes of a stored row, substituted in the order of `Env::row_arg`: its leading axes,
-/// its variable's value, its trailing axes. `before` counts the leading axes already pushed;
-/// returns the whole leading flank's length.
-fn stored_sizes(
-    env: &mut Env,
-    id: RowId,
-    before: usize,
-    push: &mut impl FnMut(Solved),
-) -> Option<usize> {
-    let (start, beg, len, var) = env.store.layout(id);
-    for k in start..start + beg {
-        push(solved_size(env, k)?);
+/// its variable's value, its trailing axes (nested values followed in a loop). Returns the
+/// whole leading flank's length; `None` when a variable is unbound or an axis unsolved.
+fn stored_sizes(env: &mut Env, id: RowId, push: &mut impl FnMut(Solved)) -> Option<usize> {
+    let (chain, end) = env.stored_chain(id);
+    if end.is_some() {
+        return None;
     }
-    let leading = match var {
-        Some(v) => var_sizes(env, v, before + beg, push)?,
-        None => before + beg,
-    };
-    for k in start + beg..start + len {
-        push(solved_size(env, k)?);
+    let mut leading = 0;
+    for &id in &chain {
+        let (start, beg, _, _) = env.store.layout(id);
+        for k in start..start + beg {
+            push(solved_size(env, k)?);
+        }
+        leading += beg;
+    }
+    for &id in chain.iter().rev() {
+        let (start, beg, len, _) = env.store.layout(id);
+        for k in start + beg..start + len {
+            push(solved_size(env, k)?);
+        }
     }
     Some(leading)
 }

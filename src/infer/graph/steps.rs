@@ -75,18 +75,26 @@ impl Graph {
     ) -> Result<TensorId, InferError> {
         let events = self.events.len();
         let (given, id) = (self.next_name.clone(), self.tensors.len());
+        let this = StepId::from_index(self.steps.len());
         let mut result = self.add_step_unchecked(op, args, spec);
-        if let Err(InferError::Shape(s)) = &mut result {
-            let name = given.unwrap_or_else(|| format!("t{id}"));
-            let names: Vec<Name> = args
-                .iter()
-                .filter(|a| a.index() < self.tensors.len())
-                .map(|a| self.name(*a))
-                .collect();
-            let spec_part = spec.map(|t| format!(" \"{t}\"")).unwrap_or_default();
-            s.statement = Some(format!("{name} = {op}{spec_part} {}", names.join(" ")));
-            s.spec = spec.map(String::from);
-            self.note_settings(s, args);
+        // An error blamed on an earlier step (a size that overflows there once this step
+        // solves it) keeps that step's spec, which its spans point into.
+        let elsewhere = |s: &crate::infer::ShapeError| s.step.is_some_and(|st| st != this);
+        match &mut result {
+            Err(InferError::Shape(s)) if !elsewhere(s) => {
+                let name = given.unwrap_or_else(|| format!("t{id}"));
+                let names: Vec<Name> = args
+                    .iter()
+                    .filter(|a| a.index() < self.tensors.len())
+                    .map(|a| self.name(*a))
+                    .collect();
+                let spec_part = spec.map(|t| format!(" \"{t}\"")).unwrap_or_default();
+                s.statement = Some(format!("{name} = {op}{spec_part} {}", names.join(" ")));
+                s.spec = spec.map(String::from);
+                s.failed_step = Some((op, args.to_vec()));
+                self.note_settings(s, args);
+            }
+            _ => {}
         }
         if result.is_err() && self.events.len() > events {
             self.roll_back_to(events);
@@ -248,7 +256,7 @@ impl Graph {
 
     fn check_args(&self, op: OpKind, args: &[TensorId]) -> Result<(), InferError> {
         if let Some(bad) = args.iter().find(|a| a.index() >= self.tensors.len()) {
-            return Err(usage(ErrorCode::Label, format!("unknown tensor {bad}")));
+            return Err(InferError::UnknownTensor { name: bad.to_string() });
         }
         let ok = match op {
             OpKind::Pointwise => (1..=3).contains(&args.len()),
