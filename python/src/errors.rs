@@ -51,6 +51,7 @@ code_classes! {
     Syntax => SpecSyntaxError, "Code `syntax`: a malformed spec, shape string, path or program.";
     Arity => ArityError, "Code `arity`: a wrong number of operands.";
     Label => LabelError, "Code `label`: label misuse (an unknown or repeated output label, a dropped `...`).";
+    Name => UnknownNameError, "Code `name`: a name that refers to nothing (an unknown tensor of a program).";
     Mismatch => MismatchError, "Code `mismatch`: sizes that cannot be equal or broadcast.";
     Rank => RankError, "Code `rank`: a wrong number of axes.";
     Cycle => CycleError, "Code `cycle`: a row that would need infinitely many axes.";
@@ -59,6 +60,7 @@ code_classes! {
     Bounds => BoundsError, "Code `bounds`: an index or size out of range.";
     Value => BadValueError, "Code `value`: a number or argument value that is not allowed.";
     Unsupported => UnsupportedError, "Code `unsupported`: a request einrow cannot serve.";
+    Resource => ResourceError, "Code `resource`: a limit einrow keeps on its own work was reached.";
 }
 
 /// What a [`ShapeError`] carries; fields a Rust error does not have stay `None` or empty.

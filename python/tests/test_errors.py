@@ -10,6 +10,7 @@ CODES = {
     "syntax": einrow.SpecSyntaxError,
     "arity": einrow.ArityError,
     "label": einrow.LabelError,
+    "name": einrow.UnknownNameError,
     "mismatch": einrow.MismatchError,
     "rank": einrow.RankError,
     "cycle": einrow.CycleError,
@@ -18,6 +19,7 @@ CODES = {
     "bounds": einrow.BoundsError,
     "value": einrow.BadValueError,
     "unsupported": einrow.UnsupportedError,
+    "resource": einrow.ResourceError,
 }
 
 

@@ -237,8 +237,9 @@ def test_infer_programs():
     assert info.value.line == 2
     with pytest.raises(einrow.ArityError):
         einrow.infer("tensor a: 2\nb = pointwise3 a a\n")
-    with pytest.raises(einrow.LabelError):
+    with pytest.raises(einrow.UnknownNameError) as info:
         einrow.infer("tensor a: 2\nb = pointwise a nothing\n")
+    assert info.value.code == "name" and info.value.line == 2
 
 
 def test_parse_specs():
