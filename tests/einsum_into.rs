@@ -132,6 +132,19 @@ fn a_plan_is_reused_across_arrays_and_layouts() {
         .expect("runs");
     // at = [[1,3,5],[2,4,6]]; at·b = [[350,440],[440,560]], stored column-major.
     assert_eq!(second, [350.0, 440.0, 440.0, 560.0]);
+    // Back to the first layouts, with other values, twice (the second run reuses the nest
+    // the first prepared), and from a clone of the plan.
+    let c: Vec<f64> = a.iter().map(|x| -x).collect();
+    for p in [&plan, &plan, &plan.clone()] {
+        let mut again = [9.0; 4];
+        let inputs = [
+            StridedRef::contiguous(&c, &[2, 3]).unwrap(),
+            StridedRef::contiguous(&b, &[3, 2]).unwrap(),
+        ];
+        let mut out = StridedMut::contiguous(&mut again, &[2, 2]).unwrap();
+        p.run(&inputs, &mut out, &RunOptions::default()).expect("runs");
+        assert_eq!(again, [-220.0, -280.0, -490.0, -640.0]);
+    }
 }
 
 #[test]

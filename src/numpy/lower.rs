@@ -95,15 +95,26 @@ pub fn contract_into<T: Scalar>(
     out_layout: &Layout,
     opts: &RunOptions,
 ) -> Result<(), EinsumError> {
+    let nest = nest_into(ops, labels, out_layout, out.len())?;
+    let bufs: SmallVec<[&[T]; 4]> = ops.iter().map(|op| op.data).collect();
+    Ok(nest.run_lean_or_general(&bufs, out, opts)?)
+}
+
+/// The nest of [`contract_into`] for an output slice of `out_len` elements.
+pub fn nest_into<T>(
+    ops: &[Slab<'_, T>],
+    labels: &[usize],
+    out_layout: &Layout,
+    out_len: usize,
+) -> Result<Nest, EinsumError> {
     let (mut nest, _) = lower(ops, labels, Some(out_layout))?;
-    if out_layout.numel() == out.len() {
+    if out_layout.numel() == out_len {
         // The view covers the whole slice (its elements are disjoint and fit): filling the
         // slice first is the same as filling the touched elements, and lets small nests run
         // on the kernel's lean path.
         nest.init = Init::Whole;
     }
-    let bufs: SmallVec<[&[T]; 4]> = ops.iter().map(|op| op.data).collect();
-    Ok(nest.run_lean_or_general(&bufs, out, opts)?)
+    Ok(nest)
 }
 
 /// The nest of one step and the result's shape; the result is laid out by `out_layout`, or

@@ -17,6 +17,7 @@
 
 mod einsum;
 mod error;
+mod last_nest;
 mod lower;
 mod optimized;
 mod path;

@@ -5,7 +5,8 @@
 
 use super::einsum::{presum_labels, view_strides};
 use super::error::EinsumError;
-use super::lower::{contract_into, contract_slabs, Slab};
+use super::last_nest::LastNest;
+use super::lower::{contract_slabs, Slab};
 use super::path::{greedy, planned_steps, remove_positions, PathOptions, PathStep};
 use super::shapes::{analyze, Analysis};
 use crate::kernel::{RunOptions, Scalar};
@@ -120,6 +121,8 @@ pub struct EinsumPlan {
     presum: Vec<Option<Vec<usize>>>,
     /// The contraction steps; empty when the operands are contracted in one step.
     steps: Vec<PathStep>,
+    /// The nest of the last run's final step, prepared for the layouts it ran on.
+    last: LastNest,
 }
 
 impl EinsumPlan {
@@ -157,7 +160,8 @@ impl EinsumPlan {
                 .collect(),
         };
         let shapes = shapes.iter().map(|s| s.to_vec()).collect();
-        Ok(EinsumPlan { output_shape: an.output_shape(), an, shapes, presum, steps })
+        let last = LastNest::default();
+        Ok(EinsumPlan { output_shape: an.output_shape(), an, shapes, presum, steps, last })
     }
 
     /// The result's shape.
@@ -262,7 +266,7 @@ impl EinsumPlan {
             return Err(EinsumError::Arity { terms: held.len(), operands: positions.len() });
         }
         let ops = slabs(&held, &labels, positions)?;
-        contract_into(&ops, &self.an.output, out.data, &out.layout, opts)
+        self.last.run(&ops, &self.an.output, out.data, &out.layout, opts)
     }
 
     fn check_shapes<T>(
