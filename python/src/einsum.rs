@@ -142,6 +142,10 @@ fn compute_type<'py>(
         }
         return Ok(dt);
     }
+    if read.is_empty() {
+        // No operand: the plan reports the missing ones.
+        return Ok(Dt::F64);
+    }
     let mut widest: Option<Dt> = None;
     for r in read {
         match r {

@@ -84,8 +84,10 @@ def test_wrong_argument_types_are_type_errors():
         einrow.einsum("ij", a, optimize=3.5)
     with pytest.raises(TypeError):
         einrow.einsum("ij", a, optimize=["einsum_path", ("x",)])
-    with pytest.raises(ValueError):
+    with pytest.raises(einrow.ArityError):
         einrow.einsum()
+    with pytest.raises(einrow.ArityError):
+        einrow.einsum("ij")
     with pytest.raises(TypeError):
         einrow.einsum("ij", "not an array")
 
