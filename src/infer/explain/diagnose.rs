@@ -8,7 +8,7 @@ use crate::code::{Coded, ErrorCode};
 use crate::diagnostic::{Diagnostic, Location};
 use crate::ids::{StepId, TensorId};
 use crate::infer::error::{AxisRef, Conflict, Hop, SetBy, ShapeError, Side, Trace};
-use crate::infer::provenance::RowView;
+use crate::infer::provenance::{axis_span, RowView};
 use crate::infer::source::StmtSpans;
 use crate::infer::{Graph, InferError, OpKind};
 use crate::span::Span;
@@ -401,12 +401,59 @@ fn hop_place(g: &Graph, ctx: &Context, h: &Hop, size: &str) -> Location {
         g.steps().get(h.step.index()).map(|s| s.args.to_vec()).unwrap_or_default();
     let spans = line.and_then(|n| ctx.stmt_spans(n));
     let operand = |t: TensorId| args.iter().position(|&a| a == t);
-    let k = operand(h.from.tensor).or_else(|| operand(h.to.tensor));
-    let span = spans.and_then(|sp| k.and_then(|k| sp.args.get(k).copied()).or(Some(sp.out)));
     let (from, to) = (axis_words(g, h.from), axis_words(g, h.to));
     let mut note = format!("{to} gets {size} from {from}");
     if ctx.program.is_none() || ctx.case {
         note.push_str(&format!(" in `{}`", statement(g, h.step)));
     }
-    ctx.at_line(line, span).with_tensor(g.name(h.to.tensor)).with_size(size).with_note(note)
+    // In a spec, the caret goes under what carries the size (its label, or the row
+    // variable); else under the operand it came from (or went to).
+    let in_spec = spec_caret(g, h);
+    let place = match (in_spec, &spans) {
+        (Some((_, at)), Some(sp)) if sp.spec.is_some() => {
+            let shift = sp.spec.map_or(0, |s| s.start as usize);
+            let span = Span::new(at.start as usize + shift, at.end as usize + shift);
+            ctx.at_line(line, Some(span))
+        }
+        (Some((text, at)), _) if line.is_none() || ctx.case => Location::in_text(&text, at),
+        _ => {
+            let k = operand(h.from.tensor).or_else(|| operand(h.to.tensor));
+            let span =
+                spans.and_then(|sp| k.and_then(|k| sp.args.get(k).copied()).or(Some(sp.out)));
+            ctx.at_line(line, span)
+        }
+    };
+    place.with_tensor(g.name(h.to.tensor)).with_size(size).with_note(note)
+}
+
+/// Where a hop's step writes the size in its spec: the text of the spec and the span of the
+/// label (or row variable) of the operand the size came from, or of the result it went to.
+fn spec_caret(g: &Graph, h: &Hop) -> Option<(String, Span)> {
+    let step = g.steps().get(h.step.index())?;
+    let operand = |t: TensorId| step.args.iter().position(|&a| a == t);
+    let (k, a) = match (operand(h.from.tensor), operand(h.to.tensor)) {
+        (Some(k), _) => (Some(k), h.from),
+        (None, Some(k)) => (Some(k), h.to),
+        _ if h.to.tensor == step.out => (None, h.to),
+        _ => (None, h.from),
+    };
+    if let Some(spec) = &step.spec {
+        let slot = match k {
+            Some(k) => spec.parsed.rhs.get(k)?,
+            None => &spec.parsed.lhs,
+        };
+        let span = axis_span(g, slot.row(a.kind)?, a)?;
+        return Some((spec.text.to_string(), span));
+    }
+    if step.op != OpKind::Numpy {
+        return None;
+    }
+    let text = g.recorded_texts().numpy.remove(&h.step)?;
+    let np = crate::spec::parse_numpy(&text).ok()?;
+    let term = match k {
+        Some(k) => np.inputs.get(k)?,
+        None => np.output.as_ref()?,
+    };
+    let span = axis_span(g, term, a)?;
+    Some((text, span))
 }
