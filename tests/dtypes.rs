@@ -237,8 +237,7 @@ fn sublist(spec: &str) -> Sublist {
 
 #[test]
 fn views_keep_their_type_and_buffer() {
-    let t =
-        typed::<i32>(&[2, 3], &(0..6).map(|k| Value::from(k)).collect::<Vec<_>>(), View::Gapped);
+    let t = typed::<i32>(&[2, 3], &(0..6).map(Value::from).collect::<Vec<_>>(), View::Gapped);
     let v = einrow::einsum("ij->ji", &[&t]).expect("transpose");
     assert_eq!(v.dtype(), DType::I32);
     let (Buffer::I32(a), Buffer::I32(b)) = (t.buffer(), v.buffer()) else {
