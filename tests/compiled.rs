@@ -11,7 +11,6 @@ use einrow::kernel::{Accum, Combine, Scalar};
 use einrow::project::{
     derive_plan, run_plan, Compute, Executable, Index, IndexPlan, View, ViewMut,
 };
-use einrow::tensor::Element;
 use half::{bf16, f16};
 
 /// The plans tested: (operation, spec, operand shapes).

@@ -93,18 +93,16 @@ fn tensor(dt: DType, shape: &[usize], values: &[Value], view: View) -> Tensor {
     }
 }
 
+fn shape(v: &Value) -> Vec<usize> {
+    v.as_array().expect("shape").iter().map(|d| d.as_u64().expect("size") as usize).collect()
+}
+
 /// Whether `got` holds exactly `want`'s dtype and values (integers compared as i64, bools as
 /// bools, floats as f64 with NaN equal to NaN).
 fn check(got: &Tensor, want: &Value, what: &str) {
     let dt = dtype(&want["dtype"]);
     assert_eq!(got.dtype(), dt, "{what}: dtype");
-    let shape: Vec<usize> = want["shape"]
-        .as_array()
-        .expect("shape")
-        .iter()
-        .map(|d| d.as_u64().expect("size") as usize)
-        .collect();
-    assert_eq!(got.shape(), shape.as_slice(), "{what}: shape");
+    assert_eq!(got.shape(), shape(&want["shape"]).as_slice(), "{what}: shape");
     let values = want["values"].as_array().expect("values");
     if dt == DType::Bool {
         let w: Vec<bool> = values.iter().map(value::<bool>).collect();
@@ -198,14 +196,8 @@ fn einsum_cases_match_numpy_on_every_view() {
                 .expect("operands")
                 .iter()
                 .map(|o| {
-                    let shape: Vec<usize> = o["shape"]
-                        .as_array()
-                        .expect("shape")
-                        .iter()
-                        .map(|d| d.as_u64().expect("size") as usize)
-                        .collect();
                     let values = o["values"].as_array().expect("values");
-                    tensor(dtype(&o["dtype"]), &shape, values, view)
+                    tensor(dtype(&o["dtype"]), &shape(&o["shape"]), values, view)
                 })
                 .collect();
             let refs: Vec<&Tensor> = ops.iter().collect();
@@ -237,8 +229,7 @@ fn sublist(spec: &str) -> Sublist {
 
 #[test]
 fn views_keep_their_type_and_buffer() {
-    let t =
-        typed::<i32>(&[2, 3], &(0..6).map(|k| Value::from(k)).collect::<Vec<_>>(), View::Gapped);
+    let t = typed::<i32>(&[2, 3], &(0..6).map(Value::from).collect::<Vec<_>>(), View::Gapped);
     let v = einrow::einsum("ij->ji", &[&t]).expect("transpose");
     assert_eq!(v.dtype(), DType::I32);
     let (Buffer::I32(a), Buffer::I32(b)) = (t.buffer(), v.buffer()) else {
