@@ -113,9 +113,11 @@ impl Solver {
             msg.push_str("; ");
             msg.push_str(&sides.join(" but "));
         }
+        let conflict = self.conflict_of(a, b, p, q);
         let mut e = self.error(ErrorCode::Mismatch, msg);
         if let InferError::Shape(s) = &mut e {
             s.spans = spans;
+            s.conflict = Some(Box::new(conflict));
         }
         e
     }
@@ -250,6 +252,10 @@ impl Solver {
 
     /// The size of `d` is at least `n`.
     pub fn at_least(&mut self, d: &Dim, n: u64) -> Res {
+        if n > MAX_INT {
+            let msg = format!("index {} needs an axis of more than 2^62", n.saturating_sub(1));
+            return Err(self.error(ErrorCode::Value, msg));
+        }
         match self.env.dim(d) {
             Dim::Var(v) => {
                 let info = &mut self.env.dim_info[v.index()];

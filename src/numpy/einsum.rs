@@ -103,24 +103,34 @@ pub fn einsum_shape(spec: &str, shapes: &[&[usize]]) -> Result<Vec<usize>, Einsu
 /// The result as a view of the single operand when nothing is summed: each output axis
 /// walks the operand axes of its label together (a diagonal when there are several).
 fn as_view(an: &Analysis, t: &Tensor) -> Result<Option<Tensor>, EinsumError> {
+    let Some(strides) = view_strides(an, t.strides())? else { return Ok(None) };
+    let layout = Layout::from_parts(&an.output_shape(), &strides, t.layout().offset())?;
+    Ok(Some(t.with_layout(layout)?))
+}
+
+/// The strides of the result as a view of the single operand of these `strides`, when
+/// nothing is summed (`None` otherwise).
+pub(super) fn view_strides(
+    an: &Analysis,
+    strides: &[isize],
+) -> Result<Option<Vec<isize>>, EinsumError> {
     let labels = &an.operands[0];
     if labels.iter().any(|l| !an.output.contains(l)) {
         return Ok(None);
     }
-    let mut strides = Vec::with_capacity(an.output.len());
+    let mut out = Vec::with_capacity(an.output.len());
     for &l in &an.output {
         let mut s: isize = 0;
-        for (&ol, &os) in labels.iter().zip(t.strides()) {
+        for (&ol, &os) in labels.iter().zip(strides) {
             if ol == l {
                 s = s
                     .checked_add(os)
                     .ok_or(crate::tensor::TensorError::Overflow { what: "a diagonal stride" })?;
             }
         }
-        strides.push(s);
+        out.push(s);
     }
-    let layout = Layout::from_parts(&an.output_shape(), &strides, t.layout().offset())?;
-    Ok(Some(t.with_layout(layout)?))
+    Ok(Some(out))
 }
 
 /// Converts the operands to the compute type `T` (no copy when they already are) and
@@ -204,22 +214,25 @@ fn presum<T: Scalar>(
     opts: &RunOptions,
 ) -> Result<(), EinsumError> {
     for k in 0..tensors.len() {
-        let elsewhere = |l: usize| {
-            an.output.contains(&l)
-                || labels.iter().enumerate().any(|(o, ls)| o != k && ls.contains(&l))
-        };
-        let mut keep: Vec<usize> = Vec::new();
-        for &l in &labels[k] {
-            if elsewhere(l) && !keep.contains(&l) {
-                keep.push(l);
-            }
-        }
-        if keep.len() == labels[k].len() {
-            continue;
-        }
+        let Some(keep) = presum_labels(an, labels, k) else { continue };
         let r = contract::<T>(&[Operand { tensor: &tensors[k], labels: &labels[k] }], &keep, opts)?;
         tensors[k] = r;
         labels[k] = keep;
     }
     Ok(())
+}
+
+/// The labels operand `k` keeps when [`presum`] sums it alone: each label the output or
+/// another operand has, once; `None` when that is all of its labels already.
+pub(super) fn presum_labels(an: &Analysis, labels: &[Vec<usize>], k: usize) -> Option<Vec<usize>> {
+    let elsewhere = |l: usize| {
+        an.output.contains(&l) || labels.iter().enumerate().any(|(o, ls)| o != k && ls.contains(&l))
+    };
+    let mut keep: Vec<usize> = Vec::new();
+    for &l in &labels[k] {
+        if elsewhere(l) && !keep.contains(&l) {
+            keep.push(l);
+        }
+    }
+    (keep.len() != labels[k].len()).then_some(keep)
 }

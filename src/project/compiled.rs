@@ -246,7 +246,7 @@ impl Executable {
         self.check_arity(inputs.len())?;
         for (i, (v, want)) in inputs.iter().zip(&self.operand_dims).enumerate() {
             if !v.layout.has_sizes(want) {
-                return Err(wrong_sizes(&format!("operand {}", i + 1), &v.sizes(), want));
+                return Err(wrong_sizes(&format!("operand {i}"), &v.sizes(), want));
             }
         }
         if !output.layout.has_sizes(&self.result_dims) {
@@ -270,7 +270,7 @@ impl Executable {
             if got != want {
                 let what = match k {
                     _ if k == inputs.len() => "the result".to_string(),
-                    _ => format!("operand {}", k + 1),
+                    _ => format!("operand {k}"),
                 };
                 let dims = self.operand_dims.get(k).unwrap_or(&self.result_dims);
                 return Err(ProjectError::Data(format!(
