@@ -93,18 +93,16 @@ fn tensor(dt: DType, shape: &[usize], values: &[Value], view: View) -> Tensor {
     }
 }
 
+fn shape(v: &Value) -> Vec<usize> {
+    v.as_array().expect("shape").iter().map(|d| d.as_u64().expect("size") as usize).collect()
+}
+
 /// Whether `got` holds exactly `want`'s dtype and values (integers compared as i64, bools as
 /// bools, floats as f64 with NaN equal to NaN).
 fn check(got: &Tensor, want: &Value, what: &str) {
     let dt = dtype(&want["dtype"]);
     assert_eq!(got.dtype(), dt, "{what}: dtype");
-    let shape: Vec<usize> = want["shape"]
-        .as_array()
-        .expect("shape")
-        .iter()
-        .map(|d| d.as_u64().expect("size") as usize)
-        .collect();
-    assert_eq!(got.shape(), shape.as_slice(), "{what}: shape");
+    assert_eq!(got.shape(), shape(&want["shape"]).as_slice(), "{what}: shape");
     let values = want["values"].as_array().expect("values");
     if dt == DType::Bool {
         let w: Vec<bool> = values.iter().map(value::<bool>).collect();
@@ -198,14 +196,8 @@ fn einsum_cases_match_numpy_on_every_view() {
                 .expect("operands")
                 .iter()
                 .map(|o| {
-                    let shape: Vec<usize> = o["shape"]
-                        .as_array()
-                        .expect("shape")
-                        .iter()
-                        .map(|d| d.as_u64().expect("size") as usize)
-                        .collect();
                     let values = o["values"].as_array().expect("values");
-                    tensor(dtype(&o["dtype"]), &shape, values, view)
+                    tensor(dtype(&o["dtype"]), &shape(&o["shape"]), values, view)
                 })
                 .collect();
             let refs: Vec<&Tensor> = ops.iter().collect();
@@ -306,4 +298,34 @@ fn bad_element_types_are_coded_errors() {
     // Vespa's own promotion stays Vespa's.
     assert_eq!(DType::I8.promote(DType::I8), DType::I8);
     assert_eq!(DType::I8.promote(DType::BF16), DType::BF16);
+}
+
+/// `einsum_into` runs in the compute types: int64 wraps and bool is OR of ANDs on strided,
+/// reversed and broadcast operands, into a strided output.
+#[test]
+fn einsum_into_runs_in_int64_and_bool() {
+    use einrow::kernel::RunOptions;
+    use einrow::numpy::{einsum_into, StridedMut, StridedRef};
+    let opts = RunOptions::default();
+    let a = [i64::MAX, 3, 1 << 62, -1];
+    // Reversed: reads [[-1, 2^62], [3, i64::MAX]].
+    let m = StridedRef::new(&a, Layout::from_parts(&[2, 2], &[-2, -1], 3).unwrap()).unwrap();
+    let two = [2i64];
+    let v = StridedRef::new(&two, Layout::from_parts(&[2], &[0], 0).unwrap()).unwrap();
+    let mut buf = [7i64; 4];
+    let mut out = StridedMut::new(&mut buf, Layout::from_parts(&[2], &[2], 1).unwrap()).unwrap();
+    einsum_into("ij,j->i", &[m, v], &mut out, None, &opts).expect("int64");
+    let row = |x: i64, y: i64| x.wrapping_mul(2).wrapping_add(y.wrapping_mul(2));
+    assert_eq!(buf, [7, row(-1, 1 << 62), 7, row(3, i64::MAX)]);
+
+    let p = [true, false, false, true, true, false];
+    let q = [false, true, true, true, false, false];
+    // p as 2×3 through column-major strides: [[T, F, T], [F, T, F]]; q row-major 3×2.
+    let pv = StridedRef::new(&p, Layout::from_parts(&[2, 3], &[1, 2], 0).unwrap()).unwrap();
+    let qv = StridedRef::contiguous(&q, &[3, 2]).unwrap();
+    let mut r = [true; 4];
+    let mut out = StridedMut::contiguous(&mut r, &[2, 2]).unwrap();
+    einsum_into("ij,jk->ik", &[pv, qv], &mut out, None, &opts).expect("bool");
+    // Row 0 meets rows 0 and 2 of q ([F, T], [F, F]); row 1 meets row 1 ([T, T]).
+    assert_eq!(r, [false, true, true, true]);
 }

@@ -179,9 +179,8 @@ impl Tensor {
 
     /// The tensor itself when it is C-contiguous, else a row-major copy (through the kernel's
     /// tiled copy for the compute types f32, f64, int64 and bool, so transposes stay
-    /// cache-friendly). The copy is allocated like
-    /// a `Vec` (an abort if memory runs out); [`try_contiguous`](Tensor::try_contiguous)
-    /// reports that as an error instead.
+    /// cache-friendly). The copy is allocated like a `Vec` (an abort if memory runs out);
+    /// [`try_contiguous`](Tensor::try_contiguous) reports that as an error instead.
     pub fn contiguous(&self) -> Tensor {
         self.try_contiguous().unwrap_or_else(|_| {
             let bytes = self.numel().saturating_mul(self.dtype().size_bytes());

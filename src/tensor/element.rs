@@ -98,27 +98,43 @@ macro_rules! buffer_access {
     };
 }
 
-macro_rules! integer_element {
-    ($($t:ty => $v:ident),*) => {$(
+/// numpy's float-to-integer cast: truncated toward zero and saturated (NaN → 0) by the
+/// first `as`, then wrapped by the second.
+macro_rules! wrap_float {
+    ($t:ty, $x:expr) => {
+        ($x as i64) as $t
+    };
+}
+
+/// A float-to-float conversion, rounded to nearest.
+macro_rules! round_float {
+    ($t:ty, $x:expr) => {
+        $x as $t
+    };
+}
+
+/// Element impls for primitive numbers, converting floats in with `$from`.
+macro_rules! primitive_element {
+    ($from:ident: $($t:ty => $v:ident),*) => {$(
         impl Element for $t {
             const DTYPE: DType = DType::$v;
             fn to_f64(self) -> f64 {
                 self as f64
             }
             fn from_f64(x: f64) -> Self {
-                // `as` truncates toward zero and saturates (NaN → 0); the second wraps.
-                (x as i64) as $t
+                $from!($t, x)
             }
             fn to_f32(self) -> f32 {
                 self as f32
             }
             fn from_f32(x: f32) -> Self {
-                (x as i64) as $t
+                $from!($t, x)
             }
             fn to_i64(self) -> i64 {
                 self as i64
             }
             fn from_i64(x: i64) -> Self {
+                // Integers keep the low bits; floats round once, to nearest.
                 x as $t
             }
             buffer_access!($v);
@@ -126,7 +142,8 @@ macro_rules! integer_element {
     )*};
 }
 
-integer_element!(i8 => I8, u8 => U8, i16 => I16, i32 => I32, i64 => I64);
+primitive_element!(wrap_float: i8 => I8, u8 => U8, i16 => I16, i32 => I32, i64 => I64);
+primitive_element!(round_float: f32 => F32, f64 => F64);
 
 impl Element for bool {
     const DTYPE: DType = DType::Bool;
@@ -179,52 +196,6 @@ macro_rules! half_element {
 }
 
 half_element!(f16 => F16, bf16 => BF16);
-
-impl Element for f32 {
-    const DTYPE: DType = DType::F32;
-    fn to_f64(self) -> f64 {
-        self as f64
-    }
-    fn from_f64(x: f64) -> Self {
-        x as f32
-    }
-    fn to_f32(self) -> f32 {
-        self
-    }
-    fn from_f32(x: f32) -> Self {
-        x
-    }
-    fn to_i64(self) -> i64 {
-        self as i64
-    }
-    fn from_i64(x: i64) -> Self {
-        x as f32
-    }
-    buffer_access!(F32);
-}
-
-impl Element for f64 {
-    const DTYPE: DType = DType::F64;
-    fn to_f64(self) -> f64 {
-        self
-    }
-    fn from_f64(x: f64) -> Self {
-        x
-    }
-    fn to_f32(self) -> f32 {
-        self as f32
-    }
-    fn from_f32(x: f32) -> Self {
-        x as f64
-    }
-    fn to_i64(self) -> i64 {
-        self as i64
-    }
-    fn from_i64(x: i64) -> Self {
-        x as f64
-    }
-    buffer_access!(F64);
-}
 
 #[cfg(test)]
 mod tests {

@@ -9,7 +9,7 @@
 - "triples": `numpy.result_type` of every ordered triple (numpy's n-ary promotion is not the
   pairwise one folded: int8, uint8, float16 gives float16).
 - "bfloat16": ml_dtypes' `result_type` of bfloat16 with each type (null where ml_dtypes
-  refuses to promote), when ml_dtypes is installed.
+  refuses to promote).
 - "einsum": cases whose values overflow narrow integer types or round in float16: each with
   its subscripts, operands (dtype, shape, row-major values) and numpy's result (dtype, shape,
   values). float16 cases reduce along the operands' contiguous innermost axis, where numpy
@@ -18,7 +18,7 @@
 Values are JSON numbers (integers exact), booleans, or the strings "inf", "-inf", "nan".
 The Rust tests (tests/dtypes.rs) read the JSON; nothing here runs at test time.
 
-Usage: python3 tests/data/dtypes/gen_numpy_dtypes.py   (needs numpy; ml_dtypes optional)
+Usage: python3 tests/data/dtypes/gen_numpy_dtypes.py   (needs numpy and ml_dtypes)
 """
 
 import itertools
@@ -26,12 +26,8 @@ import json
 import math
 import os
 
+import ml_dtypes
 import numpy as np
-
-try:
-    import ml_dtypes
-except ImportError:  # the bfloat16 rows are left out
-    ml_dtypes = None
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TYPES = ["bool", "int8", "uint8", "int16", "int32", "int64", "float16", "float32", "float64"]
@@ -83,8 +79,6 @@ def triples():
 
 
 def bfloat16_rows():
-    if ml_dtypes is None:
-        return None
     bf = np.dtype(ml_dtypes.bfloat16)
     rows = []
     for t in TYPES + ["bfloat16"]:
