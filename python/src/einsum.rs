@@ -15,10 +15,6 @@ use crate::dtypes::{supported, Dt, ForType};
 use crate::operands::split_operands;
 use crate::{cache, errors, np, path, threads};
 
-/// Work (points of the loop nests) from which the GIL is released while the kernel runs;
-/// below it, releasing and taking the GIL back costs more than it lets other threads do.
-pub const RELEASE_WORK: u128 = 1 << 15;
-
 type Arrays<'py> = SmallVec<[Bound<'py, PyUntypedArray>; 4]>;
 
 /// numpy's `einsum`: `einsum('ij,jk->ik', a, b)` or `einsum(a, [0, 1], b, [1, 2], [0, 2])`.
@@ -223,11 +219,7 @@ fn run(
     out: &Memory,
 ) -> Result<(), EinsumError> {
     let job = Job { plan, inputs, out, opts: threads::run_options() };
-    if work >= RELEASE_WORK {
-        py.detach(|| out.dt.dispatch(job))
-    } else {
-        out.dt.dispatch(job)
-    }
+    threads::run_kernel(py, out.dt, work, job)
 }
 
 /// One run of a plan, generic over the element type.
