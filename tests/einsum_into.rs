@@ -174,7 +174,11 @@ fn bad_arrays_are_coded_errors() {
     assert!(matches!(e, Err(EinsumError::WrongShape { operand: Some(0), .. })), "{e:?}");
     let right = StridedRef::contiguous(&data, &[2, 3]).unwrap();
     let mut o2 = [0.0f64; 2];
-    let e = plan.run(&[right.clone()], &mut StridedMut::contiguous(&mut o2, &[2]).unwrap(), &opts);
+    let e = plan.run(
+        std::slice::from_ref(&right),
+        &mut StridedMut::contiguous(&mut o2, &[2]).unwrap(),
+        &opts,
+    );
     assert_eq!(e.unwrap_err().code(), ErrorCode::Mismatch);
     let e = plan.run(
         &[right.clone(), right],
