@@ -104,7 +104,7 @@ fn check_disjoint(layout: &Layout) -> Result<(), EinsumError> {
 /// let a = [1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0];
 /// // `a` read as a 3x2 array backwards (negative strides, offset at its last element): its
 /// // transpose, then the result written into the columns of a 2x3 buffer, skipping column 1.
-/// let at = StridedRef::new(&a, Layout::from_parts(&[3, 2], &[-2, -1], 5)?)?;
+/// let at = StridedRef::new(&a, Layout::from_parts(&[3, 2], &[-1, -3], 5)?)?;
 /// let a23 = StridedRef::contiguous(&a, &[2, 3])?;
 /// let mut buf = [0.0f32; 6];
 /// let mut out = StridedMut::new(&mut buf, Layout::from_parts(&[2, 2], &[3, 2], 0)?)?;
