@@ -7,8 +7,8 @@ that thread count, then runs examples/bench_einsum for the same case and threads
 so all of them see the same machine load (cases outer, thread counts inner: interleaved). It
 also times a GEMM microbenchmark (numpy's and torch's `@` and einrow's kernel on n x n f32
 products) and the scale benchmark through the CLI (`einrow infer` on a generated transformer
-program, and `einrow check` on the same program as an `infer` case), then prints the ratios
-against the targets:
+program, and `einrow check` on the same program as an `infer` case: wall time, the child's CPU
+time and peak memory), then prints the ratios against the targets:
 
   one thread    GEMM-shaped cases <= 1.0 x numpy optimize=True; GEMM micro >= 90% of numpy's @;
                 matmul8 and the small batched outer product <= 1.0 x numpy optimize=False;
@@ -26,7 +26,8 @@ Usage:
   python3 benches/compare_numpy.py                       # builds, threads 1 and all cores
   python3 benches/compare_numpy.py --threads 1,2 --json out.json
   python3 benches/compare_numpy.py --no-build --bin-dir DIR --threads 1,16 --json out.json
-        (DIR holds prebuilt release binaries `bench_einsum` and `einrow`: no cargo needed)
+        (DIR holds prebuilt release binaries `bench_einsum` and `einrow`: no cargo needed;
+        benches/device_sweep.sh runs the whole sweep that way)
 """
 
 import argparse
@@ -316,8 +317,9 @@ def case_json(decls, steps, logits_shape):
 
 
 def timed(cmd, timeout):
-    """Runs cmd; returns (seconds, peak resident MiB of the child, stdout, exit status or
-    `None` when it ran past `timeout` seconds and was killed)."""
+    """Runs cmd; returns (seconds, CPU seconds of the child (user + system), peak resident MiB
+    of the child, stdout, exit status or `None` when it ran past `timeout` seconds and was
+    killed)."""
     with tempfile.TemporaryFile() as out:
         t0 = time.perf_counter()
         proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.DEVNULL)
@@ -332,7 +334,8 @@ def timed(cmd, timeout):
         proc.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
         rc = None if timed_out else proc.returncode
-        return dt, usage.ru_maxrss / 1024, out.read().decode(errors="replace"), rc
+        cpu = usage.ru_utime + usage.ru_stime
+        return dt, cpu, usage.ru_maxrss / 1024, out.read().decode(errors="replace"), rc
 
 
 def scale_bench(einrow_bin, sizes, repeat, timeout):
@@ -343,25 +346,28 @@ def scale_bench(einrow_bin, sizes, repeat, timeout):
             text_path, case_path = os.path.join(tmp, f"t{n}.ein"), os.path.join(tmp, f"t{n}.json")
             with open(text_path, "w") as f:
                 f.write(program_text(decls, steps))
-            row = dict(steps=len(steps), infer_s=None, check_s=None, infer_mib=None, check_mib=None)
+            row = dict(steps=len(steps), infer_s=None, check_s=None, infer_cpu_s=None, check_cpu_s=None,
+                       infer_mib=None, check_mib=None)
             logits = []
             for _ in range(repeat):
-                dt, mib, out, rc = timed([einrow_bin, "infer", text_path], timeout)
+                dt, cpu, mib, out, rc = timed([einrow_bin, "infer", text_path], timeout)
                 if rc != 0:
                     row["infer_error"] = "timed out" if rc is None else f"exit {rc}"
                     break
                 row["infer_s"] = min(row["infer_s"] or dt, dt)
+                row["infer_cpu_s"] = min(row["infer_cpu_s"] or cpu, cpu)
                 row["infer_mib"] = max(row["infer_mib"] or 0, mib)
                 logits = [ln.split(": ", 1)[1] for ln in out.splitlines() if ln.startswith("logits: ")]
             if row["infer_s"] is not None and logits:
                 with open(case_path, "w") as f:
                     f.write(case_json(decls, steps, logits[-1]))
                 for _ in range(repeat):
-                    dt, mib, out, rc = timed([einrow_bin, "check", case_path], timeout)
+                    dt, cpu, mib, out, rc = timed([einrow_bin, "check", case_path], timeout)
                     if rc != 0 or "1 passed, 0 failed" not in out:
                         row["check_error"] = f"exit {rc}: {out.strip()[-200:]}"
                         break
                     row["check_s"] = min(row["check_s"] or dt, dt)
+                    row["check_cpu_s"] = min(row["check_cpu_s"] or cpu, cpu)
                     row["check_mib"] = max(row["check_mib"] or 0, mib)
             print(f"  scale {row['steps']} steps: infer {fmt(row['infer_s'])}, check {fmt(row['check_s'])}",
                   file=sys.stderr)
@@ -433,17 +439,20 @@ def report(res):
             print(f"GEMM micro {m['n']}^2 f32: einrow kernel {m['einrow_gflops']:.1f} GFLOP/s, numpy @ "
                   f"{m['numpy_gflops']:.1f}{torch}: {100 * share:.0f}% of numpy{target}")
     if res["scale"]:
-        print("\nscale (CLI, generated transformer program)")
-        print(f"{'steps':>9} {'infer':>9} {'MiB':>6} {'check':>9} {'MiB':>6}")
+        print("\nscale (CLI, generated transformer program; wall time, and the child's CPU time)")
+        print(f"{'steps':>9} {'infer':>9} {'cpu':>9} {'MiB':>6} {'check':>9} {'cpu':>9} {'MiB':>6}")
         for s in res["scale"]:
-            print(f"{s['steps']:>9} {fmt(s['infer_s']):>9} {s['infer_mib'] or 0:6.0f} {fmt(s['check_s']):>9} "
-                  f"{s['check_mib'] or 0:6.0f} {s.get('infer_error', '')} {s.get('check_error', '')}")
+            print(f"{s['steps']:>9} {fmt(s['infer_s']):>9} {fmt(s['infer_cpu_s']):>9} {s['infer_mib'] or 0:6.0f} "
+                  f"{fmt(s['check_s']):>9} {fmt(s['check_cpu_s']):>9} {s['check_mib'] or 0:6.0f} "
+                  f"{s.get('infer_error', '')} {s.get('check_error', '')}")
         small = [s for s in res["scale"] if s["steps"] < 200_000]
         big = [s for s in res["scale"] if s["steps"] >= 1_000_000]
         if small and big:
             for what in ("infer", "check"):
                 r = ratio(big[0][f"{what}_s"], small[0][f"{what}_s"])
-                print(f"{what}: time({big[0]['steps']}) / time({small[0]['steps']}) = {rfmt(r, 0)} (target <= 11)")
+                rc = ratio(big[0][f"{what}_cpu_s"], small[0][f"{what}_cpu_s"])
+                print(f"{what}: time({big[0]['steps']}) / time({small[0]['steps']}) = {rfmt(r, 0)} "
+                      f"(CPU time {rfmt(rc, 0)}; target <= 11)")
 
 
 def main():

@@ -5,7 +5,7 @@
 //! the kernel). For ratios against numpy and torch run `python3 benches/compare_numpy.py`.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
-use einrow::kernel::{Access, Accum, Combine, Init, Nest, RunOptions};
+use einrow::kernel::RunOptions;
 use einrow::numpy::einsum_with;
 
 #[path = "cases.rs"]
@@ -41,18 +41,7 @@ fn kernel(c: &mut Criterion) {
 /// `C = A·B` for n×n f32 matrices as one nest, at one thread and at all.
 fn gemm_micro(c: &mut Criterion) {
     let n = 512;
-    let a: Vec<f32> = (0..n * n).map(|i| (i % 17) as f32 / 17.0).collect();
-    let b: Vec<f32> = (0..n * n).map(|i| (i % 13) as f32 / 13.0).collect();
-    let mut out = vec![0f32; n * n];
-    let s = n as isize;
-    let nest = Nest {
-        extents: vec![n, n, n],
-        output: Access::new(0, vec![s, 0, 1]),
-        inputs: vec![Access::new(0, vec![s, 1, 0]), Access::new(0, vec![0, s, 1])],
-        accum: Accum::Add,
-        combine: Combine::Mul,
-        init: Init::Touched,
-    };
+    let (nest, a, b, mut out) = cases::gemm_micro(n);
     let mut g = c.benchmark_group("gemm-micro");
     g.sample_size(20);
     g.throughput(Throughput::Elements(2 * (n as u64).pow(3)));

@@ -67,6 +67,15 @@ fn results_too_large_to_allocate_are_value_errors() {
 }
 
 #[test]
+fn unknown_element_types_are_unsupported_errors() {
+    let err =
+        assert_error(&run(&["run", "i->", "--random", "3", "--dtype", "uint16"]), "unsupported");
+    assert!(err.contains("uint16") && err.contains("int32"), "{err}");
+    let out = run(&["run", "i,i->", "--random", "3", "--random", "3", "--dtype", "int32"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+}
+
+#[test]
 fn check_continues_after_a_case_that_cannot_allocate() {
     let dir = temp_dir("alloc");
     let file = dir.join("cases.json");

@@ -131,3 +131,58 @@ fn diagnostics_match_their_goldens() {
     assert!(chains >= 8, "{chains} cases with a chain of 3 or more steps");
     assert!(mismatches >= 10, "{mismatches} mismatch cases");
 }
+
+/// `einrow infer --dot` draws a failing program too: the steps and tensors that carried each
+/// conflicting size in red, the failing step (taken back from the graph) as a dashed node.
+#[test]
+fn dot_draws_a_failing_program_with_its_conflict_in_red() {
+    let args: Vec<String> =
+        ["infer", "--dot", "0001_chain_attributes_size_to_src.ein"].map(String::from).to_vec();
+    let (code, dot, stderr) = einrow(&args);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("error[mismatch]"), "{stderr}");
+    assert!(dot.starts_with("digraph {\n") && dot.ends_with("}\n"), "{dot}");
+    let red = |line: &str| line.contains("color = red");
+    let node =
+        |name: &str| dot.lines().find(|l| l.contains(&format!("label = \"{name}: "))).unwrap_or("");
+    for carried in ["src", "b", "c", "other"] {
+        assert!(red(node(carried)), "`{carried}` is not red in\n{dot}");
+    }
+    assert!(!red(node("a")), "`a` carries no conflicting size\n{dot}");
+    let failed = dot.lines().find(|l| l.starts_with("    failed [")).expect("the failing step");
+    assert!(failed.contains("d = einsum") && failed.contains("dashed"), "{failed}");
+    assert_eq!(dot.lines().filter(|l| l.contains("-> failed")).count(), 2, "{dot}");
+}
+
+/// `einrow fuzz numpy` needs nothing outside the repository but Python 3 with numpy, and says
+/// which is missing: an interpreter that is not there, or one without numpy.
+#[test]
+fn fuzz_numpy_says_what_is_missing() {
+    let out = std::env::temp_dir().join(format!("einrow-fuzz-{}", std::process::id()));
+    let out = out.display().to_string();
+    let base = ["fuzz", "numpy", "--count", "20", "--seed", "7", "--out", &out];
+    let mut args: Vec<String> = base.map(String::from).to_vec();
+    args.extend(["--python".into(), "no-such-python-here".into()]);
+    let (code, _, stderr) = einrow(&args);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("`no-such-python-here` was not found"), "{stderr}");
+    // The built-in oracle through the machine's python3: it runs when numpy is there, and
+    // says that numpy is missing when it is not.
+    let has_python =
+        Command::new("python3").arg("--version").output().is_ok_and(|o| o.status.success());
+    if has_python {
+        let (code, stdout, stderr) = einrow(&base.map(String::from));
+        let numpy = Command::new("python3")
+            .args(["-c", "import numpy"])
+            .output()
+            .is_ok_and(|o| o.status.success());
+        if numpy {
+            assert_eq!(code, 0, "{stdout}{stderr}");
+            assert!(stdout.contains("20 numpy cases: 0 failures"), "{stdout}");
+        } else {
+            assert_eq!(code, 2, "{stderr}");
+            assert!(stderr.contains("numpy is not installed"), "{stderr}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&out);
+}

@@ -152,6 +152,63 @@ fn deeply_nested_row_values_need_no_stack() {
     assert_eq!(shape_of(&shapes, "y1998"), "1!");
 }
 
+/// A row that gains an axis at every step: each step's row variable was bound to a copy of
+/// the whole substituted row (quadratic memory: 20k steps needed 4 GB); it now takes the
+/// row as written, its axes once.
+#[test]
+fn a_row_that_grows_at_every_step_is_not_copied() {
+    let shapes = on_small_stack(|| {
+        let text = chain(
+            "tensor x
+",
+            2_000,
+            |i, p| format!("y{i} = permute \"..r..=>a,..r..\" {p}"),
+        );
+        solve(&text).expect("solves")
+    });
+    assert_eq!(shape_of(&shapes, "y1999").split(',').count(), 2_000);
+    // Over a leaf of known rank, and through a row equality the other way round.
+    let shapes = on_small_stack(|| {
+        let text = chain("tensor x: 2,3\n", 2_000, |i, p| {
+            format!("y{i} = einsum \"..r..;..s..=>..s..,a\" {p} {p}")
+        });
+        solve(&text).expect("solves")
+    });
+    let last = shape_of(&shapes, "y1999");
+    assert!(last.starts_with("2,3,"), "{last}");
+    assert_eq!(last.split(',').count(), 2_002);
+}
+
+/// numpy broadcasts of rows that grow at every step: each deferred broadcast watched every
+/// axis of its rows and was retried whenever one closed (cubic: 200 steps took a second).
+/// A row rule waits on its rows' markers only.
+#[test]
+fn deferred_row_rules_wait_on_their_markers() {
+    let mut text = String::from("tensor x\ntensor w: 1!,1!\n");
+    let mut prev = "x".to_string();
+    for i in 0..600 {
+        text.push_str(&format!("y{i} = numpy \"...,ab->...a\" {prev} w\n"));
+        text.push_str(&format!("z{i} = permute \"..r..=>a,..r..\" y{i}\n"));
+        prev = format!("z{i}");
+    }
+    let shapes = solve(&text).expect("solves");
+    assert_eq!(shape_of(&shapes, "z599").split(',').count(), 1_200);
+}
+
+/// A fixed index needs an axis one larger: at 2^62 that is past the limit (it was accepted
+/// with a leaf of 2^62 + 1).
+#[test]
+fn a_fixed_index_at_the_limit_is_a_value_error() {
+    let e = shape_error(
+        solve("tensor x\nz = permute \"4611686018427387904=>_\" x\n"),
+        ErrorCode::Value,
+    );
+    let InferError::Shape(s) = &e else { panic!("a shape error: {e}") };
+    assert_eq!(s.spans.len(), 1, "{e}");
+    let shapes = solve("tensor x\nz = permute \"4611686018427387903=>_\" x\n").expect("solves");
+    assert_eq!(shape_of(&shapes, "x"), "4611686018427387904");
+}
+
 /// 28 concatenations of a leaf of unknown shape with itself flattened the parts into lists of
 /// 2^28 entries (out of memory): the parts are now shared, and the sizes double.
 #[test]

@@ -11,22 +11,37 @@
 //!
 //! # Text
 //!
+//! For the program `t.ein`
+//!
 //! ```text
-//! error[mismatch]: `d = einsum "i; i => i" c other`: `i` is 3 in `c` but 4 in `other`
+//! tensor a
+//! tensor src: 3
+//! tensor other: 4
+//! b = pointwise a src
+//! c = pointwise_un b
+//! d = einsum "i; i => i" c other
+//! ```
+//!
+//! `einrow infer t.ein` prints
+//!
+//! ```text
+//! error[mismatch]: dimension mismatch: `i` is 3 in `c` but 4 in `other`
 //!   --> t.ein:6
 //!   | d = einsum "i; i => i" c other
-//!   |             ^  ^
-//!   = 3 comes from `src` (declared at line 2 as `3`), through `b` (line 4) and `c` (line 5)
+//!   |             ^ 3
+//!   |                ^ 4
+//!   = 3 comes from `src` (declared at line 2 as `3`), through `b` (line 4), `c` (line 5)
 //!   = 4 comes from `other` (declared at line 3 as `4`)
-//!   = help: ...
 //! ```
 //!
 //! The first line is the severity, the [code](crate::ErrorCode) and the message; `-->` names
 //! the file and line; the source follows with carets under the primary place (and under related
-//! places in the same text, with their notes); each other related place is a `=` line; hints
-//! are `= help:` lines. `einrow infer --explain` prints the related places as a numbered list
-//! instead, each with its own line of source and carets: the chain of declarations and steps
-//! that carried each size to the conflict ([`Diagnostic::render_text`]).
+//! places in the same text, with their notes); notes are `=` lines (for a size conflict, where
+//! each size came from), and when there are none each other related place is one; hints are
+//! `= help:` lines. `einrow infer --explain` (and `einrow run`) prints the related places as a
+//! numbered list instead, each with its own line of source and carets: the chain of
+//! declarations and steps that carried each size to the conflict
+//! ([`Diagnostic::render_text`]).
 //!
 //! # JSON
 //!
@@ -36,14 +51,22 @@
 //! {
 //!   "code": "mismatch",
 //!   "severity": "error",
-//!   "message": "`d = einsum \"i; i => i\" c other`: `i` is 3 in `c` but 4 in `other`",
+//!   "message": "dimension mismatch: `i` is 3 in `c` but 4 in `other`",
 //!   "primary": {"file": "t.ein", "line": 6, "text": "d = einsum \"i; i => i\" c other",
-//!               "span": [12, 13], "tensor": "c", "size": "3"},
+//!               "span": [12, 13], "tensor": "c", "size": "3", "note": "3"},
 //!   "related": [
+//!     {"file": "t.ein", "line": 6, "text": "d = einsum \"i; i => i\" c other", "span": [15, 16],
+//!      "tensor": "other", "size": "4", "note": "4"},
 //!     {"file": "t.ein", "line": 2, "text": "tensor src: 3", "span": [12, 13],
-//!      "tensor": "src", "size": "3", "note": "3 is declared here, as axis 0 of `src`"},
-//!     {"file": "t.ein", "line": 4, "text": "b = pointwise a src", "span": [4, 13],
-//!      "tensor": "b", "size": "3", "note": "..."}
+//!      "tensor": "src", "size": "3", "note": "3 is written here, as `src`'s output axis 0"},
+//!     {"file": "t.ein", "line": 4, "text": "b = pointwise a src", "span": [16, 19],
+//!      "tensor": "b", "size": "3",
+//!      "note": "`b`'s output axis -1 gets 3 from `src`'s output axis 0"},
+//!     {"file": "t.ein", "line": 5, "text": "c = pointwise_un b", "span": [17, 18],
+//!      "tensor": "c", "size": "3",
+//!      "note": "`c`'s output axis -1 gets 3 from `b`'s output axis -1"},
+//!     {"file": "t.ein", "line": 3, "text": "tensor other: 4", "span": [14, 15],
+//!      "tensor": "other", "size": "4", "note": "4 is written here, as `other`'s output axis 0"}
 //!   ],
 //!   "notes": ["3 comes from `src` (declared at line 2 as `3`), through `b` (line 4), `c` (line 5)",
 //!             "4 comes from `other` (declared at line 3 as `4`)"],
@@ -57,7 +80,7 @@
 //! | `severity` | `"error"` or `"warning"` |
 //! | `message` | one sentence |
 //! | `primary` | a location, or `null` when the diagnostic has no place |
-//! | `related` | locations that explain it, in order; for a size conflict, for each size: where it was declared, then each step that carried it, toward the conflict |
+//! | `related` | locations that explain it, in order; for a size conflict: the other sizes' carets at the conflict, then for each size where it was declared (or set, by `set_dim`) and each step that carried it, toward the conflict |
 //! | `notes` | short lines summing up the related places (where each size came from, both operands' shapes) |
 //! | `help` | hints, possibly none |
 //!

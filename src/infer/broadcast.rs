@@ -250,7 +250,7 @@ impl Solver {
             (None, _) => false,
             (Some(f), Some(j)) if f == j => true,
             (Some(f), _) if *f == cap => true,
-            _ => self.env.row_caps(y).skip(1).any(|id| self.env.store.row(id) == cap),
+            _ => self.env.row_caps(y).skip(1).any(|id| self.env.store.holds(id, &cap)),
         };
         if known {
             return Ok(Outcome::Done);

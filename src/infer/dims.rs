@@ -252,6 +252,10 @@ impl Solver {
 
     /// The size of `d` is at least `n`.
     pub fn at_least(&mut self, d: &Dim, n: u64) -> Res {
+        if n > MAX_INT {
+            let msg = format!("index {} needs an axis of more than 2^62", n.saturating_sub(1));
+            return Err(self.error(ErrorCode::Value, msg));
+        }
         match self.env.dim(d) {
             Dim::Var(v) => {
                 let info = &mut self.env.dim_info[v.index()];

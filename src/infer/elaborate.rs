@@ -15,6 +15,7 @@ use crate::shape::{AffineDim, ConvPadding, Dim, Dims, Row};
 use crate::spec::ast::{
     self, same_name, AxisKind, Coeff, ConcatPart, Name, Padding, RowKind, ShapeSpec,
 };
+use crate::spec::lexer::MAX_INT;
 
 /// Labels from which a spec's labels are looked up in a table rather than in the list.
 const INDEX_FROM: usize = 16;
@@ -140,7 +141,15 @@ impl SpecEnv {
     }
 
     fn axis(&mut self, env: &mut Env, a: &ast::Axis) -> Result<Dim, InferError> {
-        let d = self.axis_dim(env, a)?;
+        // What is wrong with an axis is shown on it.
+        let d = self.axis_dim(env, a).map_err(|mut e| {
+            if let InferError::Shape(s) = &mut e {
+                if s.spans.is_empty() {
+                    s.spans.push(a.span);
+                }
+            }
+            e
+        })?;
         if let (Some(n), Some(step)) = (Node::of(d), self.step) {
             env.cache.note_origin(n, step, a.span);
         }
@@ -152,6 +161,10 @@ impl SpecEnv {
             AxisKind::Label(n) => Dim::Var(self.dim_var(env, n)),
             AxisKind::Placeholder => Dim::Var(env.new_dim(Some("_"))),
             AxisKind::Int(i) => {
+                if *i >= MAX_INT {
+                    let msg = format!("the index {i} needs an axis of more than 2^62");
+                    return Err(InferError::shape(ErrorCode::Value, msg));
+                }
                 let v = env.new_dim(None);
                 self.fixed.push((v, *i));
                 Dim::Var(v)

@@ -449,6 +449,35 @@ impl Env {
         }
     }
 
+    /// The outer level of a constraint's row as written: its own axes and variable (bound or
+    /// not), unsubstituted; `None` when that level has no axes (or the row is empty or an
+    /// unbound variable).
+    pub fn outer_level(&mut self, r: &RowArg) -> Option<Row> {
+        let id = match r {
+            RowArg::Empty => return None,
+            RowArg::Scratch(i) => {
+                let row = self.scratch.get(*i as usize)?;
+                return (row.explicit_len() > 0).then(|| row.clone());
+            }
+            RowArg::Var(v) => self.row_value(*v).ok()?,
+            RowArg::Stored(id) => *id,
+        };
+        let (start, beg, len, var) = self.store.layout(id);
+        if len == 0 {
+            return None;
+        }
+        let mut row = Row { var, ..Row::default() };
+        for k in start..start + len {
+            let d = *self.store.dim_at(k);
+            if k < start + beg {
+                row.beg.push(d);
+            } else {
+                row.dims.push(d);
+            }
+        }
+        Some(row)
+    }
+
     /// The number of explicit axes of a constraint's row as given (unsubstituted).
     pub fn arg_len(&self, r: &RowArg) -> usize {
         match r {

@@ -14,6 +14,12 @@ type Res = Result<Outcome, InferError>;
 impl Solver {
     /// Flat equality `a = b`.
     pub fn unify_row(&mut self, a: &RowArg, b: &RowArg) -> Res {
+        if let Some(done) = self.bind_as_written(a, b)? {
+            return Ok(done);
+        }
+        if let Some(done) = self.bind_as_written(b, a)? {
+            return Ok(done);
+        }
         let (a, b) = (self.env.row_arg(a), self.env.row_arg(b));
         match (a.var, b.var) {
             _ if a == b => Ok(Outcome::Done),
@@ -23,6 +29,22 @@ impl Solver {
             (None, Some(y)) => self.open_closed_eq(&b, y, &a),
             (Some(x), Some(y)) => self.open_open_eq(&a, x, &b, y),
         }
+    }
+
+    /// `x = b` for an unbound variable `x` and a row `b` whose outer level has axes: `x`
+    /// takes that level as written, its variable unsubstituted. Binding then costs the axes
+    /// written there, not the whole substituted row, which can be as long as the program (a
+    /// row that gains an axis at every step would otherwise be copied whole at every step).
+    /// `None` (nothing done) for any other pair, and when `x` is `b`'s innermost variable.
+    fn bind_as_written(&mut self, a: &RowArg, b: &RowArg) -> Result<Option<Outcome>, InferError> {
+        let RowArg::Var(v) = a else { return Ok(None) };
+        let Err(x) = self.env.row_value(*v) else { return Ok(None) };
+        let Some(value) = self.env.outer_level(b) else { return Ok(None) };
+        if value.var.is_some() && self.env.tail_var(b) == Some(x) {
+            return Ok(None);
+        }
+        self.bind_row_var(x, value)?;
+        Ok(Some(Outcome::Done))
     }
 
     fn closed_eq(&mut self, a: &Row, b: &Row) -> Res {
@@ -226,7 +248,9 @@ impl Solver {
             return Err(self.error(ErrorCode::Cycle, msg.into()));
         }
         let (info, links) = self.env.take_row_info(x);
-        if let Some(v) = value.var {
+        // A value bound as written may hold a bound variable: the facts go to the innermost.
+        let inner = value.var.and_then(|v| self.env.tail_var(&RowArg::Var(v)));
+        if let Some(v) = inner {
             let inner = &mut self.env.row_info[v.index()];
             inner.used_in_spec |= info.used_in_spec;
             inner.used_in_pointwise |= info.used_in_pointwise;

@@ -201,7 +201,18 @@ impl Solver {
             _ => {}
         }
         let mut watch = Watch::default();
-        vars_of(&mut self.env, &q.c, &mut watch);
+        match &q.c {
+            // A row rule waits on the lengths of its rows, never on their sizes: only the
+            // variables at the rows' markers can change its outcome. (Watching every axis
+            // of rows that grow with the program woke each such rule once per axis closed.)
+            Constraint::RowEq(a, b)
+            | Constraint::RowIneq { res: a, opnd: b }
+            | Constraint::RowIneqRight { res: a, opnd: b } => {
+                watch.rows.extend(self.env.tail_var(a));
+                watch.rows.extend(self.env.tail_var(b));
+            }
+            c => vars_of(&mut self.env, c, &mut watch),
+        }
         self.deferred.add(q, &watch.dims, &watch.rows, &watch.nodes);
         self.env.watching = true;
     }

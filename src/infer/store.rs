@@ -72,6 +72,16 @@ impl RowStore {
         (beg, var, dims)
     }
 
+    /// Whether a stored row is `r`, compared in place (its lengths first).
+    pub fn holds(&self, id: RowId, r: &Row) -> bool {
+        let (beg, var, dims) = self.parts(id);
+        beg.len() == r.beg.len()
+            && dims.len() == r.dims.len()
+            && var == r.var
+            && beg == r.beg.as_slice()
+            && dims == r.dims.as_slice()
+    }
+
     /// A stored row, rebuilt.
     pub fn row(&self, id: RowId) -> Row {
         let (beg, var, dims) = self.parts(id);

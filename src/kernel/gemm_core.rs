@@ -79,8 +79,12 @@ pub fn call<T: Scalar>(
         return Ok(());
     }
     let threads = match engine {
-        Engine::Direct => return direct(s, dst, dst_off, lhs, lhs_off, rhs, rhs_off, overwrite),
-        Engine::Crate(t) => t,
+        Engine::Crate(t) if T::GEMM_CRATE => t,
+        // Types the gemm crate does not take, and small products, run by direct loops.
+        Engine::Crate(_) | Engine::Direct => {
+            direct(s, (dst, dst_off), (lhs, lhs_off), (rhs, rhs_off), overwrite);
+            return Ok(());
+        }
     };
     let par = if threads > 1 { gemm::Parallelism::Rayon(threads) } else { gemm::Parallelism::None };
     // SAFETY: invariant 1 — `core_fits` checked that every address of the three operands
@@ -117,21 +121,20 @@ pub fn call<T: Scalar>(
     Ok(())
 }
 
+/// An operand of a direct core: its buffer and the core's origin in it.
+type Src<'a, T> = (&'a [T], isize);
+
 /// A checked-in-bounds core by direct loops: rows (or columns) of the destination updated
 /// as contiguous slices where the layout allows, else one dot product per element.
-#[allow(clippy::too_many_arguments)]
 fn direct<T: Scalar>(
     s: &Shape,
-    dst: &mut [T],
-    d0: isize,
-    lhs: &[T],
-    l0: isize,
-    rhs: &[T],
-    r0: isize,
+    dst: (&mut [T], isize),
+    lhs: Src<'_, T>,
+    rhs: Src<'_, T>,
     overwrite: bool,
-) -> Result<(), KernelError> {
+) {
     if s.dst.1 == 1 && s.rhs.1 == 1 {
-        rows(s, dst, d0, lhs, l0, rhs, r0, overwrite);
+        rows(s, dst, lhs, rhs, overwrite);
     } else if s.dst.0 == 1 && s.lhs.0 == 1 {
         let t = Shape {
             m: s.n,
@@ -141,23 +144,18 @@ fn direct<T: Scalar>(
             lhs: (s.rhs.1, s.rhs.0),
             rhs: (s.lhs.1, s.lhs.0),
         };
-        rows(&t, dst, d0, rhs, r0, lhs, l0, overwrite);
+        rows(&t, dst, rhs, lhs, overwrite);
     } else {
-        dots(s, dst, d0, lhs, l0, rhs, r0, overwrite);
+        dots(s, dst, lhs, rhs, overwrite);
     }
-    Ok(())
 }
 
 /// `dst` rows contiguous, `rhs` rows contiguous: `dst[i,:] (=|+=) Σ_p lhs[i,p]·rhs[p,:]`.
-#[allow(clippy::too_many_arguments)]
 fn rows<T: Scalar>(
     s: &Shape,
-    dst: &mut [T],
-    d0: isize,
-    lhs: &[T],
-    l0: isize,
-    rhs: &[T],
-    r0: isize,
+    (dst, d0): (&mut [T], isize),
+    (lhs, l0): Src<'_, T>,
+    (rhs, r0): Src<'_, T>,
     overwrite: bool,
 ) {
     let at = |base: isize, i: usize, st: isize| (base + i as isize * st) as usize;
@@ -172,22 +170,18 @@ fn rows<T: Scalar>(
             let a = lhs[at(la, p, s.lhs.1)];
             let b = at(r0, p, s.rhs.0);
             for (x, &y) in drow.iter_mut().zip(&rhs[b..b + s.n]) {
-                *x = *x + a * y;
+                *x = x.plus(a.times(y));
             }
         }
     }
 }
 
 /// Any layout: one dot product per destination element.
-#[allow(clippy::too_many_arguments)]
 fn dots<T: Scalar>(
     s: &Shape,
-    dst: &mut [T],
-    d0: isize,
-    lhs: &[T],
-    l0: isize,
-    rhs: &[T],
-    r0: isize,
+    (dst, d0): (&mut [T], isize),
+    (lhs, l0): Src<'_, T>,
+    (rhs, r0): Src<'_, T>,
     overwrite: bool,
 ) {
     for i in 0..s.m {
@@ -195,12 +189,12 @@ fn dots<T: Scalar>(
             let (mut a, mut b) = (l0 + i as isize * s.lhs.0, r0 + j as isize * s.rhs.1);
             let mut sum = T::ZERO;
             for _ in 0..s.k {
-                sum = sum + lhs[a as usize] * rhs[b as usize];
+                sum = sum.plus(lhs[a as usize].times(rhs[b as usize]));
                 a += s.lhs.1;
                 b += s.rhs.0;
             }
             let d = &mut dst[(d0 + i as isize * s.dst.0 + j as isize * s.dst.1) as usize];
-            *d = if overwrite { sum } else { *d + sum };
+            *d = if overwrite { sum } else { d.plus(sum) };
         }
     }
 }

@@ -71,7 +71,7 @@ impl Nest {
         opts: &RunOptions,
     ) -> Result<(), KernelError> {
         self.check(inputs, output.len())?;
-        let neutral = self.accum.neutral().map(T::from_f64);
+        let neutral = self.accum.neutral_value::<T>();
         let mut init = self.init;
         if let (Init::Whole, Some(z)) = (init, neutral) {
             fill(output, z, opts);
@@ -100,7 +100,7 @@ impl Nest {
     ) -> Result<Vec<T>, KernelError> {
         self.check(inputs, len)?;
         let points = self.points()?;
-        let fill = self.accum.neutral().map_or(T::ZERO, T::from_f64);
+        let fill = self.accum.neutral_value::<T>().unwrap_or(T::ZERO);
         if points == 0 || self.has_guards() {
             let mut out = fresh_filled(len, fill, false, opts)?;
             self.run_with(inputs, &mut out, opts)?;
@@ -193,13 +193,13 @@ fn run_plan<T: Scalar>(
         accum = Accum::Store;
         start = Start::Keep;
     }
-    if opts.gemm && accum == Accum::Add && combine == Combine::Mul {
+    if opts.gemm && T::GEMM_CRATE && accum == Accum::Add && combine == Combine::Mul {
         if let Some(core) = find_core(plan) {
             return run_gemm(plan, core, ins, out, start, opts);
         }
     }
     if start == Start::Touched {
-        fill_image(plan, T::from_f64(accum.neutral().unwrap_or(0.0)), out, opts)?;
+        fill_image(plan, accum.neutral_value::<T>().unwrap_or(T::ZERO), out, opts)?;
     }
     run_strided(plan, accum, combine, ins, out, opts)
 }
@@ -265,7 +265,9 @@ fn run_strided<T: Scalar>(
     if let Some(chunks) = split_disjoint(plan, opts.threads * 4, |_| true) {
         return run_chunks(chunks, out, |p, o| execute(p, accum, combine, ins, o));
     }
-    let Some(neutral) = accum.neutral() else { return execute(plan, accum, combine, ins, out) };
+    let Some(neutral) = accum.neutral_value::<T>() else {
+        return execute(plan, accum, combine, ins, out);
+    };
     // A reduction: private outputs along the largest loop the output does not move along.
     let p = (0..plan.extents.len())
         .filter(|&d| plan.out.strides[d] == 0)
@@ -276,7 +278,7 @@ fn run_strided<T: Scalar>(
         return execute(plan, accum, combine, ins, out);
     };
     let each = |p: &Plan, o: &mut [T]| execute(p, accum, combine, ins, o);
-    run_private(subs, range, out, accum, T::from_f64(neutral), each)
+    run_private(subs, range, out, accum, neutral, each)
 }
 
 /// Sets every output element the plan writes to `value`.

@@ -44,53 +44,68 @@ pub fn check_program(program: &Program, source: Option<&Source>) -> Vec<Diagnost
     let mut c = Checker { source, list: Vec::new(), left_out: [0, 0], suggestions: 0 };
     // Names known so far, with the line of their latest definition, in build order: every
     // declaration first, then each statement's result.
-    let mut known: HashMap<&str, usize, Hasher> = HashMap::default();
+    let names = program.decls.len() + program.stmts.len();
+    let mut known: HashMap<&str, usize, Hasher> =
+        HashMap::with_capacity_and_hasher(names, Hasher::default());
     for d in &program.decls {
         if let Some(&before) = known.get(d.name.as_str()) {
             c.defined_again(&d.name, d.line, before, None);
         }
         known.insert(&d.name, d.line);
     }
-    // Where each statement's result is defined, to say "defined later" for a use before.
-    let later: HashMap<&str, usize, Hasher> =
-        program.stmts.iter().rev().map(|s| (s.out.as_str(), s.line)).collect();
-    let mut specs: HashMap<&str, SpecFacts, Hasher> = HashMap::default();
+    // Where each statement's result is defined, to say "defined later" for a use before
+    // (made on the first unknown name). A statement's spans are read only for a diagnostic.
+    let mut later: Option<HashMap<&str, usize, Hasher>> = None;
+    let mut specs: HashMap<(&str, OpKind, usize), Vec<Diagnostic>, Hasher> = HashMap::default();
     for s in &program.stmts {
-        let spans = c.line(s.line).and_then(stmt_spans);
+        let spans = || source.and_then(|src| src.line(s.line)).and_then(stmt_spans);
         for (k, a) in s.args.iter().enumerate() {
             if !known.contains_key(a.as_str()) {
-                let at = spans.as_ref().and_then(|sp| sp.args.get(k).copied());
+                let at = spans().and_then(|sp| sp.args.get(k).copied());
+                let later = later.get_or_insert_with(|| {
+                    program.stmts.iter().rev().map(|s| (s.out.as_str(), s.line)).collect()
+                });
                 c.unknown_tensor(a, s.line, at, later.get(a.as_str()).copied(), &known);
             }
         }
-        c.arity(s, spans.as_ref());
+        c.arity(s, &spans);
         if let Some(text) = &s.spec {
-            let facts = specs.entry(text).or_insert_with(|| SpecFacts::of(s.op, text));
-            c.spec(s, text, facts, spans.as_ref());
+            let key = (text.as_str(), s.op, s.args.len());
+            let found = specs.entry(key).or_insert_with(|| spec_lints(s, text));
+            if !found.is_empty() {
+                let found = found.clone();
+                c.spec(s, text, found, spans().as_ref());
+            }
         }
         if let Some(&before) = known.get(s.out.as_str()) {
-            c.defined_again(&s.out, s.line, before, spans.as_ref().map(|sp| sp.out));
+            c.defined_again(&s.out, s.line, before, spans().map(|sp| sp.out));
         }
         known.insert(&s.out, s.line);
     }
     c.finish()
 }
 
-/// A spec parsed once per text: its slot (or term) count, or its parse error's diagnostic.
-enum SpecFacts {
-    Einsum(crate::spec::ast::EinsumSpec),
-    Numpy(crate::spec::ast::NumpySpec),
-    Error(Diagnostic),
-}
-
-impl SpecFacts {
-    fn of(op: OpKind, text: &str) -> SpecFacts {
-        let error = |e: crate::spec::SpecError| SpecFacts::Error(e.to_diagnostic(text));
-        if op == OpKind::Numpy {
-            parse_numpy(text).map_or_else(error, SpecFacts::Numpy)
-        } else {
-            parse_einsum(text).map_or_else(error, SpecFacts::Einsum)
-        }
+/// The diagnostics of a statement's spec against its operands, in the spec's own text (made
+/// once per spec text, op and operand count).
+fn spec_lints(s: &Stmt, text: &str) -> Vec<Diagnostic> {
+    let error = |e: crate::spec::SpecError| vec![e.to_diagnostic(text)];
+    if s.op == OpKind::Numpy {
+        return match parse_numpy(text) {
+            Ok(_) if s.args.is_empty() => Vec::new(),
+            Ok(spec) => numpy_lints(text, &spec, s.args.len()),
+            Err(e) => error(e),
+        };
+    }
+    let slots = match s.op {
+        OpKind::Permute => Some(1),
+        OpKind::Einsum => Some(2),
+        OpKind::Einsum3 => Some(3),
+        OpKind::Concat => Some(s.args.len()),
+        _ => None,
+    };
+    match parse_einsum(text) {
+        Ok(spec) => einsum_lints(text, &spec, slots),
+        Err(e) => error(e),
     }
 }
 
@@ -181,7 +196,7 @@ impl<'a> Checker<'_, 'a> {
     }
 
     /// The operand count of a statement against its op's.
-    fn arity(&mut self, s: &Stmt, spans: Option<&StmtSpans>) {
+    fn arity(&mut self, s: &Stmt, spans: &dyn Fn() -> Option<StmtSpans>) {
         let n = s.args.len();
         let (want, ok) = match s.op {
             OpKind::Pointwise => ("1 to 3 operands", (1..=3).contains(&n)),
@@ -193,6 +208,8 @@ impl<'a> Checker<'_, 'a> {
         if ok {
             return;
         }
+        let spans = spans();
+        let spans = spans.as_ref();
         let name = self.op_name(s, spans);
         let at = spans.map(|sp| {
             let keep = match s.op {
@@ -215,23 +232,9 @@ impl<'a> Checker<'_, 'a> {
         written.map_or_else(|| s.op.to_string(), String::from)
     }
 
-    /// A statement's spec: its parse error, or its fit to the operands.
-    fn spec(&mut self, s: &Stmt, text: &str, facts: &SpecFacts, spans: Option<&StmtSpans>) {
-        let found = match facts {
-            SpecFacts::Error(d) => vec![d.clone()],
-            SpecFacts::Einsum(spec) => {
-                let slots = match s.op {
-                    OpKind::Permute => Some(1),
-                    OpKind::Einsum => Some(2),
-                    OpKind::Einsum3 => Some(3),
-                    OpKind::Concat => Some(s.args.len()),
-                    _ => None,
-                };
-                einsum_lints(text, spec, slots)
-            }
-            SpecFacts::Numpy(_) if s.args.is_empty() => Vec::new(),
-            SpecFacts::Numpy(spec) => numpy_lints(text, spec, s.args.len()),
-        };
+    /// The diagnostics of a statement's spec (`found`, in the spec's text), moved onto its
+    /// line.
+    fn spec(&mut self, s: &Stmt, text: &str, found: Vec<Diagnostic>, spans: Option<&StmtSpans>) {
         let offset = spans.and_then(|sp| sp.spec).map(|sp| sp.start as usize);
         for d in found {
             let d = self.relocate(d, s.line, text, offset);

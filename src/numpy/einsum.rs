@@ -8,7 +8,7 @@ use super::recent;
 use super::shapes::{analyze, Analysis};
 use crate::kernel::{RunOptions, Scalar};
 use crate::spec::parse_numpy;
-use crate::tensor::{DType, Layout, Tensor};
+use crate::tensor::{result_type, DType, Layout, Tensor, TensorError};
 use smallvec::SmallVec;
 
 /// Evaluates numpy einsum subscripts on `operands`, e.g.
@@ -17,16 +17,31 @@ use smallvec::SmallVec;
 /// Results equal `numpy.einsum(spec, *operands)` (default `optimize=False`) up to float
 /// rounding: the same broadcasting, diagonal and implicit-output rules and the same errors,
 /// mapped to crate codes. Like numpy, a single operand that is only permuted or diagonalised
-/// gives a view of the same buffer. The result's dtype is the widest operand dtype; values are
-/// computed in f64 for f64 and int8 operands, else in f32. Three or more operands are
-/// contracted pairwise in a greedy order.
+/// gives a view of the same buffer. Three or more operands are contracted pairwise in a greedy
+/// order.
+///
+/// Element types: the result's is numpy's `result_type` of the operands'
+/// ([`result_type`](crate::tensor::result_type): float32 × int16 is float32, int8 × uint8 is
+/// int16, int64 × float32 is float64). Values are computed in the result type's
+/// [compute type](DType::compute_dtype), as numpy accumulates: f64 for float64; f32 for
+/// float32, float16 and bfloat16; wrapping int64 for the integer types (so sums wrap exactly
+/// as in the narrow type: uint8 200·2 + 200·1 is 600 mod 256 = 88); OR of ANDs for bool.
+/// (numpy rounds float16 sums to float16 between some outer loop steps; einrow rounds once.)
 ///
 /// ```
-/// use einrow::tensor::Tensor;
+/// use einrow::tensor::{DType, Tensor};
 /// let a = Tensor::from_vec(&[2, 2], vec![1.0f64, 2.0, 3.0, 4.0]).unwrap();
 /// let b = Tensor::from_vec(&[2], vec![1.0f64, 1.0]).unwrap();
 /// let c = einrow::einsum("ij,j->i", &[&a, &b]).unwrap();
 /// assert_eq!(c.to_f64_vec(), vec![3.0, 7.0]);
+///
+/// let x = Tensor::from_vec(&[2], vec![200u8, 200])?;
+/// let y = Tensor::from_vec(&[2], vec![2u8, 1])?;
+/// let dot = einrow::einsum("i,i->", &[&x, &y])?;
+/// assert_eq!((dot.dtype(), dot.to_vec::<u8>()), (DType::U8, vec![88])); // 600 mod 256
+/// let z = Tensor::from_vec(&[2], vec![0.5f32, 0.25])?;
+/// assert_eq!(einrow::einsum("i,i->i", &[&z, &y])?.dtype(), DType::F32);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn einsum(spec: &str, operands: &[&Tensor]) -> Result<Tensor, EinsumError> {
     einsum_with(spec, operands, &RunOptions::default())
@@ -57,17 +72,22 @@ pub(crate) fn einsum_planned(
             return Ok(view);
         }
     }
-    let dtype = operands.iter().map(|t| t.dtype()).reduce(DType::promote).unwrap_or(DType::F64);
+    let dtype = result_type(operands.iter().map(|t| t.dtype())).unwrap_or(DType::F64);
     if operands.iter().any(|t| t.numel() == 0) {
         // Every product has an empty factor: each result element is a sum over nothing. No
         // intermediate is built (a pre-summed operand could be far larger than the input).
         return Ok(Tensor::full(dtype, &an.output_shape(), 0.0)?);
     }
     let steps = steps.as_deref();
-    let result = if dtype.computes_in_f64() {
-        compute::<f64>(an, operands, opts, steps)?
-    } else {
-        compute::<f32>(an, operands, opts, steps)?
+    let result = match dtype.compute_dtype() {
+        DType::F64 => compute::<f64>(an, operands, opts, steps)?,
+        DType::F32 => compute::<f32>(an, operands, opts, steps)?,
+        DType::I64 => compute::<i64>(an, operands, opts, steps)?,
+        DType::Bool => compute::<bool>(an, operands, opts, steps)?,
+        other => {
+            let got = other.name();
+            return Err(TensorError::DType { expected: "a compute type", got }.into());
+        }
     };
     Ok(result.astype(dtype))
 }

@@ -153,13 +153,15 @@ proptest! {
         let want = brute(&an, &inputs, &shapes);
         prop_assert_eq!(got.to_f64_vec(), want.clone(), "{} {:?}", spec, shapes);
         // The same views in another storage type: results are the exact values rounded once
-        // to that type (f32 and bf16 compute in f32, int8 in f64; these sums are exact there).
-        let dtype = [DType::F32, DType::BF16, DType::I8][(c.views >> 20) as usize % 3];
+        // to that type (the float types compute in f32, the integers in wrapping i64; these
+        // sums are exact there), or for bool the OR of ANDs.
+        let dtype = OTHER_DTYPES[(c.views >> 20) as usize % OTHER_DTYPES.len()];
         let typed: Vec<Tensor> = tensors.iter().map(|t| retype(t, dtype)).collect();
         let trefs: Vec<&Tensor> = typed.iter().collect();
         let got = einsum_with(&spec, &trefs, &opts).map_err(|e| TestCaseError::fail(format!("{spec}: {e}")))?;
         prop_assert_eq!(got.dtype(), dtype);
-        prop_assert_eq!(got.to_f64_vec(), rounded(&want, dtype), "{} {:?} {:?}", spec, shapes, dtype);
+        let want = expected_in(dtype, &want, || brute(&an, &truths(&inputs), &shapes));
+        prop_assert_eq!(got.to_f64_vec(), want, "{} {:?} {:?}", spec, shapes, dtype);
     }
 }
 
@@ -168,6 +170,35 @@ fn retype(t: &Tensor, dtype: DType) -> Tensor {
     let crate::tensor::Buffer::F64(v) = t.buffer() else { panic!("an f64 view") };
     let flat = Tensor::from_f64s(dtype, &[v.len()], v).expect("a flat buffer");
     Tensor::from_parts(flat.buffer().clone(), t.layout().clone()).expect("the same layout")
+}
+
+/// The storage types other than f64 the tests run in.
+const OTHER_DTYPES: [DType; 9] = [
+    DType::F32,
+    DType::BF16,
+    DType::F16,
+    DType::I8,
+    DType::U8,
+    DType::I16,
+    DType::I32,
+    DType::I64,
+    DType::Bool,
+];
+
+/// The inputs as bools, then as 0 and 1.
+fn truths(inputs: &[Vec<f64>]) -> Vec<Vec<f64>> {
+    inputs.iter().map(|v| v.iter().map(|&x| f64::from(u8::from(x != 0.0))).collect()).collect()
+}
+
+/// What einsum gives in `dtype` when the exact (f64) result is `exact`: it rounded (or
+/// wrapped) once into `dtype`; for bool, whether the brute force over the inputs as 0 and 1
+/// (`over_truths`) is positive — OR of ANDs.
+fn expected_in(dtype: DType, exact: &[f64], over_truths: impl FnOnce() -> Vec<f64>) -> Vec<f64> {
+    if dtype == DType::Bool {
+        over_truths().into_iter().map(|x| f64::from(u8::from(x > 0.0))).collect()
+    } else {
+        rounded(exact, dtype)
+    }
 }
 
 /// `values` stored in `dtype` and read back.
@@ -204,7 +235,8 @@ fn parallel_paths_in_every_dtype() {
             for how in [0u32, 1, 2] {
                 let views: Vec<Tensor> =
                     shapes.iter().zip(&inputs).map(|(s, v)| operand(s, v, how)).collect();
-                for dtype in [DType::F64, DType::F32, DType::BF16, DType::I8] {
+                for dtype in std::iter::once(DType::F64).chain(OTHER_DTYPES) {
+                    let want = expected_in(dtype, &want, || brute(&an, &truths(&inputs), &shapes));
                     let typed: Vec<Tensor> = views.iter().map(|t| retype(t, dtype)).collect();
                     let trefs: Vec<&Tensor> = typed.iter().collect();
                     for threads in [1, 3] {
@@ -217,7 +249,7 @@ fn parallel_paths_in_every_dtype() {
                         let got = einsum_with(spec, &trefs, &opts).unwrap();
                         assert_eq!(
                             got.to_f64_vec(),
-                            rounded(&want, dtype),
+                            want,
                             "{spec} n {n} views {how} {dtype:?} {threads}"
                         );
                     }

@@ -102,14 +102,14 @@ fn check_disjoint(layout: &Layout) -> Result<(), EinsumError> {
 /// let plan = EinsumPlan::new("ij,jk->ik", &[&[2, 3], &[3, 2]], None)?;
 /// assert_eq!(plan.output_shape(), &[2, 2]);
 /// let a = [1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0];
-/// // `a` read as a 3x2 array backwards (negative strides, offset at its last element): its
-/// // transpose, then the result written into the columns of a 2x3 buffer, skipping column 1.
-/// let at = StridedRef::new(&a, Layout::from_parts(&[3, 2], &[-1, -3], 5)?)?;
+/// // `a` read as a 3x2 array backwards (negative strides, offset at its last element):
+/// // [[6, 5], [4, 3], [2, 1]]; the result is written into columns 0 and 2 of a 2x3 buffer.
+/// let at = StridedRef::new(&a, Layout::from_parts(&[3, 2], &[-2, -1], 5)?)?;
 /// let a23 = StridedRef::contiguous(&a, &[2, 3])?;
 /// let mut buf = [0.0f32; 6];
 /// let mut out = StridedMut::new(&mut buf, Layout::from_parts(&[2, 2], &[3, 2], 0)?)?;
 /// plan.run(&[a23, at], &mut out, &RunOptions::default())?;
-/// assert_eq!(buf, [28.0, 0.0, 10.0, 73.0, 0.0, 28.0]);
+/// assert_eq!(buf, [20.0, 0.0, 14.0, 56.0, 0.0, 41.0]);
 /// # Ok::<(), einrow::numpy::EinsumError>(())
 /// ```
 #[derive(Clone, Debug)]

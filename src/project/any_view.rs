@@ -1,7 +1,7 @@
 //! [`AnyView`] and [`AnyViewMut`]: views whose element type is known only at run time, as a
 //! framework's tensors carry a dtype; a compiled plan checks that they agree.
 
-use half::bf16;
+use half::{bf16, f16};
 
 use super::compiled::Executable;
 use super::error::ProjectError;
@@ -10,6 +10,7 @@ use crate::tensor::DType;
 
 /// A view of one of the storage types.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub enum AnyView<'a> {
     /// f32 elements.
     F32(View<'a, f32>),
@@ -19,10 +20,23 @@ pub enum AnyView<'a> {
     BF16(View<'a, bf16>),
     /// int8 elements.
     I8(View<'a, i8>),
+    /// float16 elements.
+    F16(View<'a, f16>),
+    /// uint8 elements.
+    U8(View<'a, u8>),
+    /// int16 elements.
+    I16(View<'a, i16>),
+    /// int32 elements.
+    I32(View<'a, i32>),
+    /// int64 elements.
+    I64(View<'a, i64>),
+    /// bool elements.
+    Bool(View<'a, bool>),
 }
 
 /// A mutable view of one of the storage types.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum AnyViewMut<'a> {
     /// f32 elements.
     F32(ViewMut<'a, f32>),
@@ -32,6 +46,18 @@ pub enum AnyViewMut<'a> {
     BF16(ViewMut<'a, bf16>),
     /// int8 elements.
     I8(ViewMut<'a, i8>),
+    /// float16 elements.
+    F16(ViewMut<'a, f16>),
+    /// uint8 elements.
+    U8(ViewMut<'a, u8>),
+    /// int16 elements.
+    I16(ViewMut<'a, i16>),
+    /// int32 elements.
+    I32(ViewMut<'a, i32>),
+    /// int64 elements.
+    I64(ViewMut<'a, i64>),
+    /// bool elements.
+    Bool(ViewMut<'a, bool>),
 }
 
 impl AnyView<'_> {
@@ -42,6 +68,12 @@ impl AnyView<'_> {
             AnyView::F64(_) => DType::F64,
             AnyView::BF16(_) => DType::BF16,
             AnyView::I8(_) => DType::I8,
+            AnyView::F16(_) => DType::F16,
+            AnyView::U8(_) => DType::U8,
+            AnyView::I16(_) => DType::I16,
+            AnyView::I32(_) => DType::I32,
+            AnyView::I64(_) => DType::I64,
+            AnyView::Bool(_) => DType::Bool,
         }
     }
 }
@@ -54,6 +86,12 @@ impl AnyViewMut<'_> {
             AnyViewMut::F64(_) => DType::F64,
             AnyViewMut::BF16(_) => DType::BF16,
             AnyViewMut::I8(_) => DType::I8,
+            AnyViewMut::F16(_) => DType::F16,
+            AnyViewMut::U8(_) => DType::U8,
+            AnyViewMut::I16(_) => DType::I16,
+            AnyViewMut::I32(_) => DType::I32,
+            AnyViewMut::I64(_) => DType::I64,
+            AnyViewMut::Bool(_) => DType::Bool,
         }
     }
 }
@@ -73,7 +111,10 @@ macro_rules! conversions {
     )*};
 }
 
-conversions!(f32 => F32, f64 => F64, bf16 => BF16, i8 => I8);
+conversions!(
+    f32 => F32, f64 => F64, bf16 => BF16, i8 => I8, f16 => F16, u8 => U8, i16 => I16, i32 => I32,
+    i64 => I64, bool => Bool
+);
 
 /// The views of one variant, or `None` when one is of another.
 macro_rules! all_of {
@@ -134,6 +175,24 @@ impl Executable {
             }
             AnyViewMut::I8(mut o) => {
                 self.run_views(&all_of!(inputs, I8).ok_or_else(mismatch)?, &mut o)
+            }
+            AnyViewMut::F16(mut o) => {
+                self.run_views(&all_of!(inputs, F16).ok_or_else(mismatch)?, &mut o)
+            }
+            AnyViewMut::U8(mut o) => {
+                self.run_views(&all_of!(inputs, U8).ok_or_else(mismatch)?, &mut o)
+            }
+            AnyViewMut::I16(mut o) => {
+                self.run_views(&all_of!(inputs, I16).ok_or_else(mismatch)?, &mut o)
+            }
+            AnyViewMut::I32(mut o) => {
+                self.run_views(&all_of!(inputs, I32).ok_or_else(mismatch)?, &mut o)
+            }
+            AnyViewMut::I64(mut o) => {
+                self.run_views(&all_of!(inputs, I64).ok_or_else(mismatch)?, &mut o)
+            }
+            AnyViewMut::Bool(mut o) => {
+                self.run_views(&all_of!(inputs, Bool).ok_or_else(mismatch)?, &mut o)
             }
         }
     }

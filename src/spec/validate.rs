@@ -2,6 +2,9 @@
 //! row variable (per spec), strides and dilations are positive, and fixed-size concatenation
 //! components appear only where they are read.
 
+use std::collections::HashMap;
+
+use foldhash::fast::FixedState;
 use smallvec::SmallVec;
 
 use super::assemble::Seen;
@@ -16,9 +19,8 @@ pub fn check_slots<'a>(
     result: Option<&ShapeSpec>,
     seen: Seen,
 ) -> Result<(), SpecError> {
-    // Specs are short: linear scans over inline vectors beat hashing here.
-    let mut labels: Names = SmallVec::new();
-    let mut row_vars: Names = SmallVec::new();
+    let mut labels = Names::default();
+    let mut row_vars = Names::default();
     for slot in slots {
         if seen.row_vars && seen.labels {
             collect_names(slot, &mut labels, &mut row_vars)?;
@@ -30,11 +32,11 @@ pub fn check_slots<'a>(
             }
         }
     }
-    for (name, row_span) in &row_vars {
-        if let Some((_, label_span)) = labels.iter().find(|(l, _)| l == name) {
+    for (name, row_span) in &row_vars.list {
+        if let Some(label_span) = labels.get(name) {
             return Err(SpecError::NameClash {
                 name: (*name).into(),
-                label: *label_span,
+                label: label_span,
                 row_var: *row_span,
             });
         }
@@ -45,12 +47,43 @@ pub fn check_slots<'a>(
     Ok(())
 }
 
-/// Names with the span of their first use.
-type Names<'a> = SmallVec<[(&'a str, Span); 16]>;
+/// Up to this many names are looked up by a linear scan (specs are short: scanning an inline
+/// vector beats hashing); past it, through an index.
+const SCAN: usize = 32;
 
-fn note_first<'a>(names: &mut Names<'a>, name: &'a str, span: Span) {
-    if !names.iter().any(|(n, _)| *n == name) {
-        names.push((name, span));
+/// Names with the span of their first use, in order.
+#[derive(Default)]
+struct Names<'a> {
+    list: SmallVec<[(&'a str, Span); 16]>,
+    /// Every name of `list`, once it holds [`SCAN`] names: a spec of many labels costs one
+    /// lookup per label, not a scan.
+    index: HashMap<&'a str, Span, FixedState>,
+}
+
+impl<'a> Names<'a> {
+    fn note_first(&mut self, name: &'a str, span: Span) {
+        if self.list.len() < SCAN {
+            if self.get(name).is_none() {
+                self.list.push((name, span));
+            }
+            return;
+        }
+        if self.index.is_empty() {
+            self.index.extend(self.list.iter().copied());
+        }
+        if let std::collections::hash_map::Entry::Vacant(v) = self.index.entry(name) {
+            v.insert(span);
+            self.list.push((name, span));
+        }
+    }
+
+    /// The span of a name's first use.
+    fn get(&self, name: &str) -> Option<Span> {
+        if self.index.is_empty() {
+            self.list.iter().find(|(n, _)| *n == name).map(|(_, s)| *s)
+        } else {
+            self.index.get(name).copied()
+        }
     }
 }
 
@@ -61,10 +94,10 @@ fn collect_names<'a>(
 ) -> Result<(), SpecError> {
     for (kind, row) in slot.rows() {
         if let Some(e) = &row.ellipsis {
-            note_first(row_vars, row_var_name(e.name.as_deref(), kind), e.span);
+            row_vars.note_first(row_var_name(e.name.as_deref(), kind), e.span);
         }
         for axis in row.axes() {
-            for_each_label(&axis.kind, axis.span, |name, span| note_first(labels, name, span));
+            for_each_label(&axis.kind, axis.span, |name, span| labels.note_first(name, span));
             check_coefficients(&axis.kind, axis.span)?;
         }
     }
@@ -117,4 +150,30 @@ fn check_result(result: &ShapeSpec) -> Result<(), SpecError> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::spec::error::SpecError;
+    use crate::spec::parse_einsum;
+
+    /// A name used both as a label and as a row variable clashes, found by a scan in a short
+    /// spec and through the index in a long one, with the spans of both first uses.
+    #[test]
+    fn name_clashes_are_found_in_short_and_long_specs() {
+        for n in [3, super::SCAN * 4] {
+            let labels: Vec<String> = (0..n).map(|i| format!("a{i}")).collect();
+            let l = labels.join(",");
+            let clash = &labels[n - 2];
+            let text = format!("{l};..{clash}..,b=>b,{l}");
+            let Err(SpecError::NameClash { name, label, row_var }) = parse_einsum(&text) else {
+                panic!("a clash in {text}");
+            };
+            assert_eq!(name.as_str(), clash.as_str());
+            let first = text.find(&format!("{clash},")).expect("the label is written");
+            assert_eq!(label.start as usize, first);
+            assert_eq!(&text[row_var.start as usize..row_var.end as usize], format!("..{clash}.."));
+            assert!(parse_einsum(&format!("{l};..r..,b=>b,{l}")).is_ok());
+        }
+    }
 }

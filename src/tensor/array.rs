@@ -2,9 +2,9 @@
 //! ever written through a view (buffers are immutable once shared), so views cannot alias a
 //! write.
 
-use std::sync::Arc;
-
-use super::dtype::{Buffer, DType, Element};
+use super::buffer::{with_buffer, with_dtype, Buffer};
+use super::dtype::DType;
+use super::element::Element;
 use super::error::{Result, TensorError};
 use super::hugepage;
 use super::layout::Layout;
@@ -64,12 +64,7 @@ impl Tensor {
             Tensor::from_vec(shape, v)
         }
         let n = size::numel(shape)?;
-        match dtype {
-            DType::I8 => conv::<i8>(shape, n, values),
-            DType::BF16 => conv::<half::bf16>(shape, n, values),
-            DType::F32 => conv::<f32>(shape, n, values),
-            DType::F64 => conv::<f64>(shape, n, values),
-        }
+        with_dtype!(dtype, T => conv::<T>(shape, n, values))
     }
 
     /// A tensor of `shape` filled with `value` (converted to `dtype`).
@@ -80,12 +75,7 @@ impl Tensor {
             let data = if v == 0.0 { hugepage::zeroed(n, x)? } else { hugepage::filled(n, x)? };
             Tensor::from_vec(shape, data)
         }
-        match dtype {
-            DType::I8 => fill::<i8>(shape, n, value),
-            DType::BF16 => fill::<half::bf16>(shape, n, value),
-            DType::F32 => fill::<f32>(shape, n, value),
-            DType::F64 => fill::<f64>(shape, n, value),
-        }
+        with_dtype!(dtype, T => fill::<T>(shape, n, value))
     }
 
     /// A tensor of zeros.
@@ -188,7 +178,8 @@ impl Tensor {
     }
 
     /// The tensor itself when it is C-contiguous, else a row-major copy (through the kernel's
-    /// tiled copy for f32/f64, so transposes stay cache-friendly). The copy is allocated like
+    /// tiled copy for the compute types f32, f64, int64 and bool, so transposes stay
+    /// cache-friendly). The copy is allocated like
     /// a `Vec` (an abort if memory runs out); [`try_contiguous`](Tensor::try_contiguous)
     /// reports that as an error instead.
     pub fn contiguous(&self) -> Tensor {
@@ -225,10 +216,11 @@ impl Tensor {
             }
         }
         let buf = match &self.buf {
-            Buffer::I8(v) => copy(v, &self.layout)?,
-            Buffer::BF16(v) => copy(v, &self.layout)?,
             Buffer::F32(v) => fast(v, &self.layout)?,
             Buffer::F64(v) => fast(v, &self.layout)?,
+            Buffer::I64(v) => fast(v, &self.layout)?,
+            Buffer::Bool(v) => fast(v, &self.layout)?,
+            other => with_buffer!(other, v => copy(v, &self.layout)?),
         };
         let layout =
             Layout::contiguous(self.layout.shape()).unwrap_or_else(|_| self.layout.clone());
@@ -240,12 +232,13 @@ impl Tensor {
         self.to_vec::<f64>()
     }
 
-    /// The values in row-major order of the view, converted to `T`. The copy is allocated like a
+    /// The values in row-major order of the view, converted to `T` as numpy casts them
+    /// ([`Element::cast`]: exact between integer types). The copy is allocated like a
     /// `Vec` (an abort if memory runs out); [`try_to_vec`](Tensor::try_to_vec) reports that as
     /// an error instead.
     pub fn to_vec<T: Element>(&self) -> Vec<T> {
         let mut out = hugepage::with_capacity(self.numel());
-        self.for_each_f64(|x| out.push(T::from_f64(x)));
+        self.for_each(|x: T| out.push(x));
         out
     }
 
@@ -258,36 +251,33 @@ impl Tensor {
     /// [`to_vec`](Tensor::to_vec) with the copy allocated fallibly.
     pub fn try_to_vec<T: Element>(&self) -> Result<Vec<T>> {
         let mut out = hugepage::try_with_capacity(self.numel())?;
-        self.for_each_f64(|x| out.push(T::from_f64(x)));
+        self.for_each(|x: T| out.push(x));
         Ok(out)
     }
 
     /// Calls `f` on every value in row-major order of the view, as f64, without copying the
     /// tensor (printers stream large results through this).
-    pub fn for_each_f64(&self, mut f: impl FnMut(f64)) {
-        fn read<S: Element>(s: &[S], l: &Layout, f: &mut impl FnMut(f64)) {
-            l.for_each_address(|a| f(s.get(a).map_or(0.0, |&x| x.to_f64())));
-        }
-        match &self.buf {
-            Buffer::I8(v) => read(v, &self.layout, &mut f),
-            Buffer::BF16(v) => read(v, &self.layout, &mut f),
-            Buffer::F32(v) => read(v, &self.layout, &mut f),
-            Buffer::F64(v) => read(v, &self.layout, &mut f),
-        }
+    pub fn for_each_f64(&self, f: impl FnMut(f64)) {
+        self.for_each(f)
     }
 
-    /// A row-major copy converted to `dtype` (the tensor itself when the type already matches).
+    /// Calls `f` on every value in row-major order of the view, converted to `T` as numpy
+    /// casts it ([`Element::cast`]), without copying the tensor.
+    pub fn for_each<T: Element>(&self, mut f: impl FnMut(T)) {
+        fn read<S: Element, T: Element>(s: &[S], l: &Layout, f: &mut impl FnMut(T)) {
+            l.for_each_address(|a| f(s.get(a).map_or(T::default(), |&x| x.cast::<T>())));
+        }
+        with_buffer!(&self.buf, v => read(v, &self.layout, &mut f))
+    }
+
+    /// A row-major copy converted to `dtype` as numpy's `astype` converts (the tensor itself
+    /// when the type already matches).
     pub fn astype(&self, dtype: DType) -> Tensor {
         if dtype == self.dtype() {
             return self.clone();
         }
         let layout = Layout::contiguous(self.shape()).unwrap_or_else(|_| self.layout.clone());
-        let buf = match dtype {
-            DType::I8 => Buffer::I8(Arc::new(self.to_vec())),
-            DType::BF16 => Buffer::BF16(Arc::new(self.to_vec())),
-            DType::F32 => Buffer::F32(Arc::new(self.to_vec())),
-            DType::F64 => Buffer::F64(Arc::new(self.to_vec())),
-        };
+        let buf = with_dtype!(dtype, T => T::into_buffer(self.to_vec::<T>()));
         Tensor { buf, layout }
     }
 }

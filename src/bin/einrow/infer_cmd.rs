@@ -4,9 +4,8 @@
 use std::process::ExitCode;
 
 use einrow::diagnostic::{write_json_str, Diagnostic, Source};
-use einrow::infer::explain::{conflict_of, diagnose, to_dot, to_dot_marked, Context};
+use einrow::infer::explain::{diagnose, to_dot, to_dot_error, Context};
 use einrow::infer::program::{Built, Program};
-use einrow::infer::{Graph, InferError};
 use einrow::lint::check_program;
 use einrow::ErrorCode;
 
@@ -73,16 +72,7 @@ pub fn run(args: &Args, out: &mut Out) -> ExitCode {
     let is_case = text.trim_start().starts_with('{');
     let source = Source::new(&text);
     let source = (!is_case).then_some(&source);
-    let program = if is_case {
-        serde_json::from_str(&text)
-            .map_err(|e| Box::new(Diagnostic::error(ErrorCode::Syntax, format!("{file}: {e}"))))
-            .and_then(|v| Program::from_case(&v).map_err(|e| Box::new(e.to_diagnostic(None))))
-    } else {
-        Program::parse_text(&text).map_err(|e| {
-            Box::new(e.to_diagnostic(source.and_then(|s| s.line(e.line)).filter(|_| e.line > 0)))
-        })
-    };
-    let program = match program {
+    let program = match read_program(file, &text, source) {
         Ok(p) => p,
         Err(d) => {
             finish(args, out, &[d.in_file(file)], None);
@@ -110,8 +100,7 @@ pub fn run(args: &Args, out: &mut Out) -> ExitCode {
             };
             let d = diagnose(&built.graph, e, &ctx).in_file(file);
             if args.dot {
-                let (steps, tensors) = marked(&built.graph, e);
-                write!(out, "{}", to_dot_marked(&built.graph, &steps, &tensors));
+                write!(out, "{}", to_dot_error(&built.graph, e));
             }
             diags.push(d);
             true
@@ -129,6 +118,21 @@ pub fn run(args: &Args, out: &mut Out) -> ExitCode {
         finish(args, out, &diags, Some(&mut built));
     }
     ExitCode::SUCCESS
+}
+
+/// The program in `text`: an `infer` case (JSON) when `source` is `None`, else a text program.
+fn read_program(
+    file: &str,
+    text: &str,
+    source: Option<&Source>,
+) -> Result<Program, Box<Diagnostic>> {
+    match source {
+        None => serde_json::from_str(text)
+            .map_err(|e| Box::new(Diagnostic::error(ErrorCode::Syntax, format!("{file}: {e}"))))
+            .and_then(|v| Program::from_case(&v).map_err(|e| Box::new(e.to_diagnostic(None)))),
+        Some(src) => Program::parse_text(text)
+            .map_err(|e| Box::new(e.to_diagnostic(src.line(e.line).filter(|_| e.line > 0)))),
+    }
 }
 
 /// Writes what is left to write: the shapes (with `built`), the diagnostics (text on
@@ -176,24 +180,4 @@ fn finish(args: &Args, out: &mut Out, diags: &[Diagnostic], built: Option<&mut B
     write!(out, "],");
     write_diagnostics(out, diags);
     writeln!(out, "}}");
-}
-
-/// The steps and tensors of an error to draw in red: the failing step (when the graph has
-/// it), the steps that carried each size and the tensors that declared it.
-fn marked(g: &Graph, e: &InferError) -> (Vec<einrow::ids::StepId>, Vec<einrow::ids::TensorId>) {
-    let (mut steps, mut tensors) = (Vec::new(), Vec::new());
-    if let InferError::Shape(s) = e {
-        steps.extend(s.step.filter(|st| st.index() < g.steps().len()));
-        if let Some((_, args)) = &s.failed_step {
-            tensors.extend(args.iter().copied());
-        }
-    }
-    for side in conflict_of(e).iter().flat_map(|c| c.sides.iter()) {
-        if let Some(t) = &side.trace {
-            steps.extend(t.hops.iter().map(|h| h.step));
-            tensors.extend(t.origin.map(|o| o.tensor));
-            tensors.extend(t.at.map(|a| a.tensor));
-        }
-    }
-    (steps, tensors)
 }

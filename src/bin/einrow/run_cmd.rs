@@ -36,7 +36,8 @@ pub struct Args {
     /// A random operand of these sizes (`512,512`), after the given operands (repeatable).
     #[arg(long = "random")]
     pub random: Vec<String>,
-    /// Storage type of random operands: f64, f32, bf16, int8.
+    /// Storage type of random operands: f64, f32, f16, bf16, or numpy's name of any of them
+    /// (integer and bool types hold the random values truncated toward zero).
     #[arg(long, default_value = "f64")]
     pub dtype: String,
     /// Time N runs after a warm-up and print `median: <ms> ms`.
@@ -237,8 +238,8 @@ fn operands(args: &Args) -> Result<Vec<NamedTensor>, Failure> {
             Box::new(Diagnostic::error(code, format!("operand {i}: {e}")))
         })?);
     }
-    let dtype = DType::from_name(&args.dtype).ok_or_else(|| {
-        Box::new(Diagnostic::error(ErrorCode::Value, format!("unknown dtype {:?}", args.dtype)))
+    let dtype = DType::parse(&args.dtype).map_err(|e| {
+        Box::new(Diagnostic::error(einrow::Coded::code(&e), format!("--dtype: {e}")))
     })?;
     let mut seed = 0x9E37_79B9_7F4A_7C15u64;
     for dims in &args.random {

@@ -142,13 +142,13 @@ mod tests {
         let shown = plan.to_string();
         assert!(shown.contains("Optimized FLOP count"), "{shown}");
         // Greedy contracts the second and third operands first (a 3x5 intermediate).
-        assert!(shown.contains("step 0: kl,jk->lj (120 FLOPs, result of 15 elements)"), "{shown}");
+        assert!(shown.contains("step 0: kl,jk->jl (120 FLOPs, result of 15 elements)"), "{shown}");
         assert!(
-            shown.contains("for l in 0..5, j in 0..3, k in 0..4: t0[l, j] += x2[k, l] * x1[j, k]"),
+            shown.contains("for j in 0..3, l in 0..5, k in 0..4: t0[j, l] += x2[k, l] * x1[j, k]"),
             "{shown}"
         );
         assert!(
-            shown.contains("for i in 0..2, l in 0..5, j in 0..3: out[i, l] += t0[l, j] * x0[i, j]"),
+            shown.contains("for i in 0..2, l in 0..5, j in 0..3: out[i, l] += t0[j, l] * x0[i, j]"),
             "{shown}"
         );
         let one: [&[usize]; 2] = [&[2, 1], &[3]];

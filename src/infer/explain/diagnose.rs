@@ -8,7 +8,8 @@ use crate::code::{Coded, ErrorCode};
 use crate::diagnostic::{Diagnostic, Location};
 use crate::ids::{StepId, TensorId};
 use crate::infer::error::{AxisRef, Conflict, Hop, SetBy, ShapeError, Side, Trace};
-use crate::infer::provenance::RowView;
+use crate::infer::provenance::{axis_span, RowView};
+use crate::infer::source::StmtSpans;
 use crate::infer::{Graph, InferError, OpKind};
 use crate::span::Span;
 use crate::spec::ast::AxisKind;
@@ -88,44 +89,7 @@ fn shape(g: &Graph, e: &InferError, s: &ShapeError, ctx: &Context) -> Diagnostic
             });
             mismatch_at(g, c, ctx, (line, spec.as_deref()), failing.as_ref())
         }
-        None => {
-            let mut message = name_tensors(Some(g), &s.message);
-            if ctx.program.is_none() {
-                if let Some(st) = s.step {
-                    message = format!("{st}: {message}");
-                }
-            }
-            let mut d = Diagnostic::error(s.code, message);
-            let spec = s.spec.clone().or_else(|| {
-                s.step.and_then(|st| g.steps().get(st.index())?.spec_text().map(String::from))
-            });
-            // A spec's spans go into its statement; a declared shape's into its declaration.
-            let offset = line.and_then(|n| {
-                ctx.stmt_spans(n).and_then(|sp| sp.spec).or_else(|| ctx.decl_shape(n))
-            });
-            let on_line = ctx.at_line(line, None);
-            let primary = match (&spec, offset, &on_line.text) {
-                (Some(_), Some(at), Some(_)) => {
-                    let at = at.start as usize;
-                    let shift = |sp: &Span| Span::new(sp.start as usize + at, sp.end as usize + at);
-                    let mut p = on_line.clone();
-                    p.span = s.spans.first().map(shift);
-                    for extra in s.spans.iter().skip(1) {
-                        d = d.related(Location { span: Some(shift(extra)), ..on_line.clone() });
-                    }
-                    p
-                }
-                (Some(text), _, _) if !s.spans.is_empty() => {
-                    for extra in s.spans.iter().skip(1) {
-                        d = d.related(Location::in_text(text, *extra));
-                    }
-                    Location::in_text(text, s.spans[0])
-                }
-                _ => on_line.clone(),
-            };
-            d.primary = Some(primary);
-            d
-        }
+        None => plain(g, s, ctx, line),
     };
     if d.primary.as_ref().is_none_or(|p| p.text.is_none() || p.line.is_none()) {
         if let Some(stmt) = s.statement.clone().or_else(|| s.step.map(|st| statement(g, st))) {
@@ -138,15 +102,7 @@ fn shape(g: &Graph, e: &InferError, s: &ShapeError, ctx: &Context) -> Diagnostic
         }
     }
     if let Some(f) = &failing {
-        let both = matches!(f.op, OpKind::Pointwise | OpKind::Compose) || s.code == ErrorCode::Rank;
-        if both && f.args.len() >= 2 {
-            let shapes: Vec<String> = f
-                .args
-                .iter()
-                .map(|&a| format!("`{}` is {}", g.name(a), shape_text(g, a)))
-                .collect();
-            d = d.note(join_and(&shapes));
-        }
+        d = operand_shapes(g, d, f, s.code);
     }
     if mismatch.is_none() {
         let step_name = |k: usize| ctx.line_name(ctx.step_line(StepId::from_index(k)), true);
@@ -155,6 +111,57 @@ fn shape(g: &Graph, e: &InferError, s: &ShapeError, ctx: &Context) -> Diagnostic
         }
     }
     d
+}
+
+/// A shape error that is not a traced mismatch: its message, carets under its spec spans (in
+/// the statement's line, or in the spec alone).
+fn plain(g: &Graph, s: &ShapeError, ctx: &Context, line: Option<usize>) -> Diagnostic {
+    let mut message = name_tensors(Some(g), &s.message);
+    if ctx.program.is_none() {
+        if let Some(st) = s.step {
+            message = format!("{st}: {message}");
+        }
+    }
+    let mut d = Diagnostic::error(s.code, message);
+    let spec = s
+        .spec
+        .clone()
+        .or_else(|| s.step.and_then(|st| g.steps().get(st.index())?.spec_text().map(String::from)));
+    // A spec's spans go into its statement; a declared shape's into its declaration.
+    let offset =
+        line.and_then(|n| ctx.stmt_spans(n).and_then(|sp| sp.spec).or_else(|| ctx.decl_shape(n)));
+    let on_line = ctx.at_line(line, None);
+    let primary = match (&spec, offset, &on_line.text) {
+        (Some(_), Some(at), Some(_)) => {
+            let at = at.start as usize;
+            let shift = |sp: &Span| Span::new(sp.start as usize + at, sp.end as usize + at);
+            for extra in s.spans.iter().skip(1) {
+                d = d.related(Location { span: Some(shift(extra)), ..on_line.clone() });
+            }
+            Location { span: s.spans.first().map(shift), ..on_line }
+        }
+        (Some(text), _, _) if !s.spans.is_empty() => {
+            for extra in s.spans.iter().skip(1) {
+                d = d.related(Location::in_text(text, *extra));
+            }
+            Location::in_text(text, s.spans[0])
+        }
+        _ => on_line,
+    };
+    d.primary = Some(primary);
+    d
+}
+
+/// Both (every) operand's shape, as a note, for an error at a pointwise or compose step, or a
+/// rank error.
+fn operand_shapes(g: &Graph, d: Diagnostic, f: &Failing, code: ErrorCode) -> Diagnostic {
+    let both = matches!(f.op, OpKind::Pointwise | OpKind::Compose) || code == ErrorCode::Rank;
+    if !both || f.args.len() < 2 {
+        return d;
+    }
+    let shapes: Vec<String> =
+        f.args.iter().map(|&a| format!("`{}` is {}", g.name(a), shape_text(g, a))).collect();
+    d.note(join_and(&shapes))
 }
 
 fn join_and(items: &[String]) -> String {
@@ -203,19 +210,43 @@ fn mismatch_at(
     };
     let mut d = Diagnostic::error(ErrorCode::Mismatch, message);
     let mut on_line = ctx.at_line(line, None);
-    let spans = ctx.stmt_spans(line.unwrap_or(0));
-    // Carets under where each size shows: its label in the spec, or the operand's name.
-    let mut carets: Vec<Location> = Vec::new();
     if on_line.text.is_none() {
         if let Some(text) = spec {
             on_line = Location::in_text(text, Span::point(0));
         }
     }
+    let carets =
+        carets(g, [a, b], (label.as_deref(), f), &on_line, ctx.stmt_spans(line.unwrap_or(0)));
+    let mut carets = carets.into_iter();
+    d.primary = Some(carets.next().unwrap_or_else(|| Location { span: None, ..on_line.clone() }));
+    for place in carets {
+        d = d.related(place);
+    }
     for side in [a, b] {
+        let Some(t) = &side.trace else { continue };
+        d = d.note(summary(g, ctx, side, t));
+        for place in chain(g, ctx, side, t) {
+            d = d.related(place);
+        }
+    }
+    d
+}
+
+/// Carets under where each size shows at the failing step: its label in the spec, or the
+/// operand's name in the statement (`spans`); each place on `on_line`, with its tensor and size.
+fn carets(
+    g: &Graph,
+    sides: [&Side; 2],
+    (label, f): (Option<&str>, Option<&Failing>),
+    on_line: &Location,
+    spans: Option<StmtSpans>,
+) -> Vec<Location> {
+    let mut carets: Vec<Location> = Vec::new();
+    for side in sides {
         let Some((at, f)) = side_at(side).zip(f) else { continue };
         let sp = spans.as_ref();
         let k = f.args.iter().position(|&t| t == at.tensor);
-        let in_spec = label.as_deref().zip(k).and_then(|(l, k)| label_span(f, k, l));
+        let in_spec = label.zip(k).and_then(|(l, k)| label_span(f, k, l));
         let span = match (in_spec, sp.map(|sp| sp.spec)) {
             (Some(s), Some(Some(at))) => {
                 let at = at.start as usize;
@@ -231,19 +262,7 @@ fn mismatch_at(
             carets.push(place.with_tensor(name).with_size(&side.size).with_note(&side.size));
         }
     }
-    let mut carets = carets.into_iter();
-    d.primary = Some(carets.next().unwrap_or_else(|| Location { span: None, ..on_line.clone() }));
-    for place in carets {
-        d = d.related(place);
-    }
-    for side in [a, b] {
-        let Some(t) = &side.trace else { continue };
-        d = d.note(summary(g, ctx, side, t));
-        for place in chain(g, ctx, side, t) {
-            d = d.related(place);
-        }
-    }
-    d
+    carets
 }
 
 /// The span of `label` in operand slot `k` of the failing step's spec.
@@ -382,12 +401,59 @@ fn hop_place(g: &Graph, ctx: &Context, h: &Hop, size: &str) -> Location {
         g.steps().get(h.step.index()).map(|s| s.args.to_vec()).unwrap_or_default();
     let spans = line.and_then(|n| ctx.stmt_spans(n));
     let operand = |t: TensorId| args.iter().position(|&a| a == t);
-    let k = operand(h.from.tensor).or_else(|| operand(h.to.tensor));
-    let span = spans.and_then(|sp| k.and_then(|k| sp.args.get(k).copied()).or(Some(sp.out)));
     let (from, to) = (axis_words(g, h.from), axis_words(g, h.to));
     let mut note = format!("{to} gets {size} from {from}");
     if ctx.program.is_none() || ctx.case {
         note.push_str(&format!(" in `{}`", statement(g, h.step)));
     }
-    ctx.at_line(line, span).with_tensor(g.name(h.to.tensor)).with_size(size).with_note(note)
+    // In a spec, the caret goes under what carries the size (its label, or the row
+    // variable); else under the operand it came from (or went to).
+    let in_spec = spec_caret(g, h);
+    let place = match (in_spec, &spans) {
+        (Some((_, at)), Some(sp)) if sp.spec.is_some() => {
+            let shift = sp.spec.map_or(0, |s| s.start as usize);
+            let span = Span::new(at.start as usize + shift, at.end as usize + shift);
+            ctx.at_line(line, Some(span))
+        }
+        (Some((text, at)), _) if line.is_none() || ctx.case => Location::in_text(&text, at),
+        _ => {
+            let k = operand(h.from.tensor).or_else(|| operand(h.to.tensor));
+            let span =
+                spans.and_then(|sp| k.and_then(|k| sp.args.get(k).copied()).or(Some(sp.out)));
+            ctx.at_line(line, span)
+        }
+    };
+    place.with_tensor(g.name(h.to.tensor)).with_size(size).with_note(note)
+}
+
+/// Where a hop's step writes the size in its spec: the text of the spec and the span of the
+/// label (or row variable) of the operand the size came from, or of the result it went to.
+fn spec_caret(g: &Graph, h: &Hop) -> Option<(String, Span)> {
+    let step = g.steps().get(h.step.index())?;
+    let operand = |t: TensorId| step.args.iter().position(|&a| a == t);
+    let (k, a) = match (operand(h.from.tensor), operand(h.to.tensor)) {
+        (Some(k), _) => (Some(k), h.from),
+        (None, Some(k)) => (Some(k), h.to),
+        _ if h.to.tensor == step.out => (None, h.to),
+        _ => (None, h.from),
+    };
+    if let Some(spec) = &step.spec {
+        let slot = match k {
+            Some(k) => spec.parsed.rhs.get(k)?,
+            None => &spec.parsed.lhs,
+        };
+        let span = axis_span(g, slot.row(a.kind)?, a)?;
+        return Some((spec.text.to_string(), span));
+    }
+    if step.op != OpKind::Numpy {
+        return None;
+    }
+    let text = g.recorded_texts().numpy.remove(&h.step)?;
+    let np = crate::spec::parse_numpy(&text).ok()?;
+    let term = match k {
+        Some(k) => np.inputs.get(k)?,
+        None => np.output.as_ref()?,
+    };
+    let span = axis_span(g, term, a)?;
+    Some((text, span))
 }

@@ -9,7 +9,8 @@ use super::rows::{aligned, RowView};
 use crate::ids::TensorId;
 use crate::infer::error::AxisRef;
 use crate::infer::{Graph, OpKind};
-use crate::spec::ast::{AxisKind, EinsumSpec, NumpySpec, Row, RowKind, ShapeSpec};
+use crate::span::Span;
+use crate::spec::ast::{Axis, AxisKind, EinsumSpec, NumpySpec, Row, RowKind, ShapeSpec};
 
 /// What the walk needs of a step.
 pub struct StepInfo<'a> {
@@ -107,15 +108,8 @@ impl<'s> Groups<'s> {
     /// Places the axes of a slot row `row` (of kind `kind`) on tensor `t`'s row.
     fn add(&mut self, g: &Graph, views: &mut Views, t: TensorId, kind: RowKind, row: &'s Row) {
         let v = view(g, views, t, kind);
-        let (lead, trail) = match row.ellipsis {
-            Some(_) => (row.leading.len(), row.trailing.len()),
-            None => (0, row.len()),
-        };
-        let placed = row.axes().enumerate().map(|(k, a)| {
-            let pos = if k < lead { v.left(k) } else { v.right(lead + trail - k) };
-            (a, pos)
-        });
-        for (a, pos) in placed {
+        let (lead, trail) = flanks(row);
+        for (a, pos) in placed(v, row) {
             if let (AxisKind::Label(name), Some(p)) = (&a.kind, pos) {
                 self.labels.entry(name.as_str()).or_default().push(axis(t, kind, p));
             }
@@ -141,6 +135,49 @@ impl<'s> Groups<'s> {
     }
 }
 
+/// The lengths of a spec row's leading and trailing flanks (all axes trail in a closed row).
+fn flanks(row: &Row) -> (usize, usize) {
+    match row.ellipsis {
+        Some(_) => (row.leading.len(), row.trailing.len()),
+        None => (0, row.len()),
+    }
+}
+
+/// Each axis of a spec row with its position on the tensor row `v`, when known.
+fn placed<'r>(v: &RowView, row: &'r Row) -> impl Iterator<Item = (&'r Axis, Option<i16>)> {
+    let (lead, trail) = flanks(row);
+    let at: Vec<Option<i16>> = (0..row.len())
+        .map(|k| if k < lead { v.left(k) } else { v.right(lead + trail - k) })
+        .collect();
+    row.axes().zip(at)
+}
+
+/// The span, in its spec, of what stands for axis `a` in the spec row `row` (written for
+/// `a`'s row): the axis written there, or the row variable that covers it.
+pub fn axis_span(g: &Graph, row: &Row, a: AxisRef) -> Option<Span> {
+    let v = RowView::of(g, a.tensor, a.kind);
+    if let Some((axis, _)) = placed(&v, row).find(|(_, pos)| *pos == Some(a.axis)) {
+        return Some(axis.span);
+    }
+    row.ellipsis.as_ref().map(|e| e.span)
+}
+
+/// The labels and row variables of the slots `slots` (each with its tensor), placed on the
+/// tensors' rows.
+fn slot_groups<'s>(
+    g: &Graph,
+    views: &mut Views,
+    slots: &[(&'s ShapeSpec, TensorId)],
+) -> Groups<'s> {
+    let mut groups = Groups::default();
+    for &(slot, t) in slots {
+        for (kind, row) in slot.rows() {
+            groups.add(g, views, t, kind, row);
+        }
+    }
+    groups
+}
+
 /// The axes of the operand slots `slots` (each with its tensor) that hold `label`, as placed on
 /// the tensors' rows.
 pub fn label_axes(
@@ -149,12 +186,7 @@ pub fn label_axes(
     slots: &[(&ShapeSpec, TensorId)],
     label: &str,
 ) -> Vec<AxisRef> {
-    let mut groups = Groups::default();
-    for &(slot, t) in slots {
-        for (kind, row) in slot.rows() {
-            groups.add(g, views, t, kind, row);
-        }
-    }
+    let groups = slot_groups(g, views, slots);
     groups.labels.get(label).map(|a| a.to_vec()).unwrap_or_default()
 }
 
@@ -180,23 +212,11 @@ pub fn row_axes(
     slots: &[(&ShapeSpec, TensorId)],
     name: &str,
 ) -> Vec<SmallVec<[AxisRef; 4]>> {
-    let mut groups = Groups::default();
-    for &(slot, t) in slots {
-        for (kind, row) in slot.rows() {
-            groups.add(g, views, t, kind, row);
-        }
-    }
-    groups.rows.remove(name).unwrap_or_default()
+    slot_groups(g, views, slots).rows.remove(name).unwrap_or_default()
 }
 
 fn spec_links(g: &Graph, views: &mut Views, slots: &[(&ShapeSpec, TensorId)]) -> Vec<Link> {
-    let mut groups = Groups::default();
-    for &(slot, t) in slots {
-        for (kind, row) in slot.rows() {
-            groups.add(g, views, t, kind, row);
-        }
-    }
-    groups.links()
+    slot_groups(g, views, slots).links()
 }
 
 fn numpy_links(

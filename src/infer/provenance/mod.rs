@@ -16,6 +16,6 @@ mod settings;
 mod walk;
 
 pub use declared::Declared;
-pub use links::{Link, StepInfo};
+pub use links::{axis_span, Link, StepInfo};
 pub use rows::RowView;
 pub use walk::Walker;

@@ -36,8 +36,7 @@ impl fmt::Display for PathReport {
 impl PathReport {
     /// The report exactly as numpy's `einsum_path` returns it: the table of [`Display`]
     /// without the path line, with numpy's count of the optimized FLOPs (one more than the sum
-    /// over the contractions), the speedup computed from that count, and each intermediate's
-    /// labels in the order numpy prints them (by size, then name).
+    /// over the contractions) and the speedup computed from that count.
     ///
     /// [`Display`]: std::fmt::Display
     ///
@@ -78,12 +77,8 @@ impl PathReport {
         writeln!(f, "{rule}")?;
         writeln!(f, "{:>6} {:>24} {:>40}", "scaling", "current", "remaining")?;
         write!(f, "{rule}")?;
-        for (k, c) in self.contractions().iter().enumerate() {
-            let (einsum, remaining) = match self.numpy_rows.get(k) {
-                Some((e, r)) if numpy => (e.as_str(), r.as_str()),
-                _ => (c.einsum.as_str(), c.remaining.as_str()),
-            };
-            write!(f, "\n{:>4}    {:>24} {:>40}", c.scaling, einsum, remaining)?;
+        for c in self.contractions() {
+            write!(f, "\n{:>4}    {:>24} {:>40}", c.scaling, c.einsum, c.remaining)?;
         }
         Ok(())
     }

@@ -38,8 +38,6 @@ pub struct PathReport {
     pub(super) path: Vec<Vec<usize>>,
     pub(super) steps: Vec<PathStep>,
     pub(super) contractions: Vec<Contraction>,
-    /// Each contraction's subscripts and remaining einsum in numpy's label order.
-    pub(super) numpy_rows: Vec<(String, String)>,
     pub(super) naive_flops: u128,
     pub(super) naive_scaling: usize,
 }
@@ -102,16 +100,22 @@ fn report(
     let steps = walk(&an.operands, &an.output, &path);
     let mut list: Vec<Vec<usize>> = an.operands.clone();
     let mut contractions = Vec::with_capacity(steps.len());
-    for step in &steps {
+    for (i, step) in steps.iter().enumerate() {
+        // numpy shows an intermediate's labels by increasing size, then name (the order its
+        // report prints, not the order the step computes in); the last result is the output.
+        let mut shown = step.keep.clone();
+        if i + 1 < steps.len() {
+            shown.sort_by_key(|&l| (an.sizes.get(l).copied().unwrap_or(0), names[l]));
+        }
         let mut order = step.positions.clone();
         order.sort_unstable_by(|a, b| b.cmp(a));
         let involved = order.iter().flat_map(|&k| &list[k]).fold(0u64, |m, &l| m | 1 << l);
         let kept = step.keep.iter().fold(0u64, |m, &l| m | 1 << l);
         let removed = involved & !kept;
         let inputs: Vec<String> = order.iter().map(|&k| term(&list[k])).collect();
-        let einsum = format!("{}->{}", inputs.join(","), term(&step.keep));
+        let einsum = format!("{}->{}", inputs.join(","), term(&shown));
         remove_positions(&mut list, &step.positions);
-        list.push(step.keep.clone());
+        list.push(shown);
         let terms: Vec<String> = list.iter().map(|ls| term(ls)).collect();
         contractions.push(Contraction {
             positions: step.positions.clone(),
@@ -131,37 +135,11 @@ fn report(
         requested,
         strategy,
         path,
-        numpy_rows: numpy_rows(an, &steps, &names),
         steps,
         contractions,
         naive_flops: p.flops(all, shared, p.len()),
         naive_scaling: all.count_ones() as usize,
     }
-}
-
-/// Each step's subscripts and remaining einsum as numpy prints them: an intermediate's labels
-/// by increasing size, then name (not the order the step computes in); the last result is
-/// the output.
-fn numpy_rows(an: &Analysis, steps: &[PathStep], names: &[char]) -> Vec<(String, String)> {
-    let term = |ls: &[usize]| ls.iter().map(|&l| names[l]).collect::<String>();
-    let output = term(&an.output);
-    let mut list: Vec<Vec<usize>> = an.operands.clone();
-    let mut rows = Vec::with_capacity(steps.len());
-    for (i, step) in steps.iter().enumerate() {
-        let mut shown = step.keep.clone();
-        if i + 1 < steps.len() {
-            shown.sort_by_key(|&l| (an.sizes.get(l).copied().unwrap_or(0), names[l]));
-        }
-        let mut order = step.positions.clone();
-        order.sort_unstable_by(|a, b| b.cmp(a));
-        let inputs: Vec<String> = order.iter().map(|&k| term(&list[k])).collect();
-        let einsum = format!("{}->{}", inputs.join(","), term(&shown));
-        remove_positions(&mut list, &step.positions);
-        list.push(shown);
-        let terms: Vec<String> = list.iter().map(|ls| term(ls)).collect();
-        rows.push((einsum, format!("{}->{output}", terms.join(","))));
-    }
-    rows
 }
 
 /// A character per label: letters stand for themselves; ellipsis dimensions take unused
