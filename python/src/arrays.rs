@@ -50,7 +50,7 @@ impl Memory {
     /// The element type's number and byte order checked, then the layout read.
     pub fn of(array: &Bound<'_, PyUntypedArray>) -> Result<Memory, NotInPlace> {
         let descr = array.dtype();
-        let dt = Dt::from_num(descr.num()).ok_or(NotInPlace::DType)?;
+        let dt = crate::dtypes::of_descr(&descr).ok_or(NotInPlace::DType)?;
         if descr.is_native_byteorder() == Some(false) || !array.is_aligned() {
             return Err(NotInPlace::Layout);
         }
@@ -127,9 +127,9 @@ pub fn array_flags(array: &Bound<'_, PyUntypedArray>) -> c_int {
     unsafe { (*array.as_array_ptr()).fields.flags }
 }
 
-/// The supported element type of `array` by its type number (whatever its byte order).
+/// The supported element type of `array` (whatever its byte order).
 pub fn element_type(array: &Bound<'_, PyUntypedArray>) -> Option<Dt> {
-    Dt::from_num(array.dtype().num())
+    crate::dtypes::of_descr(&array.dtype())
 }
 
 /// Whether the element type of `array` is Python objects.

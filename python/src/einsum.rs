@@ -4,20 +4,17 @@
 use einrow::kernel::{RunOptions, Scalar};
 use einrow::numpy::{EinsumError, EinsumPlan, StridedMut, StridedRef};
 use einrow::tensor::Layout;
-use numpy::{PyArrayDescr, PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
+use numpy::{PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
+use pyo3::types::{IntoPyDict, PyTuple};
 use smallvec::SmallVec;
 
-use crate::arrays::{holds_objects, Memory, NotInPlace};
-use crate::dtypes::{supported, Dt, ForType};
+use crate::arrays::{element_type, holds_objects, Memory, NotInPlace};
+use crate::dtypes::{supported, ForType};
 use crate::operands::split_operands;
+use crate::types::{self, Types};
 use crate::{cache, errors, np, path, threads};
-
-/// Work (points of the loop nests) from which the GIL is released while the kernel runs;
-/// below it, releasing and taking the GIL back costs more than it lets other threads do.
-pub const RELEASE_WORK: u128 = 1 << 15;
 
 type Arrays<'py> = SmallVec<[Bound<'py, PyUntypedArray>; 4]>;
 
@@ -27,14 +24,16 @@ type Arrays<'py> = SmallVec<[Bound<'py, PyUntypedArray>; 4]>;
 /// axes and of `...`, repeated labels, the implicit output, a view when one operand is only
 /// permuted or diagonalised, a numpy scalar for a 0-d result.
 ///
-/// - `operands`: arrays (or what `numpy.asarray` reads) of float32 or float64, any strides,
-///   read in place; other types numpy would compute in float are converted, the rest are a
-///   `TypeError`.
+/// - `operands`: arrays (or what `numpy.asarray` reads), any strides. float32, float64,
+///   int64 and bool arrays are read in place; numpy's other integer types are computed in
+///   int64 and the result cast back (the same values: numpy's integer arithmetic wraps);
+///   operands of another common type are converted as numpy promotes them; float16, complex
+///   and object arrays are a `TypeError`.
 /// - `out`: an array of the result's shape, written in place (any strides); a wider type is
 ///   cast to, as numpy does.
 /// - `optimize`: `False`/`None` (einrow's own order), `True`/`'greedy'`, `'optimal'`, `'dp'`,
 ///   `'auto'`, `['einsum_path', (0, 1), ...]` or `(strategy, memory_limit)`.
-/// - `dtype`: float32 or float64, the type to compute in (operands cast to it safely).
+/// - `dtype`: the type to compute in (operands cast to it safely), as numpy's.
 ///
 /// Raises `ShapeError` (a `ValueError`; a subclass per code) for subscripts that do not fit
 /// the operands, `TypeError` for arguments of the wrong type. The GIL is released while large
@@ -64,7 +63,8 @@ pub fn einsum<'py>(
         )));
     }
     let read: SmallVec<[Result<Memory, NotInPlace>; 4]> = arrays.iter().map(Memory::of).collect();
-    let dt = compute_type(py, &arrays, &read, dtype)?;
+    let types = types::resolve(py, &arrays, &read, dtype)?;
+    let dt = types.compute;
     let mut mems: SmallVec<[Memory; 4]> = SmallVec::with_capacity(arrays.len());
     for (a, r) in arrays.iter_mut().zip(read) {
         let m = match r {
@@ -82,110 +82,52 @@ pub fn einsum<'py>(
     let planned = cache::plan(&spec, &shapes, path.as_ref()).map_err(fail)?;
     let (plan, work) = (&planned.plan, planned.work);
     let Some(out) = out else {
-        if let ([only], [array]) = (&mems[..], &arrays[..]) {
+        if let ([only], [array], None) = (&mems[..], &arrays[..], &types.cast_to) {
             // numpy returns a view when one operand is only permuted or diagonalised.
             if let Some(strides) = plan.view_strides(&only.strides).map_err(fail)? {
                 let shape = plan.output_shape();
                 return Ok(np::view(array, dt, shape, &strides, only.writeable)?.into_any());
             }
         }
-        let result = np::empty(py, dt, plan.output_shape())?;
+        let mut result = np::empty(py, dt, plan.output_shape())?;
         let target = Memory::of(&result).map_err(|_| PyTypeError::new_err("unreadable result"))?;
         run(py, plan, work, &mems, &target).map_err(fail)?;
+        if let Some(to) = &types.cast_to {
+            result = result.call_method1("astype", (to,))?.cast_into::<PyUntypedArray>()?;
+        }
         return if result.ndim() == 0 { np::scalar(result) } else { Ok(result.into_any()) };
     };
-    check_out(py, &out, plan, dt)?;
+    check_out(py, &out, plan, &types)?;
     match Memory::of(&out) {
-        Ok(target) if target.dt == dt && !mems.iter().any(|m| m.overlaps(&target)) => {
+        Ok(target)
+            if target.dt == dt
+                && types.cast_to.is_none()
+                && !mems.iter().any(|m| m.overlaps(&target)) =>
+        {
             run(py, plan, work, &mems, &target).map_err(fail)?;
         }
         // Another type (cast on writing, as numpy does), a layout the kernel cannot write,
-        // or memory shared with an operand: computed apart, then copied in.
+        // or memory shared with an operand: computed apart, then copied in (the cast was
+        // checked to be safe from numpy's result type).
         _ => {
             let result = np::empty(py, dt, plan.output_shape())?;
             let target =
                 Memory::of(&result).map_err(|_| PyTypeError::new_err("unreadable result"))?;
             run(py, plan, work, &mems, &target).map_err(fail)?;
-            np::COPYTO.get(py)?.call1((&out, &result))?;
+            let unsafe_cast = [("casting", "unsafe")].into_py_dict(py)?;
+            np::COPYTO.get(py)?.call((&out, &result), Some(&unsafe_cast))?;
         }
     }
     Ok(out.into_any())
 }
 
-/// The type the einsum computes in: `dtype` when given (each operand must cast to it
-/// safely), else numpy's result type of the operands, which must be float32 or float64.
-fn compute_type<'py>(
-    py: Python<'py>,
-    arrays: &[Bound<'py, PyUntypedArray>],
-    read: &[Result<Memory, NotInPlace>],
-    dtype: Option<&Bound<'py, PyAny>>,
-) -> PyResult<Dt> {
-    if let Some(d) = dtype.filter(|d| !d.is_none()) {
-        let descr = np::DTYPE.get(py)?.call1((d,))?;
-        let descr = descr.cast::<PyArrayDescr>()?;
-        let dt = dt_of(descr).ok_or_else(|| {
-            PyTypeError::new_err(format!(
-                "einrow.einsum computes in {}, not {}",
-                supported(),
-                descr.str().map(|s| s.to_string()).unwrap_or_default()
-            ))
-        })?;
-        for a in arrays {
-            let from = a.dtype();
-            if !np::CAN_CAST.get(py)?.call1((&from, descr, "safe"))?.is_truthy()? {
-                return Err(PyTypeError::new_err(format!(
-                    "Cannot cast array data from {} to {} according to the rule 'safe'",
-                    from.repr()?,
-                    descr.repr()?
-                )));
-            }
-        }
-        return Ok(dt);
-    }
-    if read.is_empty() {
-        // No operand: the plan reports the missing ones.
-        return Ok(Dt::F64);
-    }
-    let mut widest: Option<Dt> = None;
-    for r in read {
-        match r {
-            Ok(m) => widest = Some(widest.map_or(m.dt, |w| w.max(m.dt))),
-            Err(_) => {
-                widest = None;
-                break;
-            }
-        }
-    }
-    if let Some(dt) = widest {
-        return Ok(dt);
-    }
-    let result = np::RESULT_TYPE.get(py)?.call1(PyTuple::new(py, arrays)?)?;
-    let descr = result.cast::<PyArrayDescr>()?;
-    dt_of(descr).ok_or_else(|| {
-        PyTypeError::new_err(format!(
-            "einrow.einsum computes in {}; numpy would compute these operands in {}: convert \
-             them first (for example `a.astype(numpy.float64)`)",
-            supported(),
-            descr.str().map(|s| s.to_string()).unwrap_or_default()
-        ))
-    })
-}
-
-/// The supported type of a numpy type descriptor (native byte order).
-fn dt_of(descr: &Bound<'_, PyArrayDescr>) -> Option<Dt> {
-    if descr.is_native_byteorder() == Some(false) {
-        return None;
-    }
-    Dt::from_num(descr.num())
-}
-
 /// Checks `out` before anything is computed: writeable, of the result's shape, of a type the
 /// result casts to safely.
-fn check_out(
-    py: Python<'_>,
-    out: &Bound<'_, PyUntypedArray>,
+fn check_out<'py>(
+    py: Python<'py>,
+    out: &Bound<'py, PyUntypedArray>,
     plan: &EinsumPlan,
-    dt: Dt,
+    types: &Types<'py>,
 ) -> PyResult<()> {
     if crate::arrays::array_flags(out) & numpy::npyffi::NPY_ARRAY_WRITEABLE == 0 {
         let msg = "the output array is read-only".to_string();
@@ -200,10 +142,10 @@ fn check_out(
         return Err(errors::einsum_error(py, "", &e));
     }
     let to = out.dtype();
-    if dt_of(&to) == Some(dt) {
+    if types.cast_to.is_none() && element_type(out) == Some(types.compute) {
         return Ok(());
     }
-    let from = PyArrayDescr::new(py, dt.name())?;
+    let from = types.result(py)?;
     if np::CAN_CAST.get(py)?.call1((&from, &to, "safe"))?.is_truthy()? {
         return Ok(());
     }
@@ -223,11 +165,7 @@ fn run(
     out: &Memory,
 ) -> Result<(), EinsumError> {
     let job = Job { plan, inputs, out, opts: threads::run_options() };
-    if work >= RELEASE_WORK {
-        py.detach(|| out.dt.dispatch(job))
-    } else {
-        out.dt.dispatch(job)
-    }
+    threads::run_kernel(py, out.dt, work, job)
 }
 
 /// One run of a plan, generic over the element type.

@@ -16,6 +16,7 @@ mod path;
 mod plan;
 mod program;
 mod threads;
+mod types;
 
 use pyo3::prelude::*;
 

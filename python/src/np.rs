@@ -5,7 +5,7 @@ use std::os::raw::c_int;
 use std::ptr;
 
 use numpy::npyffi::{self, npy_intp, NPY_ARRAY_WRITEABLE, PY_ARRAY_API};
-use numpy::PyUntypedArray;
+use numpy::{PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -73,31 +73,12 @@ pub fn empty<'py>(
     dt: Dt,
     shape: &[usize],
 ) -> PyResult<Bound<'py, PyUntypedArray>> {
-    let mut dims: Vec<npy_intp> = shape.iter().map(|&d| d as npy_intp).collect();
-    // SAFETY: numpy's array constructor with a descriptor it owns (the reference is stolen)
-    // and a dims buffer of `shape.len()` entries; a null result is numpy's Python error.
-    unsafe {
-        let descr = PY_ARRAY_API.PyArray_DescrFromType(py, dt.npy() as c_int);
-        if descr.is_null() {
-            return Err(PyErr::fetch(py));
-        }
-        let obj = PY_ARRAY_API.PyArray_NewFromDescr(
-            py,
-            npyffi::get_type_object(py, npyffi::NpyTypes::PyArray_Type),
-            descr,
-            dims.len() as c_int,
-            dims.as_mut_ptr(),
-            ptr::null_mut(),
-            ptr::null_mut(),
-            0,
-            ptr::null_mut(),
-        );
-        Ok(Bound::from_owned_ptr_or_err(py, obj)?.cast_into_unchecked())
-    }
+    // SAFETY: no data given: numpy allocates the array.
+    unsafe { new_array(py, dt, shape, None, ptr::null_mut(), 0) }
 }
 
-/// A view of `base`'s memory: `shape` with element `strides`, its first element `first`
-/// elements (signed) from `base`'s first element. Writeable when `base` is.
+/// A view of `base`'s memory: `shape` with element `strides` from `base`'s first element.
+/// Writeable when `writeable` (and `base` is).
 pub fn view<'py>(
     base: &Bound<'py, PyUntypedArray>,
     dt: Dt,
@@ -107,31 +88,14 @@ pub fn view<'py>(
 ) -> PyResult<Bound<'py, PyUntypedArray>> {
     let py = base.py();
     let size = dt.itemsize() as npy_intp;
-    let mut dims: Vec<npy_intp> = shape.iter().map(|&d| d as npy_intp).collect();
     let mut bytes: Vec<npy_intp> = strides.iter().map(|&s| s as npy_intp * size).collect();
     let flags = if writeable { NPY_ARRAY_WRITEABLE } else { 0 };
     // SAFETY: the view stays within `base`'s elements (the strides are those of an einsum
     // that only permutes or takes diagonals of `base`), and holds a reference to `base`
     // (SetBaseObject steals the one made here).
     unsafe {
-        let descr = PY_ARRAY_API.PyArray_DescrFromType(py, dt.npy() as c_int);
-        if descr.is_null() {
-            return Err(PyErr::fetch(py));
-        }
         let data = (*base.as_array_ptr()).fields.data;
-        let obj = PY_ARRAY_API.PyArray_NewFromDescr(
-            py,
-            npyffi::get_type_object(py, npyffi::NpyTypes::PyArray_Type),
-            descr,
-            dims.len() as c_int,
-            dims.as_mut_ptr(),
-            bytes.as_mut_ptr(),
-            data.cast(),
-            flags,
-            ptr::null_mut(),
-        );
-        let arr: Bound<'py, PyUntypedArray> =
-            Bound::from_owned_ptr_or_err(py, obj)?.cast_into_unchecked();
+        let arr = new_array(py, dt, shape, Some(&mut bytes), data.cast(), flags)?;
         let owner = base.clone().into_ptr();
         if PY_ARRAY_API.PyArray_SetBaseObject(py, arr.as_array_ptr(), owner) < 0 {
             return Err(PyErr::fetch(py));
@@ -140,10 +104,42 @@ pub fn view<'py>(
     }
 }
 
+/// numpy's array constructor for an element type: a null result is numpy's Python error.
+///
+/// # Safety
+/// `strides` has `shape.len()` entries; `data` is null (numpy allocates) or addresses memory
+/// that every element of `shape` and `strides` lies in, kept alive by the caller.
+unsafe fn new_array<'py>(
+    py: Python<'py>,
+    dt: Dt,
+    shape: &[usize],
+    strides: Option<&mut [npy_intp]>,
+    data: *mut std::ffi::c_void,
+    flags: c_int,
+) -> PyResult<Bound<'py, PyUntypedArray>> {
+    let mut dims: Vec<npy_intp> = shape.iter().map(|&d| d as npy_intp).collect();
+    let strides = strides.map_or(ptr::null_mut(), |s| s.as_mut_ptr());
+    // The descriptor's reference is stolen by the constructor.
+    let descr = PY_ARRAY_API.PyArray_DescrFromType(py, dt.npy() as c_int);
+    if descr.is_null() {
+        return Err(PyErr::fetch(py));
+    }
+    let obj = PY_ARRAY_API.PyArray_NewFromDescr(
+        py,
+        npyffi::get_type_object(py, npyffi::NpyTypes::PyArray_Type),
+        descr,
+        dims.len() as c_int,
+        dims.as_mut_ptr(),
+        strides,
+        data,
+        flags,
+        ptr::null_mut(),
+    );
+    Ok(Bound::from_owned_ptr_or_err(py, obj)?.cast_into_unchecked())
+}
+
 /// The numpy scalar of a 0-d array (numpy's einsum returns one for a 0-d result).
 pub fn scalar<'py>(array: Bound<'py, PyUntypedArray>) -> PyResult<Bound<'py, PyAny>> {
     let py = array.py();
     array.into_any().get_item(PyTuple::empty(py))
 }
-
-use numpy::PyUntypedArrayMethods as _;

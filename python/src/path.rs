@@ -1,6 +1,6 @@
 //! numpy's `optimize` argument as einrow path options, and `einrow.einsum_path`.
 
-use einrow::numpy::{einsum_path as plan_path, MemoryLimit, Optimize, PathOptions, PathReport};
+use einrow::numpy::{einsum_path as plan_path, MemoryLimit, Optimize, PathOptions};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyList, PyString, PyTuple};
@@ -118,42 +118,5 @@ pub fn einsum_path<'py>(
     for step in report.path() {
         path.append(PyTuple::new(py, step)?)?;
     }
-    Ok((path, numpy_text(&report)))
-}
-
-/// The report as numpy prints it: einrow's table, with numpy's count of the optimized FLOPs
-/// (one more than the sum over the contractions) and the speedup computed from it.
-fn numpy_text(report: &PathReport) -> String {
-    let opt = report.opt_flops().saturating_add(1);
-    let speedup = report.naive_flops() as f64 / opt as f64;
-    let text = report.to_string();
-    let mut out = String::with_capacity(text.len());
-    for line in text.lines() {
-        if line.starts_with("  Optimized FLOP count:") {
-            out.push_str(&format!("  Optimized FLOP count:  {}", sci(opt)));
-        } else if line.starts_with("   Theoretical speedup:") {
-            out.push_str(&format!("   Theoretical speedup:  {speedup:.3}"));
-        } else if line.starts_with("        Optimized path:") {
-            // numpy's report has no path line.
-            continue;
-        } else {
-            out.push_str(line);
-        }
-        out.push('\n');
-    }
-    out.pop();
-    out
-}
-
-/// A count in Python's `{:.3e}` form (`8.000e+05`).
-fn sci(x: u128) -> String {
-    let text = format!("{:.3e}", x as f64);
-    match text.split_once('e') {
-        Some((mantissa, exp)) => {
-            let e: i32 = exp.parse().unwrap_or(0);
-            let sign = if e < 0 { '-' } else { '+' };
-            format!("{mantissa}e{sign}{:02}", e.abs())
-        }
-        None => text,
-    }
+    Ok((path, report.numpy_text()))
 }

@@ -11,8 +11,7 @@ use smallvec::SmallVec;
 
 use crate::arrays::{array_flags, element_type, Memory, NotInPlace};
 use crate::dtypes::{supported, Dt, ForType};
-use crate::einsum::RELEASE_WORK;
-use crate::{convert, errors, np};
+use crate::{convert, errors, np, threads};
 
 /// Reads `accum` and `combine` names; `default` fills in an unnamed combine.
 pub fn parse_compute(
@@ -215,12 +214,7 @@ fn type_error(array: Option<&Bound<'_, PyUntypedArray>>) -> PyErr {
 
 impl PyExecutable {
     fn run_on(&self, py: Python<'_>, inputs: &[Memory], out: &Memory) -> Result<(), ProjectError> {
-        let job = Job { exe: &self.exe, inputs, out };
-        if self.work >= RELEASE_WORK {
-            py.detach(|| out.dt.dispatch(job))
-        } else {
-            out.dt.dispatch(job)
-        }
+        threads::run_kernel(py, out.dt, self.work, Job { exe: &self.exe, inputs, out })
     }
 }
 

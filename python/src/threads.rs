@@ -1,11 +1,31 @@
-//! The kernel's thread count for calls from Python: `einrow.set_num_threads(n)`.
+//! The kernel's threads for calls from Python (`einrow.set_num_threads(n)`), and kernel runs
+//! without the GIL.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use einrow::kernel::RunOptions;
 use pyo3::prelude::*;
 
+use crate::dtypes::{Dt, ForType};
 use crate::errors;
+
+/// Work (points of the loop nests) from which the GIL is released while the kernel runs;
+/// below it, releasing and taking the GIL back costs more than it lets other threads do.
+pub const RELEASE_WORK: u128 = 1 << 15;
+
+/// Runs `job` in the element type `dt`, without the GIL when its `work` reaches
+/// [`RELEASE_WORK`].
+pub fn run_kernel<F>(py: Python<'_>, dt: Dt, work: u128, job: F) -> F::Out
+where
+    F: ForType + Send,
+    F::Out: Send,
+{
+    if work >= RELEASE_WORK {
+        py.detach(|| dt.dispatch(job))
+    } else {
+        dt.dispatch(job)
+    }
+}
 
 /// 0: the default (every core rayon sees).
 static THREADS: AtomicUsize = AtomicUsize::new(0);

@@ -144,7 +144,9 @@ def test_plan_text_and_json():
     with pytest.raises(TypeError):
         exe.run(x, y.astype(np.float32))
     with pytest.raises(TypeError):
-        exe.run(x.astype(np.int64), y.astype(np.int64))
+        exe.run(x.astype(np.int32), y.astype(np.int32))
+    ints = exe.run(x.astype(np.int64), y.astype(np.int64))
+    assert ints.dtype == np.int64 and (ints == (x @ y).astype(np.int64)).all()
     with pytest.raises(einrow.ShapeError):
         exe.run(x, y, out=np.zeros((2, 5)))
     max_plan = g.plan(r, accum="max", combine="+").compile()
