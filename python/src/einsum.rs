@@ -27,8 +27,8 @@ type Arrays<'py> = SmallVec<[Bound<'py, PyUntypedArray>; 4]>;
 /// - `operands`: arrays (or what `numpy.asarray` reads), any strides. float32, float64,
 ///   int64 and bool arrays are read in place; numpy's other integer types are computed in
 ///   int64 and the result cast back (the same values: numpy's integer arithmetic wraps);
-///   operands of another common type are converted as numpy promotes them; float16, complex
-///   and object arrays are a `TypeError`.
+///   float16 is computed in float32 and the result rounded back; operands of another common
+///   type are converted as numpy promotes them; complex and object arrays are a `TypeError`.
 /// - `out`: an array of the result's shape, written in place (any strides); a wider type is
 ///   cast to, as numpy does.
 /// - `optimize`: `False`/`None` (einrow's own order), `True`/`'greedy'`, `'optimal'`, `'dp'`,
@@ -114,6 +114,9 @@ pub fn einsum<'py>(
             let target =
                 Memory::of(&result).map_err(|_| PyTypeError::new_err("unreadable result"))?;
             run(py, plan, work, &mems, &target).map_err(fail)?;
+            // numpy computes into a wider `out` in the wider type (an int8 sum does not wrap
+            // at 8 bits there, a float16 product is not rounded to float16): the compute
+            // type's values are copied in, never numpy's narrow result type's.
             let unsafe_cast = [("casting", "unsafe")].into_py_dict(py)?;
             np::COPYTO.get(py)?.call((&out, &result), Some(&unsafe_cast))?;
         }

@@ -1,7 +1,9 @@
 //! The types of an einsum call, as numpy decides them: the type the kernel computes in, and
 //! numpy's result type when that is another. int64, bool, float32 and float64 operands are
 //! computed in their own type; numpy's other integer types in int64, the result cast back
-//! (wrapping sums of products agree modulo the narrower width, so the values are numpy's).
+//! (wrapping sums of products agree modulo the narrower width, so the values are numpy's);
+//! float16 in float32, the result rounded back to float16 (numpy's half loops also multiply
+//! and add in float32, rounding at each store: a long sum may differ in its last half ulp).
 
 use numpy::{PyArrayDescr, PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::PyTypeError;
@@ -16,8 +18,8 @@ use crate::np;
 pub struct Types<'py> {
     /// The type the kernel computes in.
     pub compute: Dt,
-    /// numpy's result type when it is not `compute` (a narrower integer type): the result is
-    /// cast to it.
+    /// numpy's result type when it is not `compute` (a narrower integer type, or float16):
+    /// the result is cast to it.
     pub cast_to: Option<Bound<'py, PyArrayDescr>>,
 }
 
@@ -76,8 +78,12 @@ fn computed_as(descr: Bound<'_, PyArrayDescr>) -> PyResult<Types<'_>> {
     if matches!(descr.kind(), b'i' | b'u') && descr.itemsize() <= 8 {
         return Ok(Types { compute: Dt::I64, cast_to: Some(descr) });
     }
+    if descr.kind() == b'f' && descr.itemsize() == 2 {
+        return Ok(Types { compute: Dt::F32, cast_to: Some(descr) });
+    }
     Err(PyTypeError::new_err(format!(
-        "einrow.einsum computes in {} (and numpy's other integer types through int64); numpy \
+        "einrow.einsum computes in {} (numpy's other integer types through int64, float16 \
+         through float32); numpy \
          would compute these operands in {}: convert them first (for example \
          `a.astype(numpy.float64)`)",
         supported(),

@@ -96,3 +96,38 @@ def test_int64_operands_are_not_copied():
     finally:
         tracemalloc.stop()
     assert peak < 100_000  # one copy would be 1.28 MB
+
+
+def test_float16_through_float32():
+    rng = np.random.default_rng(5)
+    a = rng.standard_normal((6, 5)).astype(np.float16)
+    b = rng.standard_normal((5, 4)).astype(np.float16)
+    for spec, ops in (("ij,jk->ik", (a, b)), ("ij->j", (a,)), ("ij,ij->i", (a, a)), ("i,j->ij", (a[0], b[0]))):
+        got = einrow.einsum(spec, *ops)
+        want = np.einsum(spec, *ops)
+        assert got.dtype == np.float16
+        assert got.shape == want.shape
+        # Both compute in float32 and round to float16; they may part in the last half ulp.
+        exact = np.einsum(spec, *[o.astype(np.float64) for o in ops])
+        assert np.allclose(got.astype(np.float64), exact, rtol=2e-3, atol=2e-3)
+        assert np.allclose(got.astype(np.float64), want.astype(np.float64), rtol=2e-3, atol=2e-3)
+    mixed = einrow.einsum("ij,jk->ik", a, b.astype(np.float32))
+    assert mixed.dtype == np.float32
+    out = np.empty((6, 4), np.float32)
+    einrow.einsum("ij,jk->ik", a, b, out=out)
+    assert np.allclose(out, np.einsum("ij,jk->ik", a, b).astype(np.float32), rtol=2e-3, atol=2e-3)
+
+
+def test_out_of_a_wider_type_holds_the_wide_values_as_numpys():
+    a = np.arange(100, 127, dtype=np.int8)
+    out = np.empty((), np.int64)
+    einrow.einsum("i,i->", a, a, out=out)
+    want = np.empty((), np.int64)
+    np.einsum("i,i->", a, a, out=want)
+    assert out == want
+    h = np.full(3, 0.1, np.float16)
+    out32 = np.empty(3, np.float32)
+    want32 = np.empty(3, np.float32)
+    einrow.einsum("i,i->i", h, h, out=out32)
+    np.einsum("i,i->i", h, h, out=want32)
+    assert (out32 == want32).all()
