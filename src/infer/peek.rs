@@ -25,6 +25,7 @@
 use std::collections::HashMap;
 
 use foldhash::fast::FixedState;
+use smallvec::SmallVec;
 
 use super::arith::{parts_basis_conflict, simplify_affine, Simplified};
 use super::constraint::RowArg;
@@ -323,7 +324,7 @@ impl Env {
         };
         // Row values nest as deep as the program makes them: the chain is followed in a loop
         // (a row variable's value never mentions the variable itself, so it ends).
-        let mut chain: Vec<RowId> = vec![first];
+        let mut chain: SmallVec<[RowId; 4]> = smallvec::smallvec![first];
         let mut var = self.store.layout(first).3;
         while let Some(v) = var {
             match self.peek_row_value(v) {
