@@ -1,6 +1,7 @@
 //! The einsum benchmark cases shared by `benches/kernel.rs` (criterion) and
 //! `examples/bench_einsum.rs` (driven by `benches/compare_numpy.py`).
 
+use einrow::kernel::{Access, Accum, Combine, Init, Nest};
 use einrow::tensor::{DType, Tensor};
 
 /// One benchmark case.
@@ -77,4 +78,21 @@ pub fn operands(c: &BenchCase) -> Vec<Tensor> {
             Tensor::from_f64s(c.dtype, s, &v).expect("benchmark operand")
         })
         .collect()
+}
+
+/// The GEMM microbenchmark: `C = A·B` for n×n f32 matrices as one kernel nest (dispatched to
+/// GEMM), with its operands `A`, `B` and a zeroed `C`.
+pub fn gemm_micro(n: usize) -> (Nest, Vec<f32>, Vec<f32>, Vec<f32>) {
+    let a: Vec<f32> = (0..n * n).map(|i| (i % 17) as f32 / 17.0).collect();
+    let b: Vec<f32> = (0..n * n).map(|i| (i % 13) as f32 / 13.0).collect();
+    let s = n as isize;
+    let nest = Nest {
+        extents: vec![n, n, n],
+        output: Access::new(0, vec![s, 0, 1]),
+        inputs: vec![Access::new(0, vec![s, 1, 0]), Access::new(0, vec![0, s, 1])],
+        accum: Accum::Add,
+        combine: Combine::Mul,
+        init: Init::Touched,
+    };
+    (nest, a, b, vec![0f32; n * n])
 }

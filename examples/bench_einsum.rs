@@ -8,7 +8,7 @@
 
 use std::time::Duration;
 
-use einrow::kernel::{Access, Accum, Combine, Init, Nest, RunOptions};
+use einrow::kernel::RunOptions;
 use einrow::numpy::{einsum_with, time_runs, Timing};
 
 #[path = "../benches/cases.rs"]
@@ -56,18 +56,7 @@ fn print(name: &str, t: &Timing, extra: &str) {
 
 /// `C = A·B` for n×n f32 matrices as one kernel nest (dispatched to GEMM).
 fn gemm_micro(n: usize, opts: &RunOptions, min_time: Duration) -> Result<(), String> {
-    let a: Vec<f32> = (0..n * n).map(|i| (i % 17) as f32 / 17.0).collect();
-    let b: Vec<f32> = (0..n * n).map(|i| (i % 13) as f32 / 13.0).collect();
-    let mut c = vec![0f32; n * n];
-    let s = n as isize;
-    let nest = Nest {
-        extents: vec![n, n, n],
-        output: Access::new(0, vec![s, 0, 1]),
-        inputs: vec![Access::new(0, vec![s, 1, 0]), Access::new(0, vec![0, s, 1])],
-        accum: Accum::Add,
-        combine: Combine::Mul,
-        init: Init::Touched,
-    };
+    let (nest, a, b, mut c) = cases::gemm_micro(n);
     let t = time_runs(3, 10_000, min_time, || nest.run_with(&[&a, &b], &mut c, opts))
         .map_err(|e| e.to_string())?;
     let gflops = 2.0 * (n as f64).powi(3) / t.best.as_secs_f64() / 1e9;
@@ -77,6 +66,12 @@ fn gemm_micro(n: usize, opts: &RunOptions, min_time: Duration) -> Result<(), Str
 
 fn main() -> Result<(), String> {
     let args = parse_args()?;
+    // The global pool gets the same number of threads: copies made through
+    // `Tensor::contiguous` (default options) then use them too.
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.max(1))
+        .build_global()
+        .map_err(|e| format!("thread pool: {e}"))?;
     let opts = RunOptions { threads: args.threads, ..RunOptions::default() };
     let min_time = Duration::from_secs_f64(args.min_time);
     if let Some(n) = args.gemm_micro {

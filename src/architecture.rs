@@ -15,7 +15,7 @@
 //! | [`infer`](crate::infer) | 2. inference: constraints per operation, the solver (a worklist over ena union-find tables, [`Env`](crate::infer::env::Env)), the closing stages, the public [`Graph`](crate::infer::Graph), reading a step off solved operands without the solver, [`program`](crate::infer::program)s and [`explain`](crate::infer::explain)ed errors |
 //! | [`project`](crate::project) | 3. projections: the [`IndexPlan`](crate::project::IndexPlan) of a solved step ([`derive_plan`](crate::project::derive_plan)); the plan of one spec over given sizes without a graph ([`plan_einsum`](crate::project::plan_einsum), and [`EinsumPlanner`](crate::project::EinsumPlanner), which plans spec after spec into reused buffers); lowering plans onto kernel nests and running graphs ([`run_graph`](crate::project::run_graph)) |
 //! | [`kernel`](crate::kernel) | 4. the strided kernel: a [`Nest`](crate::kernel::Nest) is an affine strided loop nest; loop simplification and merging, vectorisable inner loops, GEMM dispatch, rayon splits, a guarded slow path for padded operands, and a naive reference ([`run_reference`](crate::kernel::run_reference)) |
-//! | [`tensor`](crate::tensor) | [`Tensor`](crate::tensor::Tensor)s over shared buffers (f64, f32, bf16, int8), [`Layout`](crate::tensor::Layout)s and views, Nervana [`NamedView`](crate::tensor::NamedView)s |
+//! | [`tensor`](crate::tensor) | [`Tensor`](crate::tensor::Tensor)s over shared buffers (numpy's bool, integer and float types, and bf16; numpy's promotion), [`Layout`](crate::tensor::Layout)s and views, Nervana [`NamedView`](crate::tensor::NamedView)s |
 //! | [`numpy`](crate::numpy) | numpy einsum on einrow tensors ([`einsum`](crate::einsum)), with a pairwise greedy contraction order |
 //! | [`formats`](crate::formats) | Vespa tensors, TensorStore index spaces, conversions between formats |
 //! | [`check`](crate::check) | the conformance runner (the [case format](crate::check::format)) |
@@ -128,7 +128,7 @@
 //! - serde_json: the case files and every JSON format einrow speaks.
 //! - clap: the command line.
 //! - gemm: a fast, well-kept pure-Rust GEMM for contraction-shaped nests; rayon: parallel
-//!   outer loops; half: bf16 storage.
+//!   outer loops; half: float16 and bf16 storage.
 //! - libc (Linux only): one `madvise(MADV_HUGEPAGE)` call on fresh result buffers of 4 MiB or
 //!   more, as numpy does, so that they take 2 MiB pages (64 page faults instead of 32 768 for a
 //!   4000² f64 copy) where transparent huge pages are in `madvise` mode.

@@ -14,6 +14,8 @@ pub enum ErrorCode {
     Arity,
     /// Label misuse: unknown or repeated output label, a name used as both axis and row variable.
     Label,
+    /// A name that refers to nothing: an unknown tensor or operation of a program.
+    Name,
     /// Sizes or bases that cannot be equal or broadcast.
     Mismatch,
     /// Wrong number of axes.
@@ -46,6 +48,7 @@ impl ErrorCode {
             ErrorCode::Syntax => "syntax",
             ErrorCode::Arity => "arity",
             ErrorCode::Label => "label",
+            ErrorCode::Name => "name",
             ErrorCode::Mismatch => "mismatch",
             ErrorCode::Rank => "rank",
             ErrorCode::Cycle => "cycle",
@@ -66,10 +69,11 @@ impl ErrorCode {
     }
 }
 
-const ALL: [ErrorCode; 14] = [
+const ALL: [ErrorCode; 15] = [
     ErrorCode::Syntax,
     ErrorCode::Arity,
     ErrorCode::Label,
+    ErrorCode::Name,
     ErrorCode::Mismatch,
     ErrorCode::Rank,
     ErrorCode::Cycle,

@@ -107,6 +107,7 @@ pub mod fuzzing;
 pub mod ids;
 pub mod infer;
 pub mod kernel;
+pub mod lint;
 pub mod numpy;
 pub mod project;
 pub mod shape;

@@ -67,6 +67,15 @@ fn results_too_large_to_allocate_are_value_errors() {
 }
 
 #[test]
+fn unknown_element_types_are_unsupported_errors() {
+    let err =
+        assert_error(&run(&["run", "i->", "--random", "3", "--dtype", "uint16"]), "unsupported");
+    assert!(err.contains("uint16") && err.contains("int32"), "{err}");
+    let out = run(&["run", "i,i->", "--random", "3", "--random", "3", "--dtype", "int32"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+}
+
+#[test]
 fn check_continues_after_a_case_that_cannot_allocate() {
     let dir = temp_dir("alloc");
     let file = dir.join("cases.json");
@@ -183,7 +192,8 @@ fn malformed_infer_cases_are_rejected_with_their_own_code() {
     }
     let err =
         assert_error(&run_with(&["infer", "-"], "tensor a: 2\nb = pointwise_un a a\n"), "arity");
-    assert!(err.contains("line 2: `pointwise_un` expects 1 operand, got 2"), "{err}");
+    assert!(err.contains("`pointwise_un` expects 1 operand, got 2\n  --> -:2\n"), "{err}");
+    assert!(err.contains("  | b = pointwise_un a a\n  |                  ^^^\n"), "{err}");
     let err = assert_error(&run_with(&["infer", "-"], "tensor a: 2\nc = pointwise3 a\n"), "arity");
     assert!(err.contains("expects 3 operands, got 1"), "{err}");
 }
@@ -195,11 +205,10 @@ fn declaration_errors_show_their_line_and_carets() {
         .collect();
     let err = assert_error(&run_with(&["infer", "-"], &program), "syntax");
     assert!(err.contains("tensor `x500`: bad shape string: `3 4` is not a size"), "{err}");
-    assert!(err.contains("  | 3 4\n  | ^^^\n"), "{err}");
-    assert!(err.contains("= at line 501 of -"), "{err}");
+    assert!(err.contains("  --> -:501\n  | tensor x500: 3 4\n  |              ^^^\n"), "{err}");
     let case = r#"{"tensors":[{"name":"a","shape":"2"},{"name":"b","shape":"2,x"}],"steps":[]}"#;
     let err = assert_error(&run_with(&["infer", "-"], case), "syntax");
-    assert!(err.contains("= at tensors[1] of -"), "{err}");
+    assert!(err.contains("  | 2,x\n  |   ^\n  = at tensors[1]\n"), "{err}");
 }
 
 #[test]

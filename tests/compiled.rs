@@ -1,16 +1,17 @@
 //! Compiled plans against a plan interpreter written here (every point of every part, its
-//! indices evaluated one by one): contiguous and strided views, in f64, f32, bf16 and int8,
+//! indices evaluated one by one, in the storage type's compute type): contiguous and strided
+//! views, in every storage type (f64, f32, f16, bf16, i64, i32, i16, i8, u8, bool),
 //! for plans of every kind (reductions, diagonals, fixed indices, broadcasts, strided and
 //! padded convolutions, concatenations), with other accumulations and combines; `run_plan`
 //! too; and the coded errors of bad buffers.
 
 use einrow::code::{Coded, ErrorCode};
 use einrow::infer::{Graph, OpKind};
-use einrow::kernel::{Accum, Combine};
+use einrow::kernel::{Accum, Combine, Scalar};
 use einrow::project::{
     derive_plan, run_plan, Compute, Executable, Index, IndexPlan, View, ViewMut,
 };
-use half::bf16;
+use half::{bf16, f16};
 
 /// The plans tested: (operation, spec, operand shapes).
 const CASES: &[(OpKind, Option<&str>, &[&str])] = &[
@@ -61,10 +62,10 @@ fn numel(dims: &[u64]) -> usize {
     dims.iter().product::<u64>() as usize
 }
 
-/// The plan's result, point by point: the result starts at the accumulation's neutral
-/// element; a read outside an operand's axis (padding) yields it too.
-fn interpret(plan: &IndexPlan, operands: &[Vec<f64>]) -> Vec<f64> {
-    let neutral = plan.accum.neutral().unwrap_or(0.0);
+/// The plan's result, point by point, in the compute type `C`: the result starts at the
+/// accumulation's neutral element; a read outside an operand's axis (padding) yields it too.
+fn interpret<C: Scalar>(plan: &IndexPlan, operands: &[Vec<C>]) -> Vec<C> {
+    let neutral = plan.accum.neutral_value::<C>().unwrap_or(C::ZERO);
     let mut out = vec![neutral; numel(&plan.result_dims)];
     for part in &plan.parts {
         let sizes: Vec<i64> = part.loops.iter().map(|l| l.size as i64).collect();
@@ -92,7 +93,7 @@ fn interpret(plan: &IndexPlan, operands: &[Vec<f64>]) -> Vec<f64> {
             continue;
         }
         loop {
-            let reads: Vec<f64> = part
+            let reads: Vec<C> = part
                 .operands
                 .iter()
                 .enumerate()
@@ -168,17 +169,18 @@ fn address(dims: &[u64], strides: &[isize], offset: usize, mut k: usize) -> usiz
 }
 
 /// Runs `plan` in storage type `T` on contiguous slices and on strided views, and compares
-/// both with `expect` (the reference's values converted to `T`).
-fn check_in<T: einrow::project::Storage + PartialEq + std::fmt::Debug>(
+/// both with the reference computed in `C` (the operands stored in `T`, read in `C`, the
+/// result stored back in `T`).
+fn check_in<T: einrow::project::Storage, C: Scalar>(
     plan: &IndexPlan,
-    operands: &[Vec<f64>],
-    expect: &[f64],
+    operands: &[Vec<i64>],
     rng: &mut Ints,
 ) {
     let exe = Executable::compile(plan).expect("compiles");
-    let conv = |v: &[f64]| v.iter().map(|&x| T::from_f64(x)).collect::<Vec<T>>();
-    let ins: Vec<Vec<T>> = operands.iter().map(|v| conv(v)).collect();
-    let want = conv(expect);
+    let ins: Vec<Vec<T>> =
+        operands.iter().map(|v| v.iter().map(|&x| T::from_i64(x)).collect()).collect();
+    let wide: Vec<Vec<C>> = ins.iter().map(|v| v.iter().map(|x| x.cast::<C>()).collect()).collect();
+    let want: Vec<T> = interpret::<C>(plan, &wide).into_iter().map(|x| x.cast::<T>()).collect();
     let refs: Vec<&[T]> = ins.iter().map(|v| v.as_slice()).collect();
     // A result buffer holding garbage: the run overwrites every element.
     let mut out = vec![T::from_f64(7.0); want.len()];
@@ -207,18 +209,26 @@ fn check_in<T: einrow::project::Storage + PartialEq + std::fmt::Debug>(
 }
 
 fn check_plan(plan: &IndexPlan, rng: &mut Ints) {
-    let operands: Vec<Vec<f64>> = plan
+    let operands: Vec<Vec<i64>> = plan
         .operand_dims
         .iter()
-        .map(|d| (0..numel(d)).map(|_| rng.next(-3, 3) as f64).collect())
+        .map(|d| (0..numel(d)).map(|_| rng.next(-3, 3)).collect())
         .collect();
-    let refs: Vec<&[f64]> = operands.iter().map(|v| v.as_slice()).collect();
-    let expect = interpret(plan, &operands);
+    let f64s: Vec<Vec<f64>> =
+        operands.iter().map(|v| v.iter().map(|&x| x as f64).collect()).collect();
+    let refs: Vec<&[f64]> = f64s.iter().map(|v| v.as_slice()).collect();
+    let expect = interpret::<f64>(plan, &f64s);
     assert_eq!(run_plan(plan, &refs).expect("runs"), expect, "run_plan\n{plan}");
-    check_in::<f64>(plan, &operands, &expect, rng);
-    check_in::<f32>(plan, &operands, &expect, rng);
-    check_in::<bf16>(plan, &operands, &expect, rng);
-    check_in::<i8>(plan, &operands, &expect, rng);
+    check_in::<f64, f64>(plan, &operands, rng);
+    check_in::<f32, f32>(plan, &operands, rng);
+    check_in::<f16, f32>(plan, &operands, rng);
+    check_in::<bf16, f32>(plan, &operands, rng);
+    check_in::<i64, i64>(plan, &operands, rng);
+    check_in::<i32, i64>(plan, &operands, rng);
+    check_in::<i16, i64>(plan, &operands, rng);
+    check_in::<i8, i64>(plan, &operands, rng);
+    check_in::<u8, i64>(plan, &operands, rng);
+    check_in::<bool, bool>(plan, &operands, rng);
 }
 
 #[test]

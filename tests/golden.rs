@@ -93,14 +93,14 @@ fn infer_output(path: &Path, want_ok: bool) -> String {
     let text = std::fs::read_to_string(path).expect("program reads");
     let program = Program::parse_text(&text).expect("golden program parses");
     let built = program.build();
-    let g = built.graph;
+    let g = &built.graph;
     match (built.result, want_ok) {
         (Ok(()), true) => built
             .names
             .iter()
             .map(|(n, id)| format!("{n}: {}\n", g.shape_string(*id).expect("solved")))
             .collect(),
-        (Err((e, _)), false) => render_error(Some(&g), &e, true),
+        (Err((e, _)), false) => render_error(Some(g), &e, true),
         (Ok(()), false) => panic!("{}: expected an error", path.display()),
         (Err((e, _)), true) => panic!("{}: {e}", path.display()),
     }

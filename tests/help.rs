@@ -5,23 +5,8 @@
 
 use std::process::Command;
 
-use einrow::infer::program::op_from_name;
+use einrow::infer::program::{op_from_name, OP_NAMES as OPS};
 use einrow::infer::OpKind;
-
-/// Every op name of the program format (`OpKind` names, plus the pointwise arities).
-const OPS: [&str; 11] = [
-    "pointwise",
-    "pointwise_un",
-    "pointwise3",
-    "compose",
-    "transpose",
-    "batch_slice",
-    "permute",
-    "einsum",
-    "einsum3",
-    "concat",
-    "numpy",
-];
 
 #[test]
 fn infer_help_lists_every_op_and_points_to_the_program_docs() {

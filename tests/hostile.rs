@@ -280,7 +280,8 @@ fn operand_numbers_do_not_wrap() {
     args[n - 1] = "u";
     let text = format!("tensor t: 3\ntensor u: 4\nc = concat \"{slots}=>x\" {}\n", args.join(" "));
     let e = shape_error(solve(&text), ErrorCode::Mismatch);
-    assert!(e.to_string().contains("operand 261's"), "{e}");
+    // The 261st operand is operand 260 (operands count from 0).
+    assert!(e.to_string().contains("operand 260's"), "{e}");
 }
 
 /// A concatenation of n operands decided which components may close to 0 in cubic time; the

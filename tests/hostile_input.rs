@@ -153,7 +153,7 @@ fn declaration_errors_carry_their_line_and_a_span() {
     text = text.replace("tensor x500: 3\n", "tensor x500: 3, 4 5\n");
     let program = Program::parse_text(&text).expect("reads");
     let built = program.build();
-    let (e, line) = built.result.expect_err("bad shape");
+    let (e, line) = built.result.clone().expect_err("bad shape");
     assert_eq!((e.code(), line), (ErrorCode::Syntax, Some(501)));
     assert_eq!(built.names.len(), 500, "the failing declaration is not recorded");
     let shown = render_error(Some(&built.graph), &e, false);

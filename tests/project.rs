@@ -31,39 +31,39 @@ fn plans_print_as_loops() {
         OpKind::Einsum,
         Some("ij;jk=>ik"),
         &["2,3", "3,4"],
-        "out[..] = neutral of `+=`\nfor i in 0..2, k in 0..4, j in 0..3: out[i, k] += x1[i, j] * x2[j, k]",
+        "out[..] = neutral of `+=`\nfor i in 0..2, k in 0..4, j in 0..3: out[i, k] += x0[i, j] * x1[j, k]",
     );
-    check(OpKind::Permute, Some("ii=>i"), &["3,3"], "for i in 0..3: out[i] += x1[i, i]");
-    check(OpKind::Permute, Some("i=>i0"), &["4"], "for i in 0..4: out[i, 0] += x1[i]");
+    check(OpKind::Permute, Some("ii=>i"), &["3,3"], "for i in 0..3: out[i] += x0[i, i]");
+    check(OpKind::Permute, Some("i=>i0"), &["4"], "for i in 0..4: out[i, 0] += x0[i]");
     check(
         OpKind::Pointwise,
         None,
         &["2,3", "1!"],
-        "for o0 in 0..2, o1 in 0..3: out[o0, o1] += x1[o0, o1] + x2[0]",
+        "for o0 in 0..2, o1 in 0..3: out[o0, o1] += x0[o0, o1] + x1[0]",
     );
     check(
         OpKind::Compose,
         None,
         &["3->2", "3"],
-        "out[..] = neutral of `+=`\nfor o0 in 0..2, k0 in 0..3: out[o0] += x1[o0, k0] * x2[k0]",
+        "out[..] = neutral of `+=`\nfor o0 in 0..2, k0 in 0..3: out[o0] += x0[o0, k0] * x1[k0]",
     );
     check(
         OpKind::Concat,
         Some("a; b => a^b"),
         &["3", "2"],
-        "out[..] = neutral of `+=`\nfor a in 0..3: out[a] += x1[a]\nfor b in 0..2: out[b+3] += x2[b]",
+        "out[..] = neutral of `+=`\nfor a in 0..3: out[a] += x0[a]\nfor b in 0..2: out[b+3] += x1[b]",
     );
     check(
         OpKind::Einsum,
         Some("2*o<+k; k => o"),
         &["7", "3"],
-        "out[..] = neutral of `+=`\nfor o in 0..3, k in 0..3: out[o] += x1[2*o+k] * x2[k]",
+        "out[..] = neutral of `+=`\nfor o in 0..3, k in 0..3: out[o] += x0[2*o+k] * x1[k]",
     );
     check(
         OpKind::Permute,
         Some("..r..|i->o => o|..r..->i"),
         &["2,3|4->5"],
-        "for o in 0..5, i in 0..4, r[0] in 0..2, r[1] in 0..3: out[o, i, r[0], r[1]] += x1[r[0], r[1], o, i]",
+        "for o in 0..5, i in 0..4, r[0] in 0..2, r[1] in 0..3: out[o, i, r[0], r[1]] += x0[r[0], r[1], o, i]",
     );
 }
 
@@ -75,7 +75,7 @@ fn a_repeated_concatenation_label_reads_every_operand() {
         OpKind::Einsum,
         Some("i; i => i^i"),
         &["2", "2"],
-        "out[..] = neutral of `+=`\nfor i in 0..2: out[i] += x1[i] * x2[i]\nfor i in 0..2: out[i+2] += x1[i] * x2[i]",
+        "out[..] = neutral of `+=`\nfor i in 0..2: out[i] += x0[i] * x1[i]\nfor i in 0..2: out[i+2] += x0[i] * x1[i]",
     );
 }
 

@@ -66,7 +66,7 @@ fn leaves_rows_and_producers() {
     assert_eq!(shared.producer(y).map(|s| s.index()), Some(0));
     assert_eq!(shared.producer(z).map(|s| s.index()), Some(1));
     assert_eq!(shared.producer(x), None);
-    assert_eq!(code(shared.sizes(einrow::ids::TensorId(99))), ErrorCode::Label);
+    assert_eq!(code(shared.sizes(einrow::ids::TensorId(99))), ErrorCode::Name);
 }
 
 #[test]

@@ -265,7 +265,8 @@
 //! |---|---|---|
 //! | `syntax` | [`Syntax`](crate::ErrorCode::Syntax) | a malformed spec, type, literal, program or JSON |
 //! | `arity` | [`Arity`](crate::ErrorCode::Arity) | a wrong operand count |
-//! | `label` | [`Label`](crate::ErrorCode::Label) | label misuse: an unknown or repeated output label, a name used as both axis and row variable, an unknown tensor |
+//! | `label` | [`Label`](crate::ErrorCode::Label) | label misuse: an unknown or repeated output label, a name used as both axis and row variable |
+//! | `name` | [`Name`](crate::ErrorCode::Name) | a name that refers to nothing: an unknown tensor or operation of a program |
 //! | `mismatch` | [`Mismatch`](crate::ErrorCode::Mismatch) | sizes or bases that cannot be equal or broadcast |
 //! | `rank` | [`Rank`](crate::ErrorCode::Rank) | a wrong number of axes |
 //! | `cycle` | [`Cycle`](crate::ErrorCode::Cycle) | infinitely many axes: a self-reference or a rank cycle |
@@ -276,6 +277,7 @@
 //! | `type` | [`Type`](crate::ErrorCode::Type) | a value that does not fit the declared type |
 //! | `unsupported` | [`Unsupported`](crate::ErrorCode::Unsupported) | a request einrow cannot serve (an unsupported kind or operation) |
 //! | `io` | [`Io`](crate::ErrorCode::Io) | a file that cannot be read |
+//! | `resource` | [`Resource`](crate::ErrorCode::Resource) | a limit einrow keeps on its own work was reached (the input is not known to be wrong) |
 //!
 //! Suites may carry finer codes from their own origin (e.g. numpy's `too_many_subscripts`);
 //! they map onto this list. The Vespa, TensorStore and Nervana suites use `syntax`, `type`,

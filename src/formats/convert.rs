@@ -240,6 +240,13 @@ pub fn to_vespa(t: &Tensor, names: &[String]) -> Result<VespaTensor, ConvertErro
         DType::BF16 => CellType::BFloat16,
         DType::I8 => CellType::Int8,
         DType::F64 => CellType::Double,
+        other => {
+            return Err(ConvertError::Unsupported(format!(
+                "Vespa has no {} cells (its cell types are double, float, bfloat16 and int8): \
+                 convert the tensor with astype first",
+                other.numpy_name()
+            )))
+        }
     };
     let dims = names
         .iter()

@@ -212,7 +212,7 @@ impl<'a> Bindings<'a> {
                 expect_size(s.checked_mul(o), n, af)?;
             }
             (None, None) | (Some((_, _, Padding::Same)), None) => {
-                if n % s != 0 {
+                if !n.is_multiple_of(s) {
                     return Err(format!("axis of size {n} is not a multiple of stride {s}: {af}"));
                 }
                 self.bind(&af.over, &ConcreteDim::new(n / s), false)?;

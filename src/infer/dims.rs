@@ -113,9 +113,11 @@ impl Solver {
             msg.push_str("; ");
             msg.push_str(&sides.join(" but "));
         }
+        let conflict = self.conflict_of(a, b, p, q);
         let mut e = self.error(ErrorCode::Mismatch, msg);
         if let InferError::Shape(s) = &mut e {
             s.spans = spans;
+            s.conflict = Some(Box::new(conflict));
         }
         e
     }
@@ -333,7 +335,7 @@ impl Solver {
                     );
                     return Err(self.error(ErrorCode::Value, msg));
                 };
-                if n.size < span || (n.size - span) % a.stride != 0 {
+                if n.size < span || !(n.size - span).is_multiple_of(a.stride) {
                     let msg = format!(
                         "a valid convolution with stride {} and window {span} cannot cover size {}",
                         a.stride,

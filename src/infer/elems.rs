@@ -48,7 +48,7 @@ impl Solver {
                 _ => Err(self.elems_error(n, "an axis of size 0 makes the tensor empty")),
             };
         }
-        if n % p.known != 0 {
+        if !n.is_multiple_of(p.known) {
             let msg = format!("the known axes hold {} elements, which does not divide it", p.known);
             return Err(self.elems_error(n, &msg));
         }

@@ -1,8 +1,10 @@
 //! Errors of shape inference: a code, a message, and the provenance that explains them.
 
+use super::op::OpKind;
 use crate::code::{Coded, ErrorCode};
 use crate::ids::{StepId, TensorId};
 use crate::span::Span;
+use crate::spec::ast::RowKind;
 use crate::spec::SpecError;
 
 /// A shape inference failure.
@@ -22,7 +24,14 @@ pub enum InferError {
     /// The constraints cannot be satisfied, or leave something unresolved.
     #[error("{0}")]
     Shape(Box<ShapeError>),
-    /// The graph was used wrongly (unknown tensor, wrong operand count…).
+    /// An operand that names no tensor (of the graph, or declared or defined above it in a
+    /// program).
+    #[error("unknown tensor `{name}`")]
+    UnknownTensor {
+        /// The name as written (for a graph: the id, `t12`).
+        name: String,
+    },
+    /// The graph was used wrongly (wrong operand count…).
     #[error("{message}")]
     Usage {
         /// The class of the error (usually `arity`).
@@ -51,6 +60,106 @@ pub struct ShapeError {
     pub spec: Option<String>,
     /// The failing step as a statement (`c = einsum a b`).
     pub statement: Option<String>,
+    /// For a dimension mismatch: the two sizes and where each was known from, typed.
+    pub conflict: Option<Box<Conflict>>,
+    /// The failing step's operation and operands, when the step was being added (a step that
+    /// fails is taken back: the graph no longer has it).
+    pub failed_step: Option<(OpKind, Vec<TensorId>)>,
+}
+
+/// The two sides of a dimension mismatch.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Conflict {
+    /// The two sizes, as the failing constraint relates them.
+    pub sides: [Side; 2],
+    /// Where the failing constraint is: its step, tensor, operand and row, and the axis of
+    /// the row when the constraint pairs two axes of rows as its step gave them.
+    pub at: Place,
+}
+
+/// One size of a [`Conflict`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Side {
+    /// The size, as a shape string writes it (`3`, `rgb=3`, `1!`).
+    pub size: String,
+    /// The number of elements along the axis.
+    pub value: u64,
+    /// The spec label whose size this is, when the side is a label's dimension.
+    pub label: Option<String>,
+    /// Where the solver learnt it: the constraint that bound the label's dimension, or the
+    /// failing constraint itself for a size written there.
+    pub from: Option<Place>,
+    /// Where the size was declared and each step that carried it to the conflict, in order
+    /// (filled by [`trace`](crate::infer::explain::trace), which walks the graph only once
+    /// an error is reported).
+    pub trace: Option<Trace>,
+}
+
+/// A place in a graph: a step's operand or result row, or a tensor's row (each part known or
+/// not). Operands count from 0, axes as numpy counts (0 the first, -1 the last).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Place {
+    /// The step.
+    pub step: Option<StepId>,
+    /// The tensor.
+    pub tensor: Option<TensorId>,
+    /// The operand of the step it is (`None` for the result or a declaration).
+    pub operand: Option<usize>,
+    /// The row.
+    pub kind: Option<RowKind>,
+    /// The axis of the row.
+    pub axis: Option<i16>,
+}
+
+/// An axis of a tensor: its row and its position in the row (0 the first, -1 the last).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct AxisRef {
+    /// The tensor.
+    pub tensor: TensorId,
+    /// The row.
+    pub kind: RowKind,
+    /// The position.
+    pub axis: i16,
+}
+
+/// Where a size came from: the declared axis that holds it (when a declaration writes it, or a
+/// [`set_dim`](crate::infer::Graph::set_dim) sets it) and each step that carried it from axis
+/// to axis, toward the conflict.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Trace {
+    /// The axis of the failing step's operand (or result) where the size shows.
+    pub at: Option<AxisRef>,
+    /// The declared axis, written as a size in its tensor's declaration; or, for a size a
+    /// setting gave, an axis the setting's handle stands for.
+    pub origin: Option<AxisRef>,
+    /// Where the size is written in the origin's declared shape string.
+    pub origin_span: Option<Span>,
+    /// The setting that gave the size, when a `set_dim` did rather than a declaration.
+    pub setting: Option<SetBy>,
+    /// Each step that related two axes of equal size, from the origin on.
+    pub hops: Vec<Hop>,
+}
+
+/// A size given by [`Graph::set_dim`](crate::infer::Graph::set_dim) on a handle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SetBy {
+    /// The handle's name: the label or row variable captured, or `x.batch` for a leaf's row.
+    pub handle: String,
+    /// The step the handle was captured from (none for a leaf's row or a free row variable).
+    pub step: Option<StepId>,
+    /// The size set.
+    pub size: u64,
+}
+
+/// One step of a [`Trace`]: the step made two axes the same size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hop {
+    /// The step.
+    pub step: StepId,
+    /// The axis the size came from.
+    pub from: AxisRef,
+    /// The axis it went to.
+    pub to: AxisRef,
 }
 
 impl std::fmt::Display for ShapeError {
@@ -68,6 +177,7 @@ impl Coded for InferError {
             InferError::Spec { error, .. } => error.code(),
             InferError::Shape(e) => e.code,
             InferError::Usage { code, .. } => *code,
+            InferError::UnknownTensor { .. } => ErrorCode::Name,
         }
     }
 }
@@ -84,6 +194,8 @@ impl InferError {
             chain: Vec::new(),
             spec: None,
             statement: None,
+            conflict: None,
+            failed_step: None,
         }))
     }
 }

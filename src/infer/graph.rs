@@ -10,6 +10,7 @@ mod declare;
 mod direct;
 mod events;
 mod handles;
+mod history;
 mod identity;
 mod labels;
 mod probe;
@@ -23,9 +24,11 @@ mod typed;
 use events::Event;
 use handles::HandleEntry;
 pub use handles::{Captured, Handle, HandleKind};
+pub use history::RecordedTexts;
 pub use identity::GraphId;
 pub use labels::StepLabels;
 pub(crate) use probe::SolvedAxes;
+pub(crate) use settings::{SetDimAt, SetDimRecord};
 use steps::{usage, SpecCache, TextHasher};
 pub use typed::{Leaf, ShapeBuilder, TensorSizes};
 
@@ -344,7 +347,8 @@ impl Graph {
     /// Requires two tensors to have equal shapes (all three rows).
     pub fn equal_shapes(&mut self, a: TensorId, b: TensorId) -> Result<(), InferError> {
         if a.index() >= self.tensors.len() || b.index() >= self.tensors.len() {
-            return Err(usage(ErrorCode::Label, format!("unknown tensor {a} or {b}")));
+            let bad = if a.index() >= self.tensors.len() { a } else { b };
+            return Err(InferError::UnknownTensor { name: bad.to_string() });
         }
         self.events.push(Event::Equal(a, b));
         let (sa, sb) = (self.tensors[a.index()].shape, self.tensors[b.index()].shape);
@@ -379,7 +383,7 @@ impl Graph {
     /// ```
     pub fn total_elems(&mut self, t: TensorId, n: u64) -> Result<(), InferError> {
         if t.index() >= self.tensors.len() {
-            return Err(usage(ErrorCode::Label, format!("unknown tensor {t}")));
+            return Err(InferError::UnknownTensor { name: t.to_string() });
         }
         if n > crate::spec::lexer::MAX_INT {
             return Err(usage(ErrorCode::Value, format!("{n} elements is above the limit 2^62")));

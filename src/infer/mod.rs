@@ -5,8 +5,10 @@ mod arith;
 pub(crate) mod bindings;
 mod broadcast;
 mod careful;
+mod case;
 mod close;
 mod concat;
+mod conflict;
 pub mod constraint;
 mod deferred;
 mod dims;
@@ -25,19 +27,21 @@ mod numpy;
 mod op;
 mod peek;
 pub mod program;
+pub mod provenance;
 mod rows;
 mod scheme;
 mod show;
 mod solver;
+pub mod source;
 mod store;
 mod subst;
 mod visit;
 mod warnings;
 
-pub use error::{InferError, ShapeError};
+pub use error::{AxisRef, Conflict, Hop, InferError, Place, SetBy, ShapeError, Side, Trace};
 pub use graph::{
-    Captured, Graph, GraphId, Handle, HandleKind, Leaf, ShapeBuilder, Step, StepLabels, StepSpec,
-    TensorEntry, TensorSizes,
+    Captured, Graph, GraphId, Handle, HandleKind, Leaf, RecordedTexts, ShapeBuilder, Step,
+    StepLabels, StepSpec, TensorEntry, TensorSizes,
 };
 pub use op::OpKind;
 pub use scheme::{Instance, Scheme};

@@ -97,7 +97,7 @@
 //!
 //! A program that cannot be read is a [`ProgramError`] with its line (`syntax`, or `arity` for
 //! an `infer` case step with the wrong operand count). Building it reports the first failing
-//! statement's [`InferError`] with its line: an unknown operand is a `label` error, and every
+//! statement's [`InferError`] with its line: an unknown operand is a `name` error, and every
 //! shape error carries the [`ErrorCode`] of the [case format](crate::check::format#error-codes).
 //! `einrow infer --explain` prints the chain of constraints behind a shape error.
 //!
@@ -110,13 +110,13 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use serde_json::Value;
-
 use super::error::InferError;
 use super::graph::Graph;
 use super::op::OpKind;
 use crate::code::ErrorCode;
+use crate::diagnostic::{closest, Diagnostic, Location};
 use crate::ids::TensorId;
+use crate::span::Span;
 
 /// A leaf declaration.
 #[derive(Clone, Debug, PartialEq)]
@@ -197,8 +197,13 @@ pub struct ProgramError {
     pub line: usize,
     /// What is wrong.
     pub message: String,
-    /// Its class: `syntax`, or `arity` for a step with the wrong number of operands.
+    /// Its class: `syntax`, `name` for an unknown op, or `arity` for a step with the wrong
+    /// number of operands.
     pub code: ErrorCode,
+    /// The offending text: a byte range of the line as written (text programs).
+    pub span: Option<Span>,
+    /// A hint (`did you mean `pointwise`?`).
+    pub help: Option<String>,
 }
 
 impl std::fmt::Display for ProgramError {
@@ -219,36 +224,76 @@ impl crate::code::Coded for ProgramError {
 }
 
 impl ProgramError {
-    fn syntax(line: usize, message: &str) -> ProgramError {
-        ProgramError { line, message: message.into(), code: ErrorCode::Syntax }
+    pub(super) fn syntax(line: usize, message: &str) -> ProgramError {
+        ProgramError {
+            line,
+            message: message.into(),
+            code: ErrorCode::Syntax,
+            span: None,
+            help: None,
+        }
     }
 
     /// The error for an op written with the wrong operand count (`op` fixes `expected`).
-    fn arity(line: usize, at: &str, op: &str, expected: usize, got: usize) -> ProgramError {
+    pub(super) fn arity(
+        line: usize,
+        at: &str,
+        op: &str,
+        expected: usize,
+        got: usize,
+    ) -> ProgramError {
         let s = if expected == 1 { "" } else { "s" };
         let message = format!("{at}`{op}` expects {expected} operand{s}, got {got}");
-        ProgramError { line, message, code: ErrorCode::Arity }
+        ProgramError { line, message, code: ErrorCode::Arity, span: None, help: None }
     }
-}
 
-/// The operand count an op name fixes in a case (FORMAT.md: `pointwise` takes 2,
-/// `pointwise_un` 1, `pointwise3` 3); `None` where the op itself decides.
-fn named_arity(name: &str) -> Option<usize> {
-    match name {
-        "pointwise" => Some(2),
-        _ => text_arity(name),
+    fn at(mut self, span: Span) -> ProgramError {
+        self.span = Some(span);
+        self
+    }
+
+    /// The error as a diagnostic; `line_text` is its line as written (text programs), which the
+    /// span points into.
+    pub fn to_diagnostic(&self, line_text: Option<&str>) -> Diagnostic {
+        let mut d = Diagnostic::error(self.code, self.message.clone());
+        if self.line > 0 {
+            let text = line_text.unwrap_or_default();
+            d = d.at(Location::on_line(self.line, text, self.span));
+            if line_text.is_none() {
+                if let Some(p) = &mut d.primary {
+                    p.text = None;
+                }
+            }
+        }
+        d.help.extend(self.help.clone());
+        d
     }
 }
 
 /// The operand count an op name fixes in the text format, where `pointwise` takes any number
 /// of operands: `pointwise_un` 1, `pointwise3` 3.
-fn text_arity(name: &str) -> Option<usize> {
+pub(super) fn text_arity(name: &str) -> Option<usize> {
     match name {
         "pointwise_un" => Some(1),
         "pointwise3" => Some(3),
         _ => None,
     }
 }
+
+/// Every op name of programs and cases.
+pub const OP_NAMES: [&str; 11] = [
+    "pointwise",
+    "pointwise_un",
+    "pointwise3",
+    "compose",
+    "transpose",
+    "batch_slice",
+    "permute",
+    "einsum",
+    "einsum3",
+    "concat",
+    "numpy",
+];
 
 /// The op named in a program or case (`pointwise_un`, `pointwise3` are pointwise).
 pub fn op_from_name(name: &str) -> Option<OpKind> {
@@ -273,10 +318,13 @@ impl Program {
     pub fn parse_text(text: &str) -> Result<Program, ProgramError> {
         let mut p = Program::default();
         for (i, raw) in text.lines().enumerate() {
-            let line = raw.split('#').next().unwrap_or("").trim();
+            let code = raw.split('#').next().unwrap_or("");
+            let line = code.trim();
             if line.is_empty() {
                 continue;
             }
+            // Spans are into the line as written: `line` starts `at` bytes in.
+            let at = code.len() - code.trim_start().len();
             let err = |m: &str| ProgramError::syntax(i + 1, m);
             if let Some(rest) = line.strip_prefix("tensor ").or_else(|| line.strip_prefix("param "))
             {
@@ -286,104 +334,36 @@ impl Program {
                     None => (rest.trim(), None),
                 };
                 if name.is_empty() {
-                    return Err(err("a declaration needs a name"));
+                    return Err(
+                        err("a declaration needs a name").at(Span::new(at, at + line.len()))
+                    );
                 }
                 p.decls.push(Decl { name: name.into(), shape, param, values: None, line: i + 1 });
                 continue;
             }
-            let (out, rhs) = line
-                .split_once('=')
-                .ok_or_else(|| err("expected `name = op args` or a declaration"))?;
-            p.stmts.push(parse_stmt(out.trim(), rhs.trim(), i + 1)?);
-        }
-        Ok(p)
-    }
-
-    /// Reads an `infer` case (FORMAT.md): the lists `tensors` and `steps` (each step with its
-    /// list of `args`) are required. Every member is checked for its type: a shape that is not
-    /// a string or `null`, an argument that is not a name, a list given as an object are
-    /// `syntax` errors naming the place (`tensors[0].shape`), never read as "nothing known" or
-    /// dropped. A `pointwise*` step with the wrong operand count is an `arity` error.
-    pub fn from_case(case: &Value) -> Result<Program, ProgramError> {
-        if !case.is_object() {
-            return Err(ProgramError::syntax(
-                0,
-                &format!("an infer case is an object, not {case}"),
-            ));
-        }
-        if case.get("cases").is_some() && case.get("tensors").is_none() {
-            return Err(ProgramError::syntax(
-                0,
-                "this is a case file, not an infer case: run its cases with `einrow check`",
-            ));
-        }
-        let mut p = Program::default();
-        for (i, t) in list(case, "tensors")?.iter().enumerate() {
-            let at = format!("tensors[{i}]");
-            let name = required_str(t, "name", &at)?;
-            let values = match t.get("values") {
-                None | Some(Value::Null) => None,
-                Some(v) => Some(
-                    crate::check::compare::f64_list(v)
-                        .ok_or_else(|| wrong_type(&at, "values", "a list of numbers", v))?,
-                ),
+            let Some((out, rhs)) = line.split_once('=') else {
+                return Err(not_a_statement(i + 1, line, at));
             };
-            p.decls.push(Decl {
-                name: name.into(),
-                shape: optional_str(t, "shape", &at)?,
-                param: match t.get("param") {
-                    None | Some(Value::Null) => false,
-                    Some(Value::Bool(b)) => *b,
-                    Some(v) => return Err(wrong_type(&at, "param", "true or false", v)),
-                },
-                values,
-                line: i,
-            });
-        }
-        for (i, s) in list(case, "steps")?.iter().enumerate() {
-            let at = format!("steps[{i}]");
-            let op_name = required_str(s, "op", &at)?;
-            let op = op_from_name(op_name)
-                .ok_or_else(|| ProgramError::syntax(0, &format!("{at}: unknown op {op_name:?}")))?;
-            let args = list(s, "args")
-                .map_err(|e| ProgramError::syntax(0, &format!("{at}: {}", e.message)))?
-                .iter()
-                .enumerate()
-                .map(|(k, a)| {
-                    a.as_str().map(String::from).ok_or_else(|| {
-                        let what = format!("args[{k}]");
-                        ProgramError::syntax(
-                            0,
-                            &format!("{at}.{what} must be a tensor name, not {a}"),
-                        )
-                    })
-                })
-                .collect::<Result<Vec<String>, _>>()?;
-            if let Some(n) = named_arity(op_name).filter(|n| *n != args.len()) {
-                return Err(ProgramError::arity(0, &format!("{at}: "), op_name, n, args.len()));
-            }
-            p.stmts.push(Stmt {
-                op,
-                out: required_str(s, "out", &at)?.into(),
-                args,
-                spec: optional_str(s, "spec", &at)?,
-                accum: optional_str(s, "accum", &at)?,
-                combine: optional_str(s, "combine", &at)?,
-                line: i,
-            });
+            let rhs_at = at + out.len() + 1 + (rhs.len() - rhs.trim_start().len());
+            p.stmts.push(parse_stmt(out.trim(), rhs.trim(), i + 1, rhs_at)?);
         }
         Ok(p)
     }
 
     /// Builds the graph, propagating each step, and solves it. Returns the graph (also on
     /// failure, for rendering), each name's tensor, and the first error with the failing
-    /// declaration's or statement's line. A name defined again denotes its latest definition
+    /// declaration's or statement's line; a dimension mismatch comes
+    /// [traced](super::explain::trace) (each size with the declaration that wrote it). A name defined again denotes its latest definition
     /// from then on (found in a map: building is linear in the program).
     pub fn build(&self) -> Built {
         let mut g = Graph::new();
         let mut names: Vec<(String, TensorId)> = Vec::new();
-        let result =
+        let mut result =
             self.build_into(&mut g, &mut names).and_then(|()| g.solve().map_err(|e| (e, None)));
+        // Where each size of a mismatch came from: walked once, for the error reported.
+        if let Err((e, _)) = &mut result {
+            super::explain::trace(&g, e);
+        }
         Built { graph: g, names, result, latest: OnceLock::new() }
     }
 
@@ -403,13 +383,10 @@ impl Program {
         for s in &self.stmts {
             let mut args = Vec::with_capacity(s.args.len());
             for a in &s.args {
-                let id = latest.get(a.as_str()).copied().ok_or_else(|| {
-                    let e = InferError::Usage {
-                        code: ErrorCode::Label,
-                        message: format!("unknown tensor `{a}`"),
-                    };
-                    (e, Some(s.line))
-                })?;
+                let id = latest
+                    .get(a.as_str())
+                    .copied()
+                    .ok_or_else(|| (InferError::UnknownTensor { name: a.clone() }, Some(s.line)))?;
                 args.push(id);
             }
             let id = g
@@ -422,61 +399,58 @@ impl Program {
     }
 }
 
-/// A required list member.
-fn list<'a>(v: &'a Value, key: &str) -> Result<&'a [Value], ProgramError> {
-    match v.get(key) {
-        None => Err(ProgramError::syntax(0, &format!("no {key:?} list"))),
-        Some(Value::Array(items)) => Ok(items),
-        Some(other) => Err(wrong_type("", key, "a list", other)),
+/// The error for a line that is neither a declaration nor `name = op args`, with a hint when
+/// its first word is a misspelt `tensor` or `param`.
+fn not_a_statement(line: usize, text: &str, at: usize) -> ProgramError {
+    let word = text.split_whitespace().next().unwrap_or("");
+    let mut e = ProgramError::syntax(line, "expected `name = op args` or a declaration")
+        .at(Span::new(at, at + text.len()));
+    if let Some(kw) = closest(word, ["tensor", "param"]) {
+        e.help = Some(format!("did you mean `{kw}`?"));
+        e.span = Some(Span::new(at, at + word.len()));
     }
+    e
 }
 
-/// A required string member of the object at `at`.
-fn required_str<'a>(v: &'a Value, key: &str, at: &str) -> Result<&'a str, ProgramError> {
-    match v.get(key) {
-        Some(Value::String(s)) => Ok(s),
-        None if v.is_object() => Err(ProgramError::syntax(0, &format!("{at} has no {key:?}"))),
-        None => Err(ProgramError::syntax(0, &format!("{at} must be an object, not {v}"))),
-        Some(other) => Err(wrong_type(at, key, "a string", other)),
-    }
-}
-
-/// An optional string member (absent or `null`: `None`).
-fn optional_str(v: &Value, key: &str, at: &str) -> Result<Option<String>, ProgramError> {
-    match v.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s.clone())),
-        Some(other) => Err(wrong_type(at, key, "a string or null", other)),
-    }
-}
-
-fn wrong_type(at: &str, key: &str, what: &str, got: &Value) -> ProgramError {
-    let place = if at.is_empty() { format!("{key:?}") } else { format!("{at}.{key}") };
-    let mut shown = got.to_string();
-    if shown.len() > 40 {
-        let cut = (0..=40).rev().find(|&i| shown.is_char_boundary(i)).unwrap_or(0);
-        shown.truncate(cut);
-        shown.push('…');
-    }
-    ProgramError::syntax(0, &format!("{place} must be {what}, not {shown}"))
-}
-
-fn parse_stmt(out: &str, rhs: &str, line: usize) -> Result<Stmt, ProgramError> {
+/// Reads `out = rhs`, where `rhs` starts `at` bytes into the line.
+fn parse_stmt(out: &str, rhs: &str, line: usize, at: usize) -> Result<Stmt, ProgramError> {
     let err = |m: &str| ProgramError::syntax(line, m);
     let (op_name, rest) = rhs.split_once(char::is_whitespace).unwrap_or((rhs, ""));
-    let op = op_from_name(op_name).ok_or_else(|| err(&format!("unknown op `{op_name}`")))?;
+    let op = op_from_name(op_name).ok_or_else(|| {
+        let mut e = err(&format!("unknown op `{op_name}`")).at(Span::new(at, at + op_name.len()));
+        e.code = ErrorCode::Name;
+        e.help = Some(match closest(op_name, OP_NAMES) {
+            Some(near) => format!("did you mean `{near}`?"),
+            None => format!("the ops are {}", OP_NAMES.join(", ")),
+        });
+        e
+    })?;
+    let rest_at = at + rhs.len() - rest.trim_start().len();
     let rest = rest.trim();
-    let (spec, rest) = if op.has_spec() {
-        let body =
-            rest.strip_prefix('"').ok_or_else(|| err("a spec op takes a quoted spec first"))?;
-        let end = body.find('"').ok_or_else(|| err("unterminated spec string"))?;
-        (Some(body[..end].to_string()), &body[end + 1..])
+    let (spec, rest, args_at) = if op.has_spec() {
+        let body = rest.strip_prefix('"').ok_or_else(|| {
+            let mut e = err("a spec op takes a quoted spec first")
+                .at(Span::new(rest_at, rest_at + rest.len()));
+            e.help =
+                Some(format!("write the spec in double quotes: `{op_name} \"ij;jk=>ik\" a b`"));
+            e
+        })?;
+        let end = body.find('"').ok_or_else(|| {
+            err("unterminated spec string").at(Span::new(rest_at, rest_at + rest.len()))
+        })?;
+        (Some(body[..end].to_string()), &body[end + 1..], rest_at + end + 2)
     } else {
-        (None, rest)
+        (None, rest, rest_at)
     };
     let args: Vec<String> = rest.split_whitespace().map(String::from).collect();
     if let Some(n) = text_arity(op_name).filter(|n| *n != args.len()) {
-        return Err(ProgramError::arity(line, "", op_name, n, args.len()));
+        let span = if args.is_empty() {
+            Span::new(at, at + op_name.len())
+        } else {
+            let first = args_at + (rest.len() - rest.trim_start().len());
+            Span::new(first, args_at + rest.trim_end().len())
+        };
+        return Err(ProgramError::arity(line, "", op_name, n, args.len()).at(span));
     }
     Ok(Stmt { op, out: out.into(), args, spec, accum: None, combine: None, line })
 }

@@ -382,7 +382,7 @@ pub fn describe_origin(o: &Origin, axis: AxisAt) -> String {
     match o.part {
         Part::Result(k) => format!("{step}the result's {} row{tensor}{span}", k.name()),
         Part::Operand(i, k) => {
-            format!("{step}operand {}'s {} row{tensor}{span}", i + 1, k.name())
+            format!("{step}operand {i}'s {} row{tensor}{span}", k.name())
         }
         Part::Declaration => format!("{step}the declared shape{tensor}"),
         Part::Side => format!("{step}a side constraint{tensor}"),

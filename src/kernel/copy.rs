@@ -8,11 +8,13 @@ use super::scalar::Scalar;
 use crate::tensor::{hugepage, row_major, Element, Layout};
 
 /// The elements of `layout` over `src`, in row-major order of the view (any element type;
-/// addresses outside `src` read the default value, which a checked tensor never produces).
-pub fn gather<T: Element>(src: &[T], layout: &Layout) -> Vec<T> {
-    let mut out = hugepage::with_capacity(layout.numel());
+/// addresses outside `src` read the default value, which a checked tensor never produces);
+/// an [`Allocation`](crate::tensor::TensorError::Allocation) error when the system cannot
+/// hold the copy.
+pub fn gather<T: Element>(src: &[T], layout: &Layout) -> Result<Vec<T>, KernelError> {
+    let mut out = hugepage::try_with_capacity(layout.numel())?;
     layout.for_each_address(|a| out.push(src.get(a).copied().unwrap_or_default()));
-    out
+    Ok(out)
 }
 
 /// A row-major copy of the view `layout` over `src` through the kernel (tiled for

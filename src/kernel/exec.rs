@@ -8,6 +8,7 @@ use smallvec::SmallVec;
 
 use super::block::{binary, nary, unary, Dst, Src};
 use super::error::KernelError;
+use super::odometer::{Odometer, Offs};
 use super::ops::{with_accum, with_combine, AccOp, Accum, CombOp, Combine};
 use super::scalar::Scalar;
 use super::simplify::Plan;
@@ -16,8 +17,6 @@ use super::simplify::Plan;
 pub const BLK: usize = 256;
 /// Tile edge for the two innermost loops when tiling pays.
 pub const TILE: usize = 32;
-
-type Offs = SmallVec<[isize; 6]>;
 
 /// Runs an unguarded plan with the given operators.
 pub fn execute<T: Scalar>(
@@ -62,10 +61,11 @@ fn run<T: Scalar, A: AccOp<T>, C: CombOp<T>>(
         ins: (0..ins.len()).map(|_| vec![T::ZERO; blk]).collect(),
         out: vec![T::ZERO; blk],
     };
-    let mut idx: SmallVec<[usize; 8]> = SmallVec::from_elem(0, outer);
-    let mut base: Offs = plan.operands().map(|o| o.offset).collect();
-    let mut offs: Offs = base.clone();
+    let mut tile: Option<Box<[[T; TILE]; TILE]>> = None;
+    let mut odo = Odometer::new(plan, outer);
+    let mut offs: Offs = odo.base.clone();
     loop {
+        let base = &odo.base;
         for j0 in (0..n2).step_by(t2.max(1)) {
             for i0 in (0..n1).step_by(t1.max(1)) {
                 let len = t1.min(n1 - i0);
@@ -73,14 +73,13 @@ fn run<T: Scalar, A: AccOp<T>, C: CombOp<T>>(
                     if let [x] = ins {
                         let rows = t2.min(n2 - j0);
                         let at = |k: usize| base[k] + j0 as isize * s2[k] + i0 as isize * s1[k];
-                        tile_unary::<T, A>(
-                            out,
-                            x,
-                            (at(0), s1[0], s2[0]),
-                            (at(1), s1[1], s2[1]),
-                            len,
-                            rows,
-                        )?;
+                        let (o, i) = ((at(0), s1[0], s2[0]), (at(1), s1[1], s2[1]));
+                        if A::KIND == Accum::Store && o.1 == 1 && i.2.abs() == 1 {
+                            let buf = tile.get_or_insert_with(|| Box::new([[T::ZERO; TILE]; TILE]));
+                            tile_transpose(out, x, (o.0, o.2), i, len, rows, buf)?;
+                        } else {
+                            tile_unary::<T, A>(out, x, o, i, len, rows)?;
+                        }
                         continue;
                     }
                 }
@@ -92,117 +91,9 @@ fn run<T: Scalar, A: AccOp<T>, C: CombOp<T>>(
                 }
             }
         }
-        if !advance(plan, &mut idx, &mut base) {
+        if !odo.advance() {
             return Ok(());
         }
-    }
-}
-
-/// Steps the odometer over the loops `0..idx.len()` of `plan`, updating every operand's base
-/// address (output first); false after the last point.
-fn advance(plan: &Plan, idx: &mut [usize], base: &mut [isize]) -> bool {
-    let mut k = idx.len();
-    loop {
-        if k == 0 {
-            return false;
-        }
-        k -= 1;
-        idx[k] += 1;
-        let ext = plan.extents[k];
-        for (b, o) in base.iter_mut().zip(plan.operands()) {
-            *b += o.strides[k];
-        }
-        if idx[k] < ext {
-            return true;
-        }
-        idx[k] = 0;
-        for (b, o) in base.iter_mut().zip(plan.operands()) {
-            *b -= o.strides[k] * ext as isize;
-        }
-    }
-}
-
-/// Runs a unary-or-more plan whose output is written in address order from 0 (row-major,
-/// every element once) by appending the combined values to a fresh vector: no output
-/// initialisation pass.
-pub fn collect<T: Scalar>(
-    plan: &Plan,
-    combine: Combine,
-    ins: &[&[T]],
-) -> Result<Vec<T>, KernelError> {
-    with_combine!(combine, C => collect_run::<T, C>(plan, ins))
-}
-
-fn collect_run<T: Scalar, C: CombOp<T>>(plan: &Plan, ins: &[&[T]]) -> Result<Vec<T>, KernelError> {
-    let r = plan.extents.len();
-    let n1 = plan.extents[r - 1];
-    let s1: Offs = plan.operands().map(|o| o.strides[r - 1]).collect();
-    let strided = s1[1..].iter().any(|&s| s != 0 && s != 1);
-    let mut out = crate::tensor::hugepage::with_capacity(plan.points());
-    let mut scratch: Vec<Vec<T>> = vec![vec![T::ZERO; if strided { BLK } else { 0 }]; ins.len()];
-    let mut idx: SmallVec<[usize; 8]> = SmallVec::from_elem(0, r - 1);
-    let mut base: Offs = plan.operands().map(|o| o.offset).collect();
-    loop {
-        let mut done = 0;
-        while done < n1 {
-            let len = if strided { BLK.min(n1 - done) } else { n1 - done };
-            let at = |k: usize| base[k] + done as isize * s1[k];
-            for (k, buf) in ins.iter().enumerate() {
-                let s = s1[k + 1];
-                if s != 0 && s != 1 {
-                    gather(buf, at(k + 1), s, &mut scratch[k][..len])?;
-                }
-            }
-            let mut srcs: SmallVec<[Src<'_, T>; 4]> = SmallVec::new();
-            for (k, (buf, tmp)) in ins.iter().zip(&scratch).enumerate() {
-                srcs.push(source(buf, tmp, at(k + 1), s1[k + 1], len)?);
-            }
-            push_values::<T, C>(&mut out, &srcs, len);
-            done += len;
-        }
-        if !advance(plan, &mut idx, &mut base) {
-            return Ok(out);
-        }
-    }
-}
-
-/// The source of one input for a run of `len` points from address `at` with stride `s`
-/// (`tmp` holds the gathered values of a strided input).
-fn source<'a, T: Scalar>(
-    buf: &'a [T],
-    tmp: &'a [T],
-    at: isize,
-    s: isize,
-    len: usize,
-) -> Result<Src<'a, T>, KernelError> {
-    Ok(match s {
-        0 => Src::Scalar(*buf.get(at as usize).ok_or_else(|| oob(at, buf.len()))?),
-        1 => Src::Slice(run_slice(buf, at, len)?),
-        _ => Src::Slice(&tmp[..len]),
-    })
-}
-
-/// Appends the combined values of one run.
-fn push_values<T: Scalar, C: CombOp<T>>(out: &mut Vec<T>, srcs: &[Src<'_, T>], n: usize) {
-    // Scalars are copied out of `srcs` first: a value read through a reference inside the
-    // loop keeps it from vectorising.
-    match *srcs {
-        [Src::Slice(x)] => out.extend_from_slice(&x[..n]),
-        [Src::Scalar(v)] => out.extend(std::iter::repeat_n(v, n)),
-        [Src::Slice(x), Src::Slice(y)] => {
-            out.extend(x[..n].iter().zip(&y[..n]).map(|(&a, &b)| C::comb(a, b)))
-        }
-        [Src::Slice(x), Src::Scalar(b)] => out.extend(x[..n].iter().map(move |&a| C::comb(a, b))),
-        [Src::Scalar(a), Src::Slice(y)] => out.extend(y[..n].iter().map(move |&b| C::comb(a, b))),
-        [Src::Scalar(a), Src::Scalar(b)] => out.extend(std::iter::repeat_n(C::comb(a, b), n)),
-        ref xs => out.extend((0..n).map(|k| {
-            let mut it = xs.iter().map(|s| match s {
-                Src::Slice(v) => v[k],
-                Src::Scalar(v) => *v,
-            });
-            let first = it.next().unwrap_or(T::ZERO);
-            it.fold(first, C::comb)
-        })),
     }
 }
 
@@ -265,6 +156,44 @@ fn line<T: Scalar, A: AccOp<T>, C: CombOp<T>>(
     Ok(())
 }
 
+/// A transposing copy tile, `out[o + j·so + i] = x[a + i·sx1 + j·sx2]` for `i < cols`,
+/// `j < rows` (both at most [`TILE`], `|sx2| = 1`): the tile's input runs (contiguous along
+/// `j`) are copied into `buf` and its output rows written from there, so that both sides of
+/// memory are read and written as contiguous runs and only the small buffer is walked across.
+fn tile_transpose<T: Scalar>(
+    out: &mut [T],
+    x: &[T],
+    (o0, so): (isize, isize),
+    (x0, sx1, sx2): (isize, isize, isize),
+    cols: usize,
+    rows: usize,
+    buf: &mut [[T; TILE]; TILE],
+) -> Result<(), KernelError> {
+    let (cols, rows) = (cols.min(TILE), rows.min(TILE));
+    for (i, b) in buf.iter_mut().enumerate().take(cols) {
+        let a = x0 + i as isize * sx1;
+        let lo = if sx2 < 0 { a - (rows as isize - 1) } else { a };
+        let src = run_slice(x, lo, rows)?;
+        if sx2 < 0 {
+            b[..rows].iter_mut().zip(src.iter().rev()).for_each(|(d, &v)| *d = v);
+        } else {
+            b[..rows].copy_from_slice(src);
+        }
+    }
+    let olen = out.len();
+    for j in 0..rows {
+        let o = o0 + j as isize * so;
+        let dst = usize::try_from(o)
+            .ok()
+            .and_then(|o| out.get_mut(o..o.checked_add(cols)?))
+            .ok_or_else(|| oob(o + cols as isize, olen))?;
+        for (d, b) in dst.iter_mut().zip(buf.iter()) {
+            *d = b[j];
+        }
+    }
+    Ok(())
+}
+
 /// A tile of a unary plan: `rows` runs of `cols` points, element by element (both
 /// operands stay in L1 within a tile, whatever their strides). Operands are
 /// `(address, stride along cols, stride along rows)`.
@@ -299,13 +228,18 @@ fn dispatch<T: Scalar, A: AccOp<T>, C: CombOp<T>>(srcs: &[Src<'_, T>], dst: Dst<
     }
 }
 
-fn run_slice<T>(buf: &[T], off: isize, len: usize) -> Result<&[T], KernelError> {
+pub(super) fn run_slice<T>(buf: &[T], off: isize, len: usize) -> Result<&[T], KernelError> {
     let start = usize::try_from(off).map_err(|_| oob(off, buf.len()))?;
     buf.get(start..start.saturating_add(len)).ok_or_else(|| oob(off + len as isize, buf.len()))
 }
 
 /// `dst[k] = src[off + k·s]`.
-fn gather<T: Copy>(src: &[T], off: isize, s: isize, dst: &mut [T]) -> Result<(), KernelError> {
+pub(super) fn gather<T: Copy>(
+    src: &[T],
+    off: isize,
+    s: isize,
+    dst: &mut [T],
+) -> Result<(), KernelError> {
     let mut a = off;
     for d in dst.iter_mut() {
         *d = *src.get(a as usize).ok_or_else(|| oob(a, src.len()))?;
@@ -325,6 +259,6 @@ fn scatter<T: Copy>(dst: &mut [T], off: isize, s: isize, src: &[T]) -> Result<()
     Ok(())
 }
 
-fn oob(reach: isize, len: usize) -> KernelError {
+pub(super) fn oob(reach: isize, len: usize) -> KernelError {
     KernelError::OutOfBounds { operand: "an operand".into(), reach: reach as i128, len }
 }

@@ -1,26 +1,29 @@
-//! Dispatch of GEMM-shaped plans to the `gemm` crate.
+//! GEMM-shaped plans: core detection, the loop over core calls and how threads are used.
 //!
 //! A plan with two inputs, `combine = *` and `accum = +` is GEMM-shaped when it has a loop
 //! that only the first input and the output move along (M), one that only the second input
 //! and the output move along (N, optional together with M) and one that only the two inputs
 //! move along (K). The largest such loops form the GEMM core `dst[m,n] += Σ_k lhs[m,k]·rhs[k,n]`
 //! with arbitrary strides (so transposed operands need no copy); every other loop (batch
-//! loops, extra M/N/K loops, broadcast loops) becomes an outer loop around core calls.
+//! loops, extra M/N/K loops, broadcast loops) becomes an outer loop around core calls
+//! (`gemm_core.rs` runs one call).
 //!
-//! # Unsafe
+//! Threads ([`choose`]) go where the work can be shared without tiny pieces:
+//! - across outer loops that write disjoint parts of the output, when there are at least as
+//!   many of their points as threads (a batch: every core on one thread, no synchronisation
+//!   inside a core);
+//! - inside each core, when its output has room for a large block per thread;
+//! - otherwise across a summed loop (K, or an outer loop the output does not move along):
+//!   each thread sums its share of it into a private output, and the private outputs are
+//!   added afterwards. This is how a deep product with a small output (`ijk,jkl->il`) uses
+//!   the cores: split inside the core, its output would give each thread a sliver.
 //!
-//! `gemm::gemm` takes raw pointers. [`call`] is the only `unsafe` block of the kernel; its
-//! invariants are checked right before it (and exercised by the tests):
-//! 1. every address the core reads or writes (`offset + i·rs + j·cs` over the core's index
-//!    ranges) lies inside the slice it is derived from — [`core_fits`];
-//! 2. `dst` comes from a `&mut [T]`, `lhs`/`rhs` from `&[T]`, so the destination aliases
-//!    neither input;
-//! 3. the destination map `(i, j) ↦ i·rs + j·cs` is injective ([`injective`]), so the crate's
-//!    parallel workers never write one element twice.
+//! Problems below a size threshold stay on the calling thread.
 
 use super::error::KernelError;
+use super::gemm_core::{call, Engine, Shape};
 use super::scalar::Scalar;
-use super::simplify::{injective, Plan};
+use super::simplify::{injective, Operand, Plan};
 
 /// The core of a GEMM-shaped plan: which loops are M, N and K.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,9 +36,23 @@ pub struct Core {
     pub k: usize,
 }
 
-/// Finds the GEMM core of a two-input plan, `None` when the plan is not GEMM-shaped or too
-/// small (`m·n·k < min_work`). (The caller checks the operators.)
-pub fn find_core(plan: &Plan, min_work: usize) -> Option<Core> {
+impl Core {
+    /// Whether loop `d` is one of the core's.
+    pub fn has(&self, d: usize) -> bool {
+        Some(d) == self.m || Some(d) == self.n || d == self.k
+    }
+}
+
+/// Output elements per thread below which a core is not split inside.
+const INNER_MIN_PER_THREAD: usize = 128 * 128;
+/// Summed iterations per thread below which a summed loop is not split.
+const SUM_MIN_PER_THREAD: usize = 32;
+/// Private outputs stay below this many elements in all.
+const SUM_MAX_PRIVATE: usize = 1 << 23;
+
+/// Finds the GEMM core of a two-input plan, `None` when the plan is not GEMM-shaped. (The
+/// caller checks the operators.)
+pub fn find_core(plan: &Plan) -> Option<Core> {
     let [a, b] = plan.ins.as_slice() else { return None };
     let o = &plan.out;
     let pick = |want: (bool, bool, bool)| {
@@ -49,45 +66,102 @@ pub fn find_core(plan: &Plan, min_work: usize) -> Option<Core> {
         return None;
     }
     let ext = |d: Option<usize>| d.map_or(1, |d| plan.extents[d]);
-    let work = ext(m).saturating_mul(ext(n)).saturating_mul(plan.extents[k]);
     let (om, on) = (m.map_or(0, |d| o.strides[d]), n.map_or(0, |d| o.strides[d]));
-    if work < min_work || !injective(&[ext(m), ext(n)], &[om, on]) {
+    if !injective(&[ext(m), ext(n)], &[om, on]) {
         return None;
     }
     Some(Core { m, n, k })
 }
 
+/// `m·n·k` of one core call.
+pub fn core_work(plan: &Plan, core: Core) -> usize {
+    let ext = |d: Option<usize>| d.map_or(1, |d| plan.extents[d]);
+    ext(core.m).saturating_mul(ext(core.n)).saturating_mul(plan.extents[core.k])
+}
+
+/// How a GEMM-shaped plan uses threads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Split {
+    /// Everything on the calling thread.
+    Serial,
+    /// Across the outer loops that write disjoint output (one thread per core call).
+    Outer,
+    /// Inside each core call.
+    Inner,
+    /// Across this summed loop, into private outputs added afterwards.
+    Sum(usize),
+}
+
+/// Chooses how `threads` threads share a GEMM-shaped plan of `plan.points()` multiply-adds
+/// (`min_points`: below it, one thread). `outer_disjoint`: the extent of the outer loop a
+/// disjoint split would cut, if any.
+pub fn choose(
+    plan: &Plan,
+    core: Core,
+    threads: usize,
+    min_points: usize,
+    outer_disjoint: Option<usize>,
+) -> Split {
+    if threads <= 1 || plan.points() < min_points {
+        return Split::Serial;
+    }
+    if outer_disjoint.is_some_and(|n| n >= threads) {
+        return Split::Outer;
+    }
+    let ext = |d: Option<usize>| d.map_or(1, |d| plan.extents[d]);
+    let out_elems = ext(core.m).saturating_mul(ext(core.n));
+    if out_elems >= threads.saturating_mul(INNER_MIN_PER_THREAD) {
+        return Split::Inner;
+    }
+    // The longest summed loop, if the private outputs stay small next to the work.
+    let sum = (0..plan.extents.len())
+        .filter(|&d| plan.out.strides[d] == 0)
+        .max_by_key(|&d| plan.extents[d])
+        .filter(|&d| plan.extents[d] >= threads.saturating_mul(SUM_MIN_PER_THREAD));
+    let image = crate::tensor::address_range(&plan.extents, &plan.out.strides, 0)
+        .map_or(0, |(lo, hi)| (hi - lo + 1) as usize);
+    let privates = image.saturating_mul(threads);
+    match sum {
+        Some(d) if privates <= SUM_MAX_PRIVATE && privates.saturating_mul(16) <= plan.points() => {
+            Split::Sum(d)
+        }
+        _ if outer_disjoint.is_some() => Split::Outer,
+        _ => Split::Inner,
+    }
+}
+
 /// Runs a GEMM-shaped plan: one core call per point of the outer loops. With `overwrite`
 /// the first write of each output element replaces it (the caller guarantees every output
 /// element of the image is written by exactly one core call); otherwise calls accumulate.
+/// Cores of fewer than `direct_below` multiply-adds run by direct loops, others through the
+/// crate with `threads` threads.
 pub fn run<T: Scalar>(
     plan: &Plan,
     core: Core,
     ins: &[&[T]],
     out: &mut [T],
     overwrite: bool,
-    threads: usize,
+    (threads, direct_below): (usize, usize),
 ) -> Result<(), KernelError> {
     let (Some(lhs), Some(rhs)) = (ins.first(), ins.get(1)) else {
         return Err(KernelError::Arity { expected: 2, got: ins.len() });
     };
-    let outer: Vec<usize> = (0..plan.extents.len())
-        .filter(|&d| Some(d) != core.m && Some(d) != core.n && d != core.k)
-        .collect();
+    let outer: smallvec::SmallVec<[usize; 8]> =
+        (0..plan.extents.len()).filter(|&d| !core.has(d)).collect();
     let count: usize = outer.iter().map(|&d| plan.extents[d]).product();
     let ext = |d: Option<usize>| d.map_or(1, |d| plan.extents[d]);
-    let st = |o: &super::simplify::Operand, d: Option<usize>| d.map_or(0, |d| o.strides[d]);
-    let (m, n, k) = (ext(core.m), ext(core.n), plan.extents[core.k]);
+    let st = |o: &Operand, d: Option<usize>| d.map_or(0, |d| o.strides[d]);
     let (o, a, b) = (&plan.out, &plan.ins[0], &plan.ins[1]);
     let shape = Shape {
-        m,
-        n,
-        k,
+        m: ext(core.m),
+        n: ext(core.n),
+        k: plan.extents[core.k],
         dst: (st(o, core.m), st(o, core.n)),
         lhs: (st(a, core.m), a.strides[core.k]),
         rhs: (b.strides[core.k], st(b, core.n)),
     };
-    let par = if threads > 1 { gemm::Parallelism::Rayon(threads) } else { gemm::Parallelism::None };
+    let engine =
+        if core_work(plan, core) < direct_below { Engine::Direct } else { Engine::Crate(threads) };
     for c in 0..count {
         // Offsets of this outer point (mixed-radix decode of `c`, innermost outer loop last).
         let (mut rest, mut offs) = (c, [o.offset, a.offset, b.offset]);
@@ -98,85 +172,7 @@ pub fn run<T: Scalar>(
                 *off += i * op.strides[d];
             }
         }
-        call(&shape, out, offs[0], lhs, offs[1], rhs, offs[2], !overwrite, par)?;
-    }
-    Ok(())
-}
-
-/// Sizes and `(row, column)` strides of one core call.
-#[derive(Clone, Copy, Debug)]
-struct Shape {
-    m: usize,
-    n: usize,
-    k: usize,
-    dst: (isize, isize),
-    lhs: (isize, isize),
-    rhs: (isize, isize),
-}
-
-/// Whether `off + i·rs + j·cs` stays in `0..len` for `i < rows`, `j < cols`.
-fn core_fits(len: usize, off: isize, rows: usize, cols: usize, (rs, cs): (isize, isize)) -> bool {
-    match crate::tensor::address_range(&[rows, cols], &[rs, cs], off as i128) {
-        None => true,
-        Some((lo, hi)) => lo >= 0 && hi < len as i128,
-    }
-}
-
-#[allow(clippy::too_many_arguments)]
-fn call<T: Scalar>(
-    s: &Shape,
-    dst: &mut [T],
-    dst_off: isize,
-    lhs: &[T],
-    lhs_off: isize,
-    rhs: &[T],
-    rhs_off: isize,
-    read_dst: bool,
-    par: gemm::Parallelism,
-) -> Result<(), KernelError> {
-    let fits = core_fits(dst.len(), dst_off, s.m, s.n, s.dst)
-        && core_fits(lhs.len(), lhs_off, s.m, s.k, s.lhs)
-        && core_fits(rhs.len(), rhs_off, s.k, s.n, s.rhs);
-    if !fits || !injective(&[s.m, s.n], &[s.dst.0, s.dst.1]) {
-        return Err(KernelError::OutOfBounds {
-            operand: "a GEMM operand".into(),
-            reach: dst_off as i128,
-            len: dst.len(),
-        });
-    }
-    if s.m == 0 || s.n == 0 {
-        return Ok(());
-    }
-    // SAFETY: invariant 1 — `core_fits` checked that every address of the three operands
-    // over the call's index ranges lies inside its slice (offsets are then in bounds too, as
-    // m, n ≥ 1; for k = 0 gemm reads no input). Invariant 2 — `dst` is a unique `&mut`
-    // borrow, distinct from the shared `lhs`/`rhs` borrows. Invariant 3 — `injective`
-    // checked that no two (i, j) share a destination address.
-    unsafe {
-        let d = dst.as_mut_ptr().offset(dst_off);
-        let l = lhs.as_ptr().offset(if s.k == 0 { 0 } else { lhs_off });
-        let r = rhs.as_ptr().offset(if s.k == 0 { 0 } else { rhs_off });
-        gemm::gemm::<T>(
-            s.m,
-            s.n,
-            s.k,
-            d,
-            s.dst.1,
-            s.dst.0,
-            read_dst,
-            l,
-            s.lhs.1,
-            s.lhs.0,
-            r,
-            s.rhs.1,
-            s.rhs.0,
-            T::ONE,
-            T::ONE,
-            false,
-            false,
-            false,
-            par,
-        );
+        call(&shape, out, offs[0], lhs, offs[1], rhs, offs[2], overwrite, engine)?;
     }
     Ok(())
 }

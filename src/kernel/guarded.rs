@@ -35,7 +35,7 @@ impl<'a> Cursor<'a> {
 
 /// Runs a guarded nest (already validated; `Init::Whole` already applied by the caller).
 pub fn run<T: Scalar>(nest: &Nest, ins: &[&[T]], out: &mut [T]) -> Result<(), KernelError> {
-    let neutral = nest.accum.neutral().map(T::from_f64);
+    let neutral = nest.accum.neutral_value::<T>();
     if let (Init::Touched, Some(z)) = (nest.init, neutral) {
         walk(nest, |o, _| {
             if o.inside() {
@@ -44,7 +44,7 @@ pub fn run<T: Scalar>(nest: &Nest, ins: &[&[T]], out: &mut [T]) -> Result<(), Ke
             Ok(())
         })?;
     }
-    let fills: SmallVec<[T; 4]> = nest.inputs.iter().map(|a| T::from_f64(a.fill)).collect();
+    let fills: SmallVec<[T; 4]> = nest.inputs.iter().map(|a| T::from_fill(a.fill)).collect();
     walk(nest, |o, cursors| {
         if !o.inside() {
             return Ok(());

@@ -6,19 +6,28 @@
 //! - validation, initialisation and the choice of path ([`RunOptions`]);
 //! - loop dropping, ordering and merging;
 //! - the strided executor and its vectorisable inner loops;
-//! - dispatch of GEMM-shaped nests to the `gemm` crate (the only `unsafe`);
+//! - fresh outputs written in address order, straight into uninitialised memory by the
+//!   threads that compute them;
+//! - GEMM-shaped nests: core detection, how threads share them, one core call (direct loops
+//!   for small ones, else the `gemm` crate);
 //! - splitting across rayon workers;
+//! - stepping through outer loops with every operand's address kept current;
 //! - the slow path for guarded (padded) operands;
+//! - plans prepared once and run many times on caller buffers ([`Prepared`]);
 //! - a naive evaluator defining the semantics, used by the tests ([`run_reference`]);
 //! - strided-to-contiguous copies ([`copy_contiguous`], [`gather`]).
 
 mod block;
+mod collect;
 mod copy;
 mod error;
 mod exec;
+mod fresh;
 mod gemm;
+mod gemm_core;
 mod guarded;
 mod nest;
+mod odometer;
 pub(crate) mod ops;
 mod parallel;
 mod prepared;
@@ -26,6 +35,8 @@ mod reference;
 mod run;
 mod scalar;
 mod simplify;
+#[cfg(test)]
+mod split_tests;
 #[cfg(test)]
 mod tests;
 

@@ -21,7 +21,8 @@ pub enum Accum {
 }
 
 impl Accum {
-    /// The neutral element outputs are initialised with (`None` for `Store`).
+    /// The neutral element outputs are initialised with (`None` for `Store`), as f64 (see
+    /// [`Accum::neutral_value`] for the value in a compute type).
     pub fn neutral(self) -> Option<f64> {
         match self {
             Accum::Store => None,
@@ -32,12 +33,25 @@ impl Accum {
         }
     }
 
+    /// The neutral element in the compute type `T` (`None` for `Store`): 0, 1, the smallest
+    /// and the largest value.
+    #[inline]
+    pub fn neutral_value<T: Scalar>(self) -> Option<T> {
+        match self {
+            Accum::Store => None,
+            Accum::Add => Some(T::ZERO),
+            Accum::Mul => Some(T::ONE),
+            Accum::Max => Some(T::NEG_INFINITY),
+            Accum::Min => Some(T::INFINITY),
+        }
+    }
+
     /// Applies the accumulation to one pair (used by slow paths and the reference).
     pub fn apply<T: Scalar>(self, acc: T, v: T) -> T {
         match self {
             Accum::Store => v,
-            Accum::Add => acc + v,
-            Accum::Mul => acc * v,
+            Accum::Add => acc.plus(v),
+            Accum::Mul => acc.times(v),
             Accum::Max => acc.max_nan(v),
             Accum::Min => acc.min_nan(v),
         }
@@ -68,10 +82,10 @@ impl Combine {
     pub fn apply<T: Scalar>(self, a: T, b: T) -> T {
         match self {
             Combine::First => a,
-            Combine::Mul => a * b,
-            Combine::Add => a + b,
-            Combine::Sub => a - b,
-            Combine::Div => a / b,
+            Combine::Mul => a.times(b),
+            Combine::Add => a.plus(b),
+            Combine::Sub => a.minus(b),
+            Combine::Div => a.divide(b),
             Combine::Max => a.max_nan(b),
             Combine::Min => a.min_nan(b),
         }
@@ -116,8 +130,8 @@ pub mod acc {
     use super::{AccOp, Accum, Scalar};
     op_types!(AccOp, acc, Accum;
         Store => |_a, b| b,
-        Add => |a, b| a + b,
-        Mul => |a, b| a * b,
+        Add => |a, b| a.plus(b),
+        Mul => |a, b| a.times(b),
         Max => |a, b| a.max_nan(b),
         Min => |a, b| a.min_nan(b),
     );
@@ -128,10 +142,10 @@ pub mod comb {
     use super::{CombOp, Combine, Scalar};
     op_types!(CombOp, comb, Combine;
         First => |a, _b| a,
-        Mul => |a, b| a * b,
-        Add => |a, b| a + b,
-        Sub => |a, b| a - b,
-        Div => |a, b| a / b,
+        Mul => |a, b| a.times(b),
+        Add => |a, b| a.plus(b),
+        Sub => |a, b| a.minus(b),
+        Div => |a, b| a.divide(b),
         Max => |a, b| a.max_nan(b),
         Min => |a, b| a.min_nan(b),
     );

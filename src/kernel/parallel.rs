@@ -12,6 +12,8 @@ use std::ops::Range;
 use rayon::prelude::*;
 
 use super::error::KernelError;
+use super::ops::{with_accum, AccOp, Accum};
+use super::scalar::Scalar;
 use super::simplify::Plan;
 
 /// One chunk of a split: the sub-plan (output offset relative to its range) and the output
@@ -23,6 +25,29 @@ pub struct Chunk {
     pub range: Range<usize>,
 }
 
+/// The span `(lo, hi)` of output addresses (relative to the offset) over every loop but `skip`.
+fn span(plan: &Plan, skip: usize) -> (isize, isize) {
+    let (mut lo, mut hi) = (0isize, 0isize);
+    for d in (0..plan.extents.len()).filter(|&d| d != skip) {
+        let s = plan.out.strides[d] * (plan.extents[d] as isize - 1);
+        if s < 0 {
+            lo += s;
+        } else {
+            hi += s;
+        }
+    }
+    (lo, hi)
+}
+
+/// The outermost loop `allowed` accepts along which the output splits into disjoint
+/// increasing ranges (positive stride larger than the span of the other loops).
+pub fn disjoint_loop(plan: &Plan, allowed: impl Fn(usize) -> bool) -> Option<usize> {
+    (0..plan.extents.len()).find(|&d| {
+        let (lo, hi) = span(plan, d);
+        allowed(d) && plan.extents[d] >= 2 && plan.out.strides[d] > hi - lo
+    })
+}
+
 /// Splits `plan` into about `parts` chunks with disjoint output ranges along the outermost
 /// loop `allowed` accepts, or `None` when no loop qualifies.
 pub fn split_disjoint(
@@ -30,24 +55,8 @@ pub fn split_disjoint(
     parts: usize,
     allowed: impl Fn(usize) -> bool,
 ) -> Option<Vec<Chunk>> {
-    let r = plan.extents.len();
-    let span = |skip: usize| -> (isize, isize) {
-        let (mut lo, mut hi) = (0isize, 0isize);
-        for d in (0..r).filter(|&d| d != skip) {
-            let s = plan.out.strides[d] * (plan.extents[d] as isize - 1);
-            if s < 0 {
-                lo += s;
-            } else {
-                hi += s;
-            }
-        }
-        (lo, hi)
-    };
-    let p = (0..r).find(|&d| {
-        let (lo, hi) = span(d);
-        allowed(d) && plan.extents[d] >= 2 && plan.out.strides[d] > hi - lo
-    })?;
-    let (lo, hi) = span(p);
+    let p = disjoint_loop(plan, allowed)?;
+    let (lo, hi) = span(plan, p);
     let (n, s) = (plan.extents[p], plan.out.strides[p]);
     let parts = parts.clamp(1, n);
     let mut chunks = Vec::with_capacity(parts);
@@ -118,6 +127,39 @@ pub fn split_private(plan: &Plan, p: usize, parts: usize) -> Option<(Vec<Plan>, 
         subs.push(sub);
     }
     Some((subs, range))
+}
+
+/// Runs every sub-plan of a private split into its own buffer of `range.len()` elements
+/// holding `neutral`, then folds the buffers into `out[range]` with `accum` (in parallel over
+/// pieces of the range).
+pub fn run_private<T: Scalar>(
+    subs: Vec<Plan>,
+    range: Range<usize>,
+    out: &mut [T],
+    accum: Accum,
+    neutral: T,
+    f: impl Fn(&Plan, &mut [T]) -> Result<(), KernelError> + Sync,
+) -> Result<(), KernelError> {
+    let threads = subs.len();
+    let privates = subs
+        .into_par_iter()
+        .map(|sub| {
+            let mut buf = crate::tensor::hugepage::filled(range.len(), neutral)?;
+            f(&sub, &mut buf).map(|()| buf)
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let target = out
+        .get_mut(range.clone())
+        .ok_or(KernelError::Overflow { what: "a private output range" })?;
+    let piece = range.len().div_ceil(threads.max(1)).max(4096);
+    target.par_chunks_mut(piece).enumerate().for_each(|(c, t)| {
+        let at = c * piece;
+        for buf in &privates {
+            let src = &buf[at..at + t.len()];
+            with_accum!(accum, A => t.iter_mut().zip(src).for_each(|(o, &v)| *o = A::acc(*o, v)));
+        }
+    });
+    Ok(())
 }
 
 fn overlap() -> KernelError {

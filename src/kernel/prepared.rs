@@ -41,8 +41,8 @@ struct Lean {
     panel: Option<(usize, [isize; OPS])>,
     /// The accumulation it runs with (a plain store where every element is written once).
     accum: Accum,
-    /// Whether the whole output is set to the accumulation's neutral element first.
-    fill: Option<f64>,
+    /// The accumulation whose neutral element the whole output is set to first, if any.
+    fill: Option<Accum>,
     /// The work of the GEMM core the nest has, if it has one (the general path may hand it to
     /// the `gemm` crate when options ask for that).
     gemm_work: Option<usize>,
@@ -105,17 +105,16 @@ impl Nest {
         let neutral = self.accum.neutral();
         let (accum, fill) = match (self.init, neutral) {
             (Init::No, _) | (_, None) => (self.accum, None),
-            (Init::Whole, Some(z)) => (self.accum, Some(z)),
+            (Init::Whole, Some(_)) => (self.accum, Some(self.accum)),
             (Init::Touched, Some(_)) if injective(&plan.extents, &plan.out.strides) => {
                 (Accum::Store, None)
             }
             (Init::Touched, Some(_)) => return None,
         };
         let gemm = self.accum == Accum::Add && self.combine == Combine::Mul;
-        let gemm_work = super::gemm::find_core(&plan, 0).filter(|_| gemm).map(|c| {
-            let ext = |d: Option<usize>| d.map_or(1, |d| plan.extents[d]);
-            ext(c.m).saturating_mul(ext(c.n)).saturating_mul(plan.extents[c.k])
-        });
+        let gemm_work = super::gemm::find_core(&plan)
+            .filter(|_| gemm)
+            .map(|c| super::gemm::core_work(&plan, c));
         Some(Lean { plan, outer, inner, origin, run, panel, accum, fill, gemm_work })
     }
 }
@@ -169,8 +168,8 @@ impl Lean {
         inputs: &[&[T]],
         output: &mut [T],
     ) -> Result<(), KernelError> {
-        if let Some(z) = self.fill {
-            output.fill(T::from_f64(z));
+        if let Some(z) = self.fill.and_then(Accum::neutral_value::<T>) {
+            output.fill(z);
         }
         let done = with_accum!(self.accum, A => with_combine!(combine, C => self.run::<T, A, C>(inputs, output)));
         // Unreachable for validated buffers (every address was checked).

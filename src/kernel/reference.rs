@@ -13,7 +13,7 @@ pub fn run_reference<T: Scalar>(
     output: &mut [T],
 ) -> Result<(), KernelError> {
     nest.validate(&inputs.iter().map(|i| i.len()).collect::<Vec<_>>(), output.len())?;
-    let neutral = nest.accum.neutral().map(T::from_f64);
+    let neutral = nest.accum.neutral_value::<T>();
     if let (Init::Whole, Some(z)) = (nest.init, neutral) {
         output.iter_mut().for_each(|o| *o = z);
     }
@@ -31,7 +31,7 @@ pub fn run_reference<T: Scalar>(
         for (acc, buf) in nest.inputs.iter().zip(inputs) {
             let x = match address(acc, p, buf.len())? {
                 Some(a) => buf[a],
-                None => T::from_f64(acc.fill),
+                None => T::from_fill(acc.fill),
             };
             v = Some(match v {
                 None => x,

@@ -1,30 +1,36 @@
 //! Running a [`Nest`]: validation, initialisation, then the fastest applicable path —
 //! the guarded slow path, a GEMM call, or the strided executor, split across threads when the
-//! work is large.
+//! work is large. Fresh outputs ([`Nest::run_fresh`]) are written by the threads that compute
+//! them, without a separate initialisation pass where every element is written once.
 
 use rayon::prelude::*;
+use smallvec::SmallVec;
 
+use super::collect::{collect, in_order, transposing};
 use super::error::KernelError;
-use super::exec::{collect, execute};
-use super::gemm;
+use super::exec::execute;
+use super::fresh;
+use super::gemm::{self, find_core, Split};
 use super::guarded;
 use super::nest::{Access, Init, Nest};
 use super::ops::{Accum, Combine};
-use super::parallel::{run_chunks, split_disjoint, split_private};
+use super::parallel::{disjoint_loop, run_chunks, run_private, split_disjoint, split_private};
 use super::scalar::Scalar;
 use super::simplify::{injective, Plan};
-use crate::tensor::hugepage;
 
 /// How a nest may be run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RunOptions {
     /// Worker threads (1: run on the calling thread only).
     pub threads: usize,
-    /// Whether GEMM-shaped nests may be handed to the `gemm` crate.
+    /// Whether GEMM-shaped nests take the GEMM paths (direct loops for small products, the
+    /// `gemm` crate for larger ones) rather than the strided executor.
     pub gemm: bool,
-    /// Points below which a nest is never split across threads.
+    /// Points below which a nest is never split across threads (multiply-adds of a GEMM
+    /// count a sixteenth: they are that much cheaper).
     pub min_parallel_points: usize,
-    /// Smallest `m·n·k` handed to GEMM (smaller contractions use the strided executor).
+    /// Smallest `m·n·k` of a GEMM core handed to the `gemm` crate (smaller cores run by
+    /// direct loops).
     pub gemm_min_work: usize,
 }
 
@@ -37,6 +43,17 @@ impl Default for RunOptions {
             gemm_min_work: 4096,
         }
     }
+}
+
+/// What the output holds where the plan writes, before it runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Start {
+    /// Values to accumulate into.
+    Keep,
+    /// Anything: each element written must first be set to the neutral element.
+    Touched,
+    /// The neutral element already.
+    Neutral,
 }
 
 impl Nest {
@@ -53,12 +70,11 @@ impl Nest {
         output: &mut [T],
         opts: &RunOptions,
     ) -> Result<(), KernelError> {
-        let lens: smallvec::SmallVec<[usize; 4]> = inputs.iter().map(|i| i.len()).collect();
-        self.validate(&lens, output.len())?;
-        let neutral = self.accum.neutral().map(T::from_f64);
+        self.check(inputs, output.len())?;
+        let neutral = self.accum.neutral_value::<T>();
         let mut init = self.init;
         if let (Init::Whole, Some(z)) = (init, neutral) {
-            output.iter_mut().for_each(|o| *o = z);
+            fill(output, z, opts);
             init = Init::No;
         }
         if self.points()? == 0 {
@@ -67,70 +83,125 @@ impl Nest {
         if self.has_guards() {
             return guarded::run(&Nest { init, ..self.clone() }, inputs, output);
         }
-        let plan = Plan::from_nest(self);
-        let mut accum = self.accum;
-        let mut touched = init == Init::Touched && neutral.is_some();
-        if touched && injective(&plan.extents, &plan.out.strides) {
-            // Every element is written once: neutral ⊕ v = v.
-            accum = Accum::Store;
-            touched = false;
-        }
-        if opts.gemm && accum == Accum::Add && self.combine == Combine::Mul {
-            if let Some(core) = gemm::find_core(&plan, opts.gemm_min_work) {
-                return run_gemm(&plan, core, inputs, output, touched, opts);
-            }
-        }
-        if let (true, Some(z)) = (touched, neutral) {
-            fill_image(&plan, z, output, opts)?;
-        }
-        run_strided(&plan, accum, self.combine, inputs, output, opts)
+        let start =
+            if init == Init::Touched && neutral.is_some() { Start::Touched } else { Start::Keep };
+        run_plan(&Plan::from_nest(self), self.accum, self.combine, start, inputs, output, opts)
     }
-}
 
-impl Nest {
     /// Runs the nest into a fresh buffer of `len` elements that starts out holding the
     /// accumulation's neutral element (0 for `Store`). When the output is written in address
     /// order, every element once (a row-major output without reductions), the values are
-    /// appended to an empty vector instead: no initialisation pass over the output.
+    /// written straight into uninitialised memory, by the threads that compute them.
     pub fn run_fresh<T: Scalar>(
         &self,
         inputs: &[&[T]],
         len: usize,
         opts: &RunOptions,
     ) -> Result<Vec<T>, KernelError> {
-        self.validate(&inputs.iter().map(|i| i.len()).collect::<Vec<_>>(), len)?;
+        self.check(inputs, len)?;
         let points = self.points()?;
-        let small = opts.threads <= 1 || points < opts.min_parallel_points;
+        let fill = self.accum.neutral_value::<T>().unwrap_or(T::ZERO);
+        if points == 0 || self.has_guards() {
+            let mut out = fresh_filled(len, fill, false, opts)?;
+            self.run_with(inputs, &mut out, opts)?;
+            return Ok(out);
+        }
+        // Only a nest without reduction loops can write every element once, in order.
+        let no_sum = self.extents.iter().zip(&self.output.strides).all(|(&e, &s)| e == 1 || s != 0);
         let mut scattered = false;
-        if !self.has_guards() && points > 0 {
+        if no_sum {
             let plan = Plan::from_nest_output_order(self);
-            let row_major = crate::tensor::row_major(&plan.extents)
-                .is_ok_and(|rm| rm.as_slice() == plan.out.strides.as_slice());
             scattered = transposing(&plan);
-            if small && plan.out.offset == 0 && plan.points() == len && row_major && !scattered {
-                return collect(&plan, self.combine, inputs);
+            if in_order(&plan, len) && !scattered {
+                return fresh_in_order(&plan, self.combine, inputs, len, opts);
             }
         }
-        let fill = self.accum.neutral().map_or(T::ZERO, T::from_f64);
-        let mut out = if scattered || fill != T::ZERO {
-            // An explicit fill touches the pages in address order: the scattered first
-            // touches of a tiled transpose into lazily zeroed (calloc) pages cost twice as much.
-            hugepage::filled(len, fill)?
-        } else {
-            hugepage::zeroed(len, T::ZERO)?
-        };
-        self.run_with(inputs, &mut out, opts)?;
+        // A transpose writes tile by tile: its pages are first filled in address order (the
+        // scattered first touches of lazily zeroed pages cost twice as much).
+        let mut out = fresh_filled(len, fill, scattered, opts)?;
+        let plan = Plan::from_nest(self);
+        run_plan(&plan, self.accum, self.combine, Start::Neutral, inputs, &mut out, opts)?;
         Ok(out)
+    }
+
+    /// Validation without allocating for the common case of a few inputs.
+    fn check<T>(&self, inputs: &[&[T]], output_len: usize) -> Result<(), KernelError> {
+        let lens: SmallVec<[usize; 4]> = inputs.iter().map(|i| i.len()).collect();
+        self.validate(&lens, output_len)
     }
 }
 
-/// Whether an input is contiguous along an outer loop but strided along the innermost: a
-/// transpose, which the tiled executor handles better than an in-order pass.
-fn transposing(plan: &Plan) -> bool {
-    let r = plan.extents.len();
-    plan.ins
-        .iter()
-        .any(|o| o.strides[r - 1].abs() > 1 && o.strides[..r - 1].iter().any(|s| s.abs() == 1))
+/// `len` elements holding `value`, written by the workers when large; `explicit`: written
+/// even when zero (not left to lazily zeroed pages).
+fn fresh_filled<T: Scalar>(
+    len: usize,
+    value: T,
+    explicit: bool,
+    opts: &RunOptions,
+) -> Result<Vec<T>, KernelError> {
+    if opts.threads > 1 && len >= opts.min_parallel_points {
+        fresh::filled(len, value, opts.threads)
+    } else if value == T::ZERO && !explicit {
+        Ok(crate::tensor::hugepage::zeroed(len, T::ZERO)?)
+    } else {
+        Ok(crate::tensor::hugepage::filled(len, value)?)
+    }
+}
+
+/// `out[..] = value`, in parallel pieces when large.
+fn fill<T: Scalar>(out: &mut [T], value: T, opts: &RunOptions) {
+    if opts.threads > 1 && out.len() >= opts.min_parallel_points {
+        let piece = out.len().div_ceil(opts.threads);
+        out.par_chunks_mut(piece).for_each(|c| c.iter_mut().for_each(|o| *o = value));
+    } else {
+        out.iter_mut().for_each(|o| *o = value);
+    }
+}
+
+/// A fresh output of an in-order plan, appended piece by piece (one piece per thread when
+/// large).
+fn fresh_in_order<T: Scalar>(
+    plan: &Plan,
+    combine: Combine,
+    ins: &[&[T]],
+    len: usize,
+    opts: &RunOptions,
+) -> Result<Vec<T>, KernelError> {
+    if opts.threads > 1 && plan.points() >= opts.min_parallel_points {
+        if let Some(chunks) = split_disjoint(plan, opts.threads, |_| true) {
+            let ranges: Vec<_> = chunks.iter().map(|c| c.range.clone()).collect();
+            return fresh::build(len, &ranges, |k, f| collect(&chunks[k].plan, combine, ins, f));
+        }
+    }
+    fresh::build(len, std::slice::from_ref(&(0..len)), |_, f| collect(plan, combine, ins, f))
+}
+
+/// Runs an unguarded plan, the output starting as `start` says.
+fn run_plan<T: Scalar>(
+    plan: &Plan,
+    accum: Accum,
+    combine: Combine,
+    start: Start,
+    ins: &[&[T]],
+    out: &mut [T],
+    opts: &RunOptions,
+) -> Result<(), KernelError> {
+    let mut accum = accum;
+    let mut start = start;
+    if start != Start::Keep && injective(&plan.extents, &plan.out.strides) {
+        // Every element is written once: neutral ⊕ v = v.
+        accum = Accum::Store;
+        start = Start::Keep;
+    }
+    if opts.gemm && T::GEMM_CRATE && accum == Accum::Add && combine == Combine::Mul {
+        if let Some(core) = find_core(plan) {
+            return run_gemm(plan, core, ins, out, start, opts);
+        }
+    }
+    if start == Start::Touched {
+        fill_image(plan, accum.neutral_value::<T>().unwrap_or(T::ZERO), out, opts)?;
+    }
+    run_strided(plan, accum, combine, ins, out, opts)
 }
 
 fn run_gemm<T: Scalar>(
@@ -138,21 +209,45 @@ fn run_gemm<T: Scalar>(
     core: gemm::Core,
     ins: &[&[T]],
     out: &mut [T],
-    touched: bool,
+    start: Start,
     opts: &RunOptions,
 ) -> Result<(), KernelError> {
-    let is_core = |d: usize| Some(d) == core.m || Some(d) == core.n || d == core.k;
-    let outer_reduces = (0..plan.extents.len()).any(|d| !is_core(d) && plan.out.strides[d] == 0);
-    let overwrite = touched && !outer_reduces;
-    if touched && !overwrite {
+    // Whether each output element gets exactly one core call's write (then the first write
+    // may replace the neutral element instead of adding to it).
+    let once = {
+        let keep = |d: &usize| *d != core.k;
+        let ext: SmallVec<[usize; 8]> =
+            (0..plan.extents.len()).filter(keep).map(|d| plan.extents[d]).collect();
+        let st: SmallVec<[isize; 8]> =
+            (0..plan.extents.len()).filter(keep).map(|d| plan.out.strides[d]).collect();
+        injective(&ext, &st)
+    };
+    let overwrite = start != Start::Keep && once;
+    let outer = disjoint_loop(plan, |d| !core.has(d)).map(|d| plan.extents[d]);
+    let min_points = opts.min_parallel_points.saturating_mul(16);
+    let split = gemm::choose(plan, core, opts.threads, min_points, outer);
+    let needs_zero = start == Start::Touched && (!overwrite || matches!(split, Split::Sum(_)));
+    if needs_zero {
         fill_image(plan, T::ZERO, out, opts)?;
     }
-    if opts.threads > 1 && plan.points() >= opts.min_parallel_points {
-        if let Some(chunks) = split_disjoint(plan, opts.threads, |d| !is_core(d)) {
-            return run_chunks(chunks, out, |p, o| gemm::run(p, core, ins, o, overwrite, 1));
+    let serial = (1, opts.gemm_min_work);
+    match split {
+        Split::Serial => gemm::run(plan, core, ins, out, overwrite, serial),
+        Split::Inner => {
+            gemm::run(plan, core, ins, out, overwrite, (opts.threads, opts.gemm_min_work))
+        }
+        Split::Outer => {
+            let chunks = split_disjoint(plan, opts.threads * 4, |d| !core.has(d))
+                .ok_or(KernelError::Overflow { what: "a GEMM split" })?;
+            run_chunks(chunks, out, |p, o| gemm::run(p, core, ins, o, overwrite, serial))
+        }
+        Split::Sum(d) => {
+            let (subs, range) = split_private(plan, d, opts.threads)
+                .ok_or(KernelError::Overflow { what: "a GEMM split" })?;
+            let each = |p: &Plan, o: &mut [T]| gemm::run(p, core, ins, o, once, serial);
+            run_private(subs, range, out, Accum::Add, T::ZERO, each)
         }
     }
-    gemm::run(plan, core, ins, out, overwrite, opts.threads)
 }
 
 /// The strided executor, split across threads when the plan is large.
@@ -170,7 +265,9 @@ fn run_strided<T: Scalar>(
     if let Some(chunks) = split_disjoint(plan, opts.threads * 4, |_| true) {
         return run_chunks(chunks, out, |p, o| execute(p, accum, combine, ins, o));
     }
-    let Some(neutral) = accum.neutral() else { return execute(plan, accum, combine, ins, out) };
+    let Some(neutral) = accum.neutral_value::<T>() else {
+        return execute(plan, accum, combine, ins, out);
+    };
     // A reduction: private outputs along the largest loop the output does not move along.
     let p = (0..plan.extents.len())
         .filter(|&d| plan.out.strides[d] == 0)
@@ -180,21 +277,8 @@ fn run_strided<T: Scalar>(
     else {
         return execute(plan, accum, combine, ins, out);
     };
-    let z = T::from_f64(neutral);
-    let privates = subs
-        .into_par_iter()
-        .map(|sub| {
-            let mut buf = vec![z; range.len()];
-            execute(&sub, accum, combine, ins, &mut buf).map(|()| buf)
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    let target = out
-        .get_mut(range.clone())
-        .ok_or(KernelError::Overflow { what: "a private output range" })?;
-    for buf in privates {
-        target.iter_mut().zip(&buf).for_each(|(o, &v)| *o = accum.apply(*o, v));
-    }
-    Ok(())
+    let each = |p: &Plan, o: &mut [T]| execute(p, accum, combine, ins, o);
+    run_private(subs, range, out, accum, neutral, each)
 }
 
 /// Sets every output element the plan writes to `value`.

@@ -1,30 +1,49 @@
-//! [`Scalar`]: the compute types (f32, f64) the kernel evaluates in.
+//! [`Scalar`]: the compute types the kernel evaluates in — f32 and f64; int64 with wrapping
+//! arithmetic (the compute type of every integer storage type); bool, with OR for `+` and AND
+//! for `*`. Every operation is total: integer arithmetic wraps and division by zero gives 0,
+//! so no input makes the kernel panic.
 
 use std::fmt::Debug;
-use std::ops::{Add, Div, Mul, Sub};
 
 use crate::tensor::Element;
 
-/// A compute type: f32 or f64.
-pub trait Scalar:
-    Element
-    + PartialOrd
-    + Add<Output = Self>
-    + Sub<Output = Self>
-    + Mul<Output = Self>
-    + Div<Output = Self>
-    + Debug
-{
-    /// 0.
+/// A compute type: f32, f64, i64 or bool.
+pub trait Scalar: Element + PartialOrd + Debug {
+    /// 0 (`false`).
     const ZERO: Self;
-    /// 1.
+    /// 1 (`true`).
     const ONE: Self;
-    /// +∞.
+    /// The largest value: +∞, `i64::MAX`, `true` (the neutral element of a minimum).
     const INFINITY: Self;
-    /// −∞.
+    /// The smallest value: −∞, `i64::MIN`, `false` (the neutral element of a maximum).
     const NEG_INFINITY: Self;
+    /// Whether products of this type may be handed to the `gemm` crate (f32 and f64 only;
+    /// others run by direct loops).
+    const GEMM_CRATE: bool = false;
+    /// `a + b` (wrapping for i64; OR for bool).
+    fn plus(self, other: Self) -> Self;
+    /// `a - b` (wrapping for i64; exclusive or for bool, subtraction modulo 2).
+    fn minus(self, other: Self) -> Self;
+    /// `a · b` (wrapping for i64; AND for bool).
+    fn times(self, other: Self) -> Self;
+    /// `a / b` (i64: truncated, 0 when `b` is 0 as in numpy's integer division, wrapping for
+    /// `i64::MIN / -1`; bool: `a` AND `b`, division modulo 2 with a quotient by 0 of 0).
+    fn divide(self, other: Self) -> Self;
     /// Whether the value is NaN.
     fn is_nan(self) -> bool;
+    /// A fill value given as f64 (padding, or an accumulation's neutral element): ±∞ are the
+    /// type's extremes ([`Scalar::INFINITY`], [`Scalar::NEG_INFINITY`]), any other value is
+    /// converted as [`Element::from_f64`] converts it.
+    #[inline]
+    fn from_fill(x: f64) -> Self {
+        if x == f64::INFINITY {
+            Self::INFINITY
+        } else if x == f64::NEG_INFINITY {
+            Self::NEG_INFINITY
+        } else {
+            Self::from_f64(x)
+        }
+    }
     /// The larger value; NaN if either is NaN (numpy's `maximum`).
     #[inline(always)]
     fn max_nan(self, other: Self) -> Self {
@@ -45,24 +64,128 @@ pub trait Scalar:
     }
 }
 
-impl Scalar for f32 {
-    const ZERO: Self = 0.0;
-    const ONE: Self = 1.0;
-    const INFINITY: Self = f32::INFINITY;
-    const NEG_INFINITY: Self = f32::NEG_INFINITY;
+macro_rules! float_scalar {
+    ($($t:ident),*) => {$(
+        impl Scalar for $t {
+            const ZERO: Self = 0.0;
+            const ONE: Self = 1.0;
+            const INFINITY: Self = $t::INFINITY;
+            const NEG_INFINITY: Self = $t::NEG_INFINITY;
+            const GEMM_CRATE: bool = true;
+            #[inline(always)]
+            fn plus(self, other: Self) -> Self {
+                self + other
+            }
+            #[inline(always)]
+            fn minus(self, other: Self) -> Self {
+                self - other
+            }
+            #[inline(always)]
+            fn times(self, other: Self) -> Self {
+                self * other
+            }
+            #[inline(always)]
+            fn divide(self, other: Self) -> Self {
+                self / other
+            }
+            #[inline(always)]
+            fn is_nan(self) -> bool {
+                $t::is_nan(self)
+            }
+        }
+    )*};
+}
+
+float_scalar!(f32, f64);
+
+impl Scalar for i64 {
+    const ZERO: Self = 0;
+    const ONE: Self = 1;
+    const INFINITY: Self = i64::MAX;
+    const NEG_INFINITY: Self = i64::MIN;
+    #[inline(always)]
+    fn plus(self, other: Self) -> Self {
+        self.wrapping_add(other)
+    }
+    #[inline(always)]
+    fn minus(self, other: Self) -> Self {
+        self.wrapping_sub(other)
+    }
+    #[inline(always)]
+    fn times(self, other: Self) -> Self {
+        self.wrapping_mul(other)
+    }
+    #[inline(always)]
+    fn divide(self, other: Self) -> Self {
+        if other == 0 {
+            0
+        } else {
+            self.wrapping_div(other)
+        }
+    }
     #[inline(always)]
     fn is_nan(self) -> bool {
-        f32::is_nan(self)
+        false
     }
 }
 
-impl Scalar for f64 {
-    const ZERO: Self = 0.0;
-    const ONE: Self = 1.0;
-    const INFINITY: Self = f64::INFINITY;
-    const NEG_INFINITY: Self = f64::NEG_INFINITY;
+impl Scalar for bool {
+    const ZERO: Self = false;
+    const ONE: Self = true;
+    const INFINITY: Self = true;
+    const NEG_INFINITY: Self = false;
+    #[inline(always)]
+    fn plus(self, other: Self) -> Self {
+        self | other
+    }
+    #[inline(always)]
+    fn minus(self, other: Self) -> Self {
+        self ^ other
+    }
+    #[inline(always)]
+    fn times(self, other: Self) -> Self {
+        self & other
+    }
+    #[inline(always)]
+    fn divide(self, other: Self) -> Self {
+        self & other
+    }
     #[inline(always)]
     fn is_nan(self) -> bool {
-        f64::is_nan(self)
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integer_operations_are_total() {
+        assert_eq!(i64::MAX.plus(1), i64::MIN);
+        assert_eq!(i64::MIN.minus(1), i64::MAX);
+        assert_eq!((1i64 << 40).times(1 << 40), 0);
+        assert_eq!(7i64.divide(0), 0);
+        assert_eq!(i64::MIN.divide(-1), i64::MIN);
+        assert_eq!((-7i64).divide(2), -3);
+        assert_eq!(3i64.max_nan(i64::NEG_INFINITY), 3);
+        assert_eq!(3i64.min_nan(i64::INFINITY), 3);
+    }
+
+    #[test]
+    fn bools_are_or_and() {
+        assert!(true.plus(true));
+        assert!(!false.plus(false));
+        assert!(!true.times(false));
+        assert!(!true.minus(true));
+        assert!(!true.divide(false));
+        assert!(true.max_nan(false));
+        assert!(!true.min_nan(false));
+        assert!(!bool::NEG_INFINITY.max_nan(false));
+        assert!(!bool::from_fill(f64::NEG_INFINITY));
+        assert!(bool::from_fill(f64::INFINITY));
+        assert!(bool::from_fill(2.0));
+        assert_eq!(i64::from_fill(f64::NEG_INFINITY), i64::MIN);
+        assert_eq!(f32::from_fill(f64::NEG_INFINITY), f32::NEG_INFINITY);
     }
 }

@@ -100,7 +100,9 @@ impl Plan {
         };
         let mut order: Loops<usize> = (0..self.extents.len()).collect();
         order.sort_by_key(|&d| std::cmp::Reverse(key(d)));
-        *self = self.permuted(&order);
+        if order.iter().enumerate().any(|(k, &d)| k != d) {
+            *self = self.permuted(&order);
+        }
     }
 
     /// Merges adjacent loops `(d, d+1)` where every operand has `stride[d] = stride[d+1]·extent[d+1]`.

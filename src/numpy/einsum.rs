@@ -4,10 +4,12 @@
 use super::error::EinsumError;
 use super::lower::{contract, Operand};
 use super::path::{greedy, planned_steps, PathOptions, PathStep};
+use super::recent;
 use super::shapes::{analyze, Analysis};
 use crate::kernel::{RunOptions, Scalar};
 use crate::spec::parse_numpy;
-use crate::tensor::{DType, Layout, Tensor};
+use crate::tensor::{result_type, DType, Layout, Tensor, TensorError};
+use smallvec::SmallVec;
 
 /// Evaluates numpy einsum subscripts on `operands`, e.g.
 /// `einsum("ij,jk->ik", &[&a, &b])`.
@@ -15,16 +17,31 @@ use crate::tensor::{DType, Layout, Tensor};
 /// Results equal `numpy.einsum(spec, *operands)` (default `optimize=False`) up to float
 /// rounding: the same broadcasting, diagonal and implicit-output rules and the same errors,
 /// mapped to crate codes. Like numpy, a single operand that is only permuted or diagonalised
-/// gives a view of the same buffer. The result's dtype is the widest operand dtype; values are
-/// computed in f64 for f64 and int8 operands, else in f32. Three or more operands are
-/// contracted pairwise in a greedy order.
+/// gives a view of the same buffer. Three or more operands are contracted pairwise in a greedy
+/// order.
+///
+/// Element types: the result's is numpy's `result_type` of the operands'
+/// ([`result_type`](crate::tensor::result_type): float32 × int16 is float32, int8 × uint8 is
+/// int16, int64 × float32 is float64). Values are computed in the result type's
+/// [compute type](DType::compute_dtype), as numpy accumulates: f64 for float64; f32 for
+/// float32, float16 and bfloat16; wrapping int64 for the integer types (so sums wrap exactly
+/// as in the narrow type: uint8 200·2 + 200·1 is 600 mod 256 = 88); OR of ANDs for bool.
+/// (numpy rounds float16 sums to float16 between some outer loop steps; einrow rounds once.)
 ///
 /// ```
-/// use einrow::tensor::Tensor;
+/// use einrow::tensor::{DType, Tensor};
 /// let a = Tensor::from_vec(&[2, 2], vec![1.0f64, 2.0, 3.0, 4.0]).unwrap();
 /// let b = Tensor::from_vec(&[2], vec![1.0f64, 1.0]).unwrap();
 /// let c = einrow::einsum("ij,j->i", &[&a, &b]).unwrap();
 /// assert_eq!(c.to_f64_vec(), vec![3.0, 7.0]);
+///
+/// let x = Tensor::from_vec(&[2], vec![200u8, 200])?;
+/// let y = Tensor::from_vec(&[2], vec![2u8, 1])?;
+/// let dot = einrow::einsum("i,i->", &[&x, &y])?;
+/// assert_eq!((dot.dtype(), dot.to_vec::<u8>()), (DType::U8, vec![88])); // 600 mod 256
+/// let z = Tensor::from_vec(&[2], vec![0.5f32, 0.25])?;
+/// assert_eq!(einrow::einsum("i,i->i", &[&z, &y])?.dtype(), DType::F32);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn einsum(spec: &str, operands: &[&Tensor]) -> Result<Tensor, EinsumError> {
     einsum_with(spec, operands, &RunOptions::default())
@@ -46,26 +63,31 @@ pub(crate) fn einsum_planned(
     opts: &RunOptions,
     path: Option<&PathOptions>,
 ) -> Result<Tensor, EinsumError> {
-    let parsed = parse_numpy(spec)?;
-    let shapes: Vec<&[usize]> = operands.iter().map(|t| t.shape()).collect();
-    let an = analyze(&parsed, &shapes)?;
-    let steps = path.map(|p| planned_steps(&an, p)).transpose()?;
+    let shapes: SmallVec<[&[usize]; 4]> = operands.iter().map(|t| t.shape()).collect();
+    let an = recent::analysis(spec, &shapes)?;
+    let an = &*an;
+    let steps = path.map(|p| planned_steps(an, p)).transpose()?;
     if let [only] = operands {
-        if let Some(view) = as_view(&an, only)? {
+        if let Some(view) = as_view(an, only)? {
             return Ok(view);
         }
     }
-    let dtype = operands.iter().map(|t| t.dtype()).reduce(DType::promote).unwrap_or(DType::F64);
+    let dtype = result_type(operands.iter().map(|t| t.dtype())).unwrap_or(DType::F64);
     if operands.iter().any(|t| t.numel() == 0) {
         // Every product has an empty factor: each result element is a sum over nothing. No
         // intermediate is built (a pre-summed operand could be far larger than the input).
         return Ok(Tensor::full(dtype, &an.output_shape(), 0.0)?);
     }
     let steps = steps.as_deref();
-    let result = if dtype.computes_in_f64() {
-        compute::<f64>(&an, operands, opts, steps)?
-    } else {
-        compute::<f32>(&an, operands, opts, steps)?
+    let result = match dtype.compute_dtype() {
+        DType::F64 => compute::<f64>(an, operands, opts, steps)?,
+        DType::F32 => compute::<f32>(an, operands, opts, steps)?,
+        DType::I64 => compute::<i64>(an, operands, opts, steps)?,
+        DType::Bool => compute::<bool>(an, operands, opts, steps)?,
+        other => {
+            let got = other.name();
+            return Err(TensorError::DType { expected: "a compute type", got }.into());
+        }
     };
     Ok(result.astype(dtype))
 }
@@ -81,24 +103,34 @@ pub fn einsum_shape(spec: &str, shapes: &[&[usize]]) -> Result<Vec<usize>, Einsu
 /// The result as a view of the single operand when nothing is summed: each output axis
 /// walks the operand axes of its label together (a diagonal when there are several).
 fn as_view(an: &Analysis, t: &Tensor) -> Result<Option<Tensor>, EinsumError> {
+    let Some(strides) = view_strides(an, t.strides())? else { return Ok(None) };
+    let layout = Layout::from_parts(&an.output_shape(), &strides, t.layout().offset())?;
+    Ok(Some(t.with_layout(layout)?))
+}
+
+/// The strides of the result as a view of the single operand of these `strides`, when
+/// nothing is summed (`None` otherwise).
+pub(super) fn view_strides(
+    an: &Analysis,
+    strides: &[isize],
+) -> Result<Option<Vec<isize>>, EinsumError> {
     let labels = &an.operands[0];
     if labels.iter().any(|l| !an.output.contains(l)) {
         return Ok(None);
     }
-    let mut strides = Vec::with_capacity(an.output.len());
+    let mut out = Vec::with_capacity(an.output.len());
     for &l in &an.output {
         let mut s: isize = 0;
-        for (&ol, &os) in labels.iter().zip(t.strides()) {
+        for (&ol, &os) in labels.iter().zip(strides) {
             if ol == l {
                 s = s
                     .checked_add(os)
                     .ok_or(crate::tensor::TensorError::Overflow { what: "a diagonal stride" })?;
             }
         }
-        strides.push(s);
+        out.push(s);
     }
-    let layout = Layout::from_parts(&an.output_shape(), &strides, t.layout().offset())?;
-    Ok(Some(t.with_layout(layout)?))
+    Ok(Some(out))
 }
 
 /// Converts the operands to the compute type `T` (no copy when they already are) and
@@ -111,6 +143,14 @@ fn compute<T: Scalar>(
     steps: Option<&[PathStep]>,
 ) -> Result<Tensor, EinsumError> {
     let mut tensors: Vec<Tensor> = operands.iter().map(|t| t.astype(T::DTYPE)).collect();
+    if steps.is_none() && tensors.len() <= 2 && !presum_needed(an) {
+        let ops: SmallVec<[Operand<'_>; 2]> = tensors
+            .iter()
+            .zip(&an.operands)
+            .map(|(t, l)| Operand { tensor: t, labels: l })
+            .collect();
+        return contract::<T>(&ops, &an.output, opts);
+    }
     let mut labels: Vec<Vec<usize>> = an.operands.clone();
     if tensors.len() >= 2 {
         presum::<T>(an, &mut tensors, &mut labels, opts)?;
@@ -147,6 +187,23 @@ fn compute<T: Scalar>(
     }
 }
 
+/// Whether [`presum`] would change any operand: a label repeated within one, or one that no
+/// other operand and not the output has.
+fn presum_needed(an: &Analysis) -> bool {
+    an.operands.len() >= 2
+        && an.operands.iter().enumerate().any(|(k, ls)| {
+            ls.iter().enumerate().any(|(pos, l)| {
+                ls[..pos].contains(l)
+                    || !(an.output.contains(l)
+                        || an
+                            .operands
+                            .iter()
+                            .enumerate()
+                            .any(|(o, other)| o != k && other.contains(l)))
+            })
+        })
+}
+
 /// Sums away, operand by operand, the labels no other operand and not the output has, and
 /// takes diagonals (repeated labels) — cheap single-operand steps that shrink the pairwise
 /// contractions (as opt_einsum does).
@@ -157,22 +214,25 @@ fn presum<T: Scalar>(
     opts: &RunOptions,
 ) -> Result<(), EinsumError> {
     for k in 0..tensors.len() {
-        let elsewhere = |l: usize| {
-            an.output.contains(&l)
-                || labels.iter().enumerate().any(|(o, ls)| o != k && ls.contains(&l))
-        };
-        let mut keep: Vec<usize> = Vec::new();
-        for &l in &labels[k] {
-            if elsewhere(l) && !keep.contains(&l) {
-                keep.push(l);
-            }
-        }
-        if keep.len() == labels[k].len() {
-            continue;
-        }
+        let Some(keep) = presum_labels(an, labels, k) else { continue };
         let r = contract::<T>(&[Operand { tensor: &tensors[k], labels: &labels[k] }], &keep, opts)?;
         tensors[k] = r;
         labels[k] = keep;
     }
     Ok(())
+}
+
+/// The labels operand `k` keeps when [`presum`] sums it alone: each label the output or
+/// another operand has, once; `None` when that is all of its labels already.
+pub(super) fn presum_labels(an: &Analysis, labels: &[Vec<usize>], k: usize) -> Option<Vec<usize>> {
+    let elsewhere = |l: usize| {
+        an.output.contains(&l) || labels.iter().enumerate().any(|(o, ls)| o != k && ls.contains(&l))
+    };
+    let mut keep: Vec<usize> = Vec::new();
+    for &l in &labels[k] {
+        if elsewhere(l) && !keep.contains(&l) {
+            keep.push(l);
+        }
+    }
+    (keep.len() != labels[k].len()).then_some(keep)
 }

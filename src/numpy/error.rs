@@ -115,6 +115,28 @@ pub enum EinsumError {
         /// The axis.
         span: Span,
     },
+    /// An array given by the caller whose shape is not the one expected: an output that is
+    /// not the result's shape, or an operand of another shape than a plan was made for.
+    #[error("{} has shape {got:?} but {} {expected:?}", match operand { Some(k) => format!("operand {k}"), None => "the output".to_string() }, if operand.is_some() { "the plan was made for" } else { "the result has shape" })]
+    WrongShape {
+        /// The operand (`None`: the output).
+        operand: Option<usize>,
+        /// The shape expected.
+        expected: Vec<usize>,
+        /// The shape given.
+        got: Vec<usize>,
+    },
+    /// An output whose elements overlap (two result elements would be written to one place,
+    /// e.g. a stride 0 along an axis of more than one element).
+    #[error("the output's axis {axis} (size {size}, stride {stride}) overlaps its other axes: two results would share an element")]
+    OutputOverlap {
+        /// The axis.
+        axis: usize,
+        /// Its size.
+        size: usize,
+        /// Its element stride.
+        stride: isize,
+    },
     /// An operand or result that is too large, or another tensor-layer error.
     #[error(transparent)]
     Tensor(#[from] TensorError),
@@ -156,6 +178,8 @@ impl Coded for EinsumError {
             | EinsumError::Mismatch { .. }
             | EinsumError::EllipsisMismatch { .. } => ErrorCode::Mismatch,
             EinsumError::EllipsisDropped { .. } => ErrorCode::Label,
+            EinsumError::WrongShape { .. } => ErrorCode::Mismatch,
+            EinsumError::OutputOverlap { .. } => ErrorCode::Value,
             EinsumError::NotALabel { .. } => ErrorCode::Syntax,
             EinsumError::Tensor(e) => e.code(),
             EinsumError::Kernel(e) => e.code(),

@@ -7,21 +7,27 @@
 //! - one contraction step as a kernel [`Nest`](crate::kernel::Nest);
 //! - contraction paths — greedy, optimal, dp, auto and explicit — with [`einsum_path`]'s
 //!   report; the greedy order ([`greedy`]) is [`einsum`]'s default for three or more operands;
+//! - the analyses of a thread's last calls (a loop parses its subscripts once);
 //! - the public [`einsum`], [`einsum_with`] and [`einsum_shape`]; [`einsum_optimized`], einsum
 //!   along a planned path;
 //! - numpy's sublist format ([`Sublist`], [`einsum_sublist`]);
+//! - einsum over a caller's strided arrays, written into a caller's output, planned once per
+//!   shapes ([`EinsumPlan`], [`einsum_into`]): what bindings to array libraries run;
 //! - repeated-run timing used by benchmarks ([`time_runs`]).
 
 mod einsum;
 mod error;
+mod last_nest;
 mod lower;
 mod optimized;
 mod path;
+mod recent;
 mod shapes;
 mod sublist;
 #[cfg(test)]
 mod tests;
 mod timing;
+mod views;
 
 pub use einsum::{einsum, einsum_shape, einsum_with};
 pub use error::EinsumError;
@@ -36,3 +42,4 @@ pub use sublist::{
     einsum_sublist, einsum_sublist_with, Sublist, SublistError, Subscript, SUBLIST_LABELS,
 };
 pub use timing::{time_runs, Timing};
+pub use views::{einsum_into, EinsumPlan, StridedMut, StridedRef};

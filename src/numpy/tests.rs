@@ -6,7 +6,7 @@ use proptest::prelude::*;
 use super::*;
 use crate::kernel::RunOptions;
 use crate::spec::parse_numpy;
-use crate::tensor::{SliceSpec, Tensor};
+use crate::tensor::{DType, SliceSpec, Tensor};
 
 #[derive(Clone, Debug)]
 struct Case {
@@ -150,7 +150,112 @@ proptest! {
         let opts = RunOptions { threads: 1 + (c.views as usize & 1), gemm: true, min_parallel_points: 1, gemm_min_work: c.gemm_min_work };
         let got = einsum_with(&spec, &trefs, &opts).map_err(|e| TestCaseError::fail(format!("{spec}: {e}")))?;
         prop_assert_eq!(got.shape().to_vec(), an.output_shape());
-        prop_assert_eq!(got.to_f64_vec(), brute(&an, &inputs, &shapes), "{} {:?}", spec, shapes);
+        let want = brute(&an, &inputs, &shapes);
+        prop_assert_eq!(got.to_f64_vec(), want.clone(), "{} {:?}", spec, shapes);
+        // The same views in another storage type: results are the exact values rounded once
+        // to that type (the float types compute in f32, the integers in wrapping i64; these
+        // sums are exact there), or for bool the OR of ANDs.
+        let dtype = OTHER_DTYPES[(c.views >> 20) as usize % OTHER_DTYPES.len()];
+        let typed: Vec<Tensor> = tensors.iter().map(|t| retype(t, dtype)).collect();
+        let trefs: Vec<&Tensor> = typed.iter().collect();
+        let got = einsum_with(&spec, &trefs, &opts).map_err(|e| TestCaseError::fail(format!("{spec}: {e}")))?;
+        prop_assert_eq!(got.dtype(), dtype);
+        let want = expected_in(dtype, &want, || brute(&an, &truths(&inputs), &shapes));
+        prop_assert_eq!(got.to_f64_vec(), want, "{} {:?} {:?}", spec, shapes, dtype);
+    }
+}
+
+/// The f64 view `t` with its buffer converted to `dtype` (same layout: same strides).
+fn retype(t: &Tensor, dtype: DType) -> Tensor {
+    let crate::tensor::Buffer::F64(v) = t.buffer() else { panic!("an f64 view") };
+    let flat = Tensor::from_f64s(dtype, &[v.len()], v).expect("a flat buffer");
+    Tensor::from_parts(flat.buffer().clone(), t.layout().clone()).expect("the same layout")
+}
+
+/// The storage types other than f64 the tests run in.
+const OTHER_DTYPES: [DType; 9] = [
+    DType::F32,
+    DType::BF16,
+    DType::F16,
+    DType::I8,
+    DType::U8,
+    DType::I16,
+    DType::I32,
+    DType::I64,
+    DType::Bool,
+];
+
+/// The inputs as bools, then as 0 and 1.
+fn truths(inputs: &[Vec<f64>]) -> Vec<Vec<f64>> {
+    inputs.iter().map(|v| v.iter().map(|&x| f64::from(u8::from(x != 0.0))).collect()).collect()
+}
+
+/// What einsum gives in `dtype` when the exact (f64) result is `exact`: it rounded (or
+/// wrapped) once into `dtype`; for bool, whether the brute force over the inputs as 0 and 1
+/// (`over_truths`) is positive — OR of ANDs.
+fn expected_in(dtype: DType, exact: &[f64], over_truths: impl FnOnce() -> Vec<f64>) -> Vec<f64> {
+    if dtype == DType::Bool {
+        over_truths().into_iter().map(|x| f64::from(u8::from(x > 0.0))).collect()
+    } else {
+        rounded(exact, dtype)
+    }
+}
+
+/// `values` stored in `dtype` and read back.
+fn rounded(values: &[f64], dtype: DType) -> Vec<f64> {
+    Tensor::from_f64s(dtype, &[values.len()], values).expect("a flat buffer").to_f64_vec()
+}
+
+/// Products, sums, copies and transposes at sizes around the parallel threshold, every dtype,
+/// operands transposed and reversed, one and three threads: equal to the brute force.
+#[test]
+fn parallel_paths_in_every_dtype() {
+    let specs =
+        ["ij,ij->ij", "ij,jk->ik", "ij->", "ij,kj->ik", "bij,bjk->bik", "ij,ji->ij", "ij->j"];
+    for n in [7usize, 8, 9, 15, 16, 17] {
+        for spec in specs {
+            let parsed = parse_numpy(spec).unwrap();
+            let shapes: Vec<Vec<usize>> = parsed
+                .inputs
+                .iter()
+                .map(|row| if row.len() == 3 { vec![3, n, n] } else { vec![n, n] })
+                .collect();
+            let refs: Vec<&[usize]> = shapes.iter().map(Vec::as_slice).collect();
+            let an = analyze(&parsed, &refs).unwrap();
+            let inputs: Vec<Vec<f64>> = shapes
+                .iter()
+                .enumerate()
+                .map(|(k, s)| {
+                    (0..s.iter().product::<usize>())
+                        .map(|i| ((i * 7 + k * 3) % 5) as f64 - 2.0)
+                        .collect()
+                })
+                .collect();
+            let want = brute(&an, &inputs, &shapes);
+            for how in [0u32, 1, 2] {
+                let views: Vec<Tensor> =
+                    shapes.iter().zip(&inputs).map(|(s, v)| operand(s, v, how)).collect();
+                for dtype in std::iter::once(DType::F64).chain(OTHER_DTYPES) {
+                    let want = expected_in(dtype, &want, || brute(&an, &truths(&inputs), &shapes));
+                    let typed: Vec<Tensor> = views.iter().map(|t| retype(t, dtype)).collect();
+                    let trefs: Vec<&Tensor> = typed.iter().collect();
+                    for threads in [1, 3] {
+                        let opts = RunOptions {
+                            threads,
+                            gemm: true,
+                            min_parallel_points: 64,
+                            gemm_min_work: 64,
+                        };
+                        let got = einsum_with(spec, &trefs, &opts).unwrap();
+                        assert_eq!(
+                            got.to_f64_vec(),
+                            want,
+                            "{spec} n {n} views {how} {dtype:?} {threads}"
+                        );
+                    }
+                }
+            }
+        }
     }
 }
 

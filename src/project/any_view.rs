@@ -1,79 +1,12 @@
 //! [`AnyView`] and [`AnyViewMut`]: views whose element type is known only at run time, as a
 //! framework's tensors carry a dtype; a compiled plan checks that they agree.
 
-use half::bf16;
+use half::{bf16, f16};
 
 use super::compiled::Executable;
 use super::error::ProjectError;
 use super::view::{View, ViewMut};
 use crate::tensor::DType;
-
-/// A view of one of the storage types.
-#[derive(Clone, Debug)]
-pub enum AnyView<'a> {
-    /// f32 elements.
-    F32(View<'a, f32>),
-    /// f64 elements.
-    F64(View<'a, f64>),
-    /// bf16 elements.
-    BF16(View<'a, bf16>),
-    /// int8 elements.
-    I8(View<'a, i8>),
-}
-
-/// A mutable view of one of the storage types.
-#[derive(Debug)]
-pub enum AnyViewMut<'a> {
-    /// f32 elements.
-    F32(ViewMut<'a, f32>),
-    /// f64 elements.
-    F64(ViewMut<'a, f64>),
-    /// bf16 elements.
-    BF16(ViewMut<'a, bf16>),
-    /// int8 elements.
-    I8(ViewMut<'a, i8>),
-}
-
-impl AnyView<'_> {
-    /// The element type.
-    pub fn dtype(&self) -> DType {
-        match self {
-            AnyView::F32(_) => DType::F32,
-            AnyView::F64(_) => DType::F64,
-            AnyView::BF16(_) => DType::BF16,
-            AnyView::I8(_) => DType::I8,
-        }
-    }
-}
-
-impl AnyViewMut<'_> {
-    /// The element type.
-    pub fn dtype(&self) -> DType {
-        match self {
-            AnyViewMut::F32(_) => DType::F32,
-            AnyViewMut::F64(_) => DType::F64,
-            AnyViewMut::BF16(_) => DType::BF16,
-            AnyViewMut::I8(_) => DType::I8,
-        }
-    }
-}
-
-macro_rules! conversions {
-    ($($t:ty => $v:ident),*) => {$(
-        impl<'a> From<View<'a, $t>> for AnyView<'a> {
-            fn from(v: View<'a, $t>) -> AnyView<'a> {
-                AnyView::$v(v)
-            }
-        }
-        impl<'a> From<ViewMut<'a, $t>> for AnyViewMut<'a> {
-            fn from(v: ViewMut<'a, $t>) -> AnyViewMut<'a> {
-                AnyViewMut::$v(v)
-            }
-        }
-    )*};
-}
-
-conversions!(f32 => F32, f64 => F64, bf16 => BF16, i8 => I8);
 
 /// The views of one variant, or `None` when one is of another.
 macro_rules! all_of {
@@ -87,6 +20,82 @@ macro_rules! all_of {
             .collect::<Option<Vec<_>>>()
     };
 }
+
+/// The two enums, their `dtype` accessors and the conversions into them, from one list of
+/// (element type, variant, name).
+macro_rules! any_views {
+    ($($t:ty => $v:ident: $name:literal),* $(,)?) => {
+        /// A view of one of the storage types.
+        #[derive(Clone, Debug)]
+        #[non_exhaustive]
+        pub enum AnyView<'a> {
+            $(#[doc = concat!($name, " elements.")] $v(View<'a, $t>),)*
+        }
+
+        /// A mutable view of one of the storage types.
+        #[derive(Debug)]
+        #[non_exhaustive]
+        pub enum AnyViewMut<'a> {
+            $(#[doc = concat!($name, " elements.")] $v(ViewMut<'a, $t>),)*
+        }
+
+        impl AnyView<'_> {
+            /// The element type.
+            pub fn dtype(&self) -> DType {
+                match self {
+                    $(AnyView::$v(_) => DType::$v,)*
+                }
+            }
+        }
+
+        impl AnyViewMut<'_> {
+            /// The element type.
+            pub fn dtype(&self) -> DType {
+                match self {
+                    $(AnyViewMut::$v(_) => DType::$v,)*
+                }
+            }
+        }
+
+        $(
+            impl<'a> From<View<'a, $t>> for AnyView<'a> {
+                fn from(v: View<'a, $t>) -> AnyView<'a> {
+                    AnyView::$v(v)
+                }
+            }
+            impl<'a> From<ViewMut<'a, $t>> for AnyViewMut<'a> {
+                fn from(v: ViewMut<'a, $t>) -> AnyViewMut<'a> {
+                    AnyViewMut::$v(v)
+                }
+            }
+        )*
+
+        /// Runs `exe` on the inputs as views of the output's type (`None` when one is of
+        /// another).
+        fn run_as(
+            exe: &Executable,
+            inputs: &[AnyView<'_>],
+            output: AnyViewMut<'_>,
+        ) -> Option<Result<(), ProjectError>> {
+            match output {
+                $(AnyViewMut::$v(mut o) => Some(exe.run_views(&all_of!(inputs, $v)?, &mut o)),)*
+            }
+        }
+    };
+}
+
+any_views!(
+    f32 => F32: "f32",
+    f64 => F64: "f64",
+    bf16 => BF16: "bf16",
+    i8 => I8: "int8",
+    f16 => F16: "float16",
+    u8 => U8: "uint8",
+    i16 => I16: "int16",
+    i32 => I32: "int32",
+    i64 => I64: "int64",
+    bool => Bool: "bool"
+);
 
 impl Executable {
     /// [`Executable::run_views`] on views whose element type is known at run time: every
@@ -121,20 +130,8 @@ impl Executable {
                 want.name()
             )));
         }
-        let mismatch = || ProjectError::DType("the operands' element types differ".into());
-        match output {
-            AnyViewMut::F32(mut o) => {
-                self.run_views(&all_of!(inputs, F32).ok_or_else(mismatch)?, &mut o)
-            }
-            AnyViewMut::F64(mut o) => {
-                self.run_views(&all_of!(inputs, F64).ok_or_else(mismatch)?, &mut o)
-            }
-            AnyViewMut::BF16(mut o) => {
-                self.run_views(&all_of!(inputs, BF16).ok_or_else(mismatch)?, &mut o)
-            }
-            AnyViewMut::I8(mut o) => {
-                self.run_views(&all_of!(inputs, I8).ok_or_else(mismatch)?, &mut o)
-            }
-        }
+        run_as(self, inputs, output).unwrap_or_else(|| {
+            Err(ProjectError::DType("the operands' element types differ".into()))
+        })
     }
 }

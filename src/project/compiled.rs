@@ -59,11 +59,13 @@ pub(super) struct Scratch {
     pub nests: Vec<Nest>,
     pub f32s: Vec<Vec<f32>>,
     pub f64s: Vec<Vec<f64>>,
+    pub i64s: Vec<Vec<i64>>,
 }
 
 /// A compiled plan: [`Executable::run`] on contiguous slices, [`Executable::run_views`] on
-/// strided views, in f32, f64, bf16 or int8 (bf16 computed in f32, int8 in f64, as
-/// everywhere in einrow). Once compiled, a call on f32 or f64 contiguous slices allocates
+/// strided views, in any storage type ([`Storage`]; each computed in its
+/// [compute type](crate::tensor::DType::compute_dtype), as everywhere in einrow). Once
+/// compiled, a call on contiguous slices of a compute type (f32, f64, i64, bool) allocates
 /// nothing; other calls reuse scratch space kept by the executable (one call at a time uses
 /// it; a concurrent call makes its own). Two kernel paths still allocate per call: a view
 /// strided along a nest's innermost loop is gathered in blocks (buffers of 256 elements), and
@@ -244,7 +246,7 @@ impl Executable {
         self.check_arity(inputs.len())?;
         for (i, (v, want)) in inputs.iter().zip(&self.operand_dims).enumerate() {
             if !v.layout.has_sizes(want) {
-                return Err(wrong_sizes(&format!("operand {}", i + 1), &v.sizes(), want));
+                return Err(wrong_sizes(&format!("operand {i}"), &v.sizes(), want));
             }
         }
         if !output.layout.has_sizes(&self.result_dims) {
@@ -268,7 +270,7 @@ impl Executable {
             if got != want {
                 let what = match k {
                     _ if k == inputs.len() => "the result".to_string(),
-                    _ => format!("operand {}", k + 1),
+                    _ => format!("operand {k}"),
                 };
                 let dims = self.operand_dims.get(k).unwrap_or(&self.result_dims);
                 return Err(ProjectError::Data(format!(
@@ -286,7 +288,7 @@ impl Executable {
         output: &mut [T],
     ) -> Result<(), ProjectError> {
         if self.fill_first {
-            output.fill(T::from_f64(self.fill));
+            output.fill(T::from_fill(self.fill));
         }
         for part in &self.parts {
             let bufs: SmallVec<[&[T]; 4]> = part.inputs.iter().map(|(i, _)| inputs[*i]).collect();
@@ -304,7 +306,7 @@ impl Executable {
     ) -> Result<(), ProjectError> {
         let (out, out_layout) = output;
         if self.fill_first {
-            let fill = T::from_f64(self.fill);
+            let fill = T::from_fill(self.fill);
             out_layout.for_each_address(|a| out[a] = fill);
         }
         scratch.nests.resize_with(self.parts.len(), empty_nest);

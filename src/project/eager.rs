@@ -26,11 +26,11 @@ use crate::spec::lexer::MAX_INT;
 use crate::spec::parse_einsum_into;
 
 /// The name of the `i`-th operand (from 0) in the errors of [`plan_einsum`], as the failing
-/// step's statement shows it (`t2 = einsum "ij;jk=>ik" a b`): `a` to `z`, then `x27`, `x28`…
+/// step's statement shows it (`t2 = einsum "ij;jk=>ik" a b`): `a` to `z`, then `x26`, `x27`… (the operand's index)
 pub fn operand_name(i: usize) -> String {
     match u8::try_from(i) {
         Ok(k) if k < 26 => char::from(b'a' + k).to_string(),
-        _ => format!("x{}", i + 1),
+        _ => format!("x{i}"),
     }
 }
 

@@ -1,7 +1,7 @@
 //! Stage 3 — projections: per operation, an inspectable indexing plan ([`IndexPlan`]) derived
 //! from the solved shapes (or from a scheme instance: [`instance_plan`]), compiled onto the
 //! kernel's loop nests ([`Executable`], a whole graph: [`CompiledGraph`]) and run on a caller's
-//! buffers, contiguous or strided ([`View`], [`ViewMut`]), in f32, f64, bf16 or int8.
+//! buffers, contiguous or strided ([`View`], [`ViewMut`]), in any storage type ([`Storage`]).
 
 mod any_view;
 mod compiled;

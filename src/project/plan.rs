@@ -167,7 +167,8 @@ fn combine_text(c: Combine) -> &'static str {
 }
 
 impl fmt::Display for IndexPlan {
-    /// Readable loops: `for i in 0..2, j in 0..3: r[i] += a[i, j]`.
+    /// Readable loops: `for i in 0..2, j in 0..3: out[i] += x0[i, j]`, operand `k` named `xk`
+    /// (operands count from 0).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if !self.bijective {
             writeln!(f, "out[..] = neutral of `{}`", accum_text(self.accum))?;
@@ -181,7 +182,7 @@ impl fmt::Display for IndexPlan {
                 .operands
                 .iter()
                 .enumerate()
-                .filter_map(|(i, o)| o.as_ref().map(|o| format!("x{}[{}]", i + 1, idx(o))))
+                .filter_map(|(i, o)| o.as_ref().map(|o| format!("x{i}[{}]", idx(o))))
                 .collect();
             let args = args.join(combine_text(self.combine).trim_end_matches(','));
             let head = if loops.is_empty() {

@@ -25,7 +25,7 @@ pub fn run_plan(plan: &IndexPlan, operands: &[&[f64]]) -> Result<Vec<f64>, Proje
 }
 
 /// Runs every step of a solved graph in order from leaf values (flat, memory order), in any
-/// storage type (f32, f64, bf16, int8). Returns each tensor's values (`None` for tensors that
+/// storage type ([`super::Storage`]). Returns each tensor's values (`None` for tensors that
 /// are neither given nor computed). To run a graph many times on buffers of one's own, compile
 /// it once: [`super::CompiledGraph`].
 ///

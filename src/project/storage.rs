@@ -1,6 +1,11 @@
-//! [`Storage`]: the element types a compiled plan runs in. f32 and f64 run as they are; bf16
-//! is computed in f32 and int8 in f64 (as everywhere in einrow: `DType::computes_in_f64`),
+//! [`Storage`]: the element types a compiled plan runs in. The compute types (f32, f64, i64
+//! with wrapping arithmetic, bool) run as they are; float16 and bfloat16 are computed in f32
+//! and the narrower integers in i64 (as everywhere in einrow: `DType::compute_dtype`),
 //! through buffers of the compute type kept in the executable's scratch space.
+//!
+//! Integer plans are integer arithmetic: a padded read yields the accumulation's neutral
+//! element in i64 (`i64::MIN` for a maximum, where floats read −∞), and combines wrap, so
+//! `max= x[padded] - w` can pick a wrapped padding value where f64 would keep −∞.
 
 use super::compiled::{Executable, Scratch};
 use super::error::ProjectError;
@@ -12,11 +17,18 @@ mod sealed {
     pub trait Sealed {}
     impl Sealed for f32 {}
     impl Sealed for f64 {}
+    impl Sealed for i64 {}
+    impl Sealed for bool {}
+    impl Sealed for half::f16 {}
     impl Sealed for half::bf16 {}
     impl Sealed for i8 {}
+    impl Sealed for u8 {}
+    impl Sealed for i16 {}
+    impl Sealed for i32 {}
 }
 
-/// An element type a compiled plan runs in: f32, f64, bf16 or int8 (sealed).
+/// An element type a compiled plan runs in: any of einrow's storage types (sealed): f32, f64,
+/// i64, bool, f16, bf16, i8, u8, i16, i32.
 pub trait Storage: Element + sealed::Sealed {
     /// Runs `exe` on contiguous slices whose lengths were checked.
     #[doc(hidden)]
@@ -51,6 +63,18 @@ impl Compute for f32 {
     }
     fn to<S: Element>(self) -> S {
         S::from_f32(self)
+    }
+}
+
+impl Compute for i64 {
+    fn bufs(s: &mut Scratch) -> &mut Vec<Vec<i64>> {
+        &mut s.i64s
+    }
+    fn of<S: Element>(x: S) -> i64 {
+        x.to_i64()
+    }
+    fn to<S: Element>(self) -> S {
+        S::from_i64(self)
     }
 }
 
@@ -106,6 +130,8 @@ macro_rules! direct {
 
 direct!(f32);
 direct!(f64);
+direct!(i64);
+direct!(bool);
 
 macro_rules! converted {
     ($t:ty, $c:ty) => {
@@ -134,8 +160,12 @@ macro_rules! converted {
     };
 }
 
+converted!(half::f16, f32);
 converted!(half::bf16, f32);
-converted!(i8, f64);
+converted!(i8, i64);
+converted!(u8, i64);
+converted!(i16, i64);
+converted!(i32, i64);
 
 /// An operand of a converted run.
 enum Source<'s, 'a, S> {

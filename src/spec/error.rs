@@ -2,6 +2,7 @@
 
 use super::ast::Name;
 use crate::code::{Coded, ErrorCode};
+use crate::diagnostic::{Diagnostic, Location};
 use crate::span::Span;
 
 /// A spec that does not parse, or that breaks a rule checkable without solving.
@@ -110,6 +111,21 @@ pub enum SpecError {
         /// Its place in the output.
         span: Span,
     },
+    /// einops-style grouping of axes, `(h w)`: a spec gives each axis one label.
+    #[error(
+        "axes cannot be grouped: `(...)` is einops syntax, and a spec gives each axis one label"
+    )]
+    Grouping {
+        /// From the `(` to its `)` (or to the end of the spec).
+        span: Span,
+    },
+    /// `->` where an einsum spec's `=>` is expected: the result follows `=>`, while `->`
+    /// separates a row's input axes from its output axes.
+    #[error("`->` where `=>` is expected: an einsum spec's result follows `=>` (`->` separates a row's input axes from its output axes)")]
+    ResultArrow {
+        /// The `->`.
+        arrow: Span,
+    },
     /// An output label written twice.
     #[error("output subscript `{label}` is repeated")]
     OutputLabelRepeated {
@@ -137,7 +153,9 @@ impl SpecError {
             | SpecError::NumpySubscript { span, .. }
             | SpecError::NumpyEllipsis { span }
             | SpecError::NumpyArrow { span }
-            | SpecError::OutputLabelUnknown { span, .. } => *span,
+            | SpecError::OutputLabelUnknown { span, .. }
+            | SpecError::Grouping { span } => *span,
+            SpecError::ResultArrow { arrow } => *arrow,
             SpecError::TwoEllipses { second, .. } => *second,
             SpecError::NameClash { row_var, .. } => *row_var,
             SpecError::OutputLabelRepeated { second, .. } => *second,
@@ -152,6 +170,60 @@ impl SpecError {
             SpecError::OutputLabelRepeated { first, .. } => vec![(*first, "first written here")],
             _ => Vec::new(),
         }
+    }
+}
+
+impl SpecError {
+    /// A hint for fixing the spec `spec` (the text the error's spans point into), when the
+    /// error suggests one: the spec with `=>` in place of a misplaced `->`, the merged label
+    /// of an einops group, the separators of the other einsum notation.
+    ///
+    /// ```
+    /// let spec = "ij;jk->ik";
+    /// let e = einrow::spec::parse_einsum(spec).unwrap_err();
+    /// assert_eq!(e.help(spec).as_deref(), Some("did you mean `ij;jk=>ik`?"));
+    /// ```
+    pub fn help(&self, spec: &str) -> Option<String> {
+        match self {
+            SpecError::ResultArrow { arrow } => {
+                let (head, tail) = (spec.get(..arrow.start as usize)?, spec.get(arrow.end as usize..)?);
+                Some(format!("did you mean `{head}=>{tail}`?"))
+            }
+            SpecError::Grouping { span } => {
+                let inner = spec.get(span.range())?.trim_matches(|c| c == '(' || c == ')');
+                let merged: String = inner.split(|c: char| c.is_whitespace() || c == ',').collect();
+                Some(format!(
+                    "reshape the tensor so that the grouped axes are one, and give it one label \
+                     (`{merged}` for `{}`)",
+                    spec.get(span.range())?
+                ))
+            }
+            SpecError::NumpySubscript { ch: ';', .. } => Some(
+                "numpy subscripts separate operands with `,` (`ij,jk->ik`); an OCANNL einsum spec \
+                 separates them with `;` and puts `=>` before the result (`ij;jk=>ik`)"
+                    .into(),
+            ),
+            SpecError::NumpySubscript { ch: '=', .. } => Some(
+                "numpy subscripts put `->` before the output (`ij,jk->ik`); `=>` belongs to OCANNL \
+                 einsum specs (`ij;jk=>ik`)"
+                    .into(),
+            ),
+            _ => None,
+        }
+    }
+}
+
+impl SpecError {
+    /// The error as a [`Diagnostic`] about `spec` (the text its spans point into): carets under
+    /// the offending text and the related places, and the [hint](SpecError::help).
+    pub fn to_diagnostic(&self, spec: &str) -> Diagnostic {
+        let mut d = Diagnostic::error(self.code(), self.to_string())
+            .at(Location::in_text(spec, self.span()));
+        for (span, note) in self.related() {
+            d = d.related(Location::in_text(spec, span).with_note(note));
+        }
+        d.help.extend(self.help(spec));
+        d
     }
 }
 

@@ -9,6 +9,7 @@ pub mod ast;
 mod commas;
 mod error;
 mod grammar;
+mod hints;
 mod json;
 pub mod lexer;
 mod numpy;

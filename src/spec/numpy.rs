@@ -11,6 +11,10 @@ use crate::span::Span;
 
 /// Parses numpy einsum subscripts.
 pub fn parse_numpy(spec: &str) -> Result<NumpySpec, SpecError> {
+    numpy(spec).map_err(|e| super::hints::refine(spec, e))
+}
+
+fn numpy(spec: &str) -> Result<NumpySpec, SpecError> {
     let (lhs, rhs) = split_arrow(spec)?;
     let mut inputs = Vec::with_capacity(lhs.bytes().filter(|&c| c == b',').count() + 1);
     let mut start = 0;

@@ -11,6 +11,7 @@ use super::ast::{EinsumSpec, LabelsSpec, ShapeSpec};
 use super::commas::{first_error, CommaLexer};
 use super::error::SpecError;
 use super::grammar::{from_lalrpop, EinsumParser, LabelsParser, LalrpopError};
+use super::hints;
 use super::lexer::{is_multichar, Lexer, Spanned};
 use super::validate::check_slots;
 
@@ -29,7 +30,8 @@ pub fn parse_labels(spec: &str) -> Result<LabelsSpec, SpecError> {
         _ => exact(spec, multichar, |tokens| {
             let mut out = LabelsSpec { shape: ShapeSpec::default(), multichar };
             labels(spec, &mut out, tokens).map(|()| out)
-        }),
+        })
+        .map_err(|e| hints::refine(spec, e)),
     }
 }
 
@@ -64,7 +66,8 @@ pub fn parse_einsum_into(spec: &str, out: &mut EinsumSpec) -> Result<(), SpecErr
         _ => exact(spec, multichar, |tokens| {
             empty_slots(out, spec, multichar);
             einsum(spec, out, tokens)
-        }),
+        })
+        .map_err(|e| hints::refine_einsum(spec, e)),
     }
 }
 

@@ -2,9 +2,9 @@
 //! ever written through a view (buffers are immutable once shared), so views cannot alias a
 //! write.
 
-use std::sync::Arc;
-
-use super::dtype::{Buffer, DType, Element};
+use super::buffer::{with_buffer, with_dtype, Buffer};
+use super::dtype::DType;
+use super::element::Element;
 use super::error::{Result, TensorError};
 use super::hugepage;
 use super::layout::Layout;
@@ -64,12 +64,7 @@ impl Tensor {
             Tensor::from_vec(shape, v)
         }
         let n = size::numel(shape)?;
-        match dtype {
-            DType::I8 => conv::<i8>(shape, n, values),
-            DType::BF16 => conv::<half::bf16>(shape, n, values),
-            DType::F32 => conv::<f32>(shape, n, values),
-            DType::F64 => conv::<f64>(shape, n, values),
-        }
+        with_dtype!(dtype, T => conv::<T>(shape, n, values))
     }
 
     /// A tensor of `shape` filled with `value` (converted to `dtype`).
@@ -80,12 +75,7 @@ impl Tensor {
             let data = if v == 0.0 { hugepage::zeroed(n, x)? } else { hugepage::filled(n, x)? };
             Tensor::from_vec(shape, data)
         }
-        match dtype {
-            DType::I8 => fill::<i8>(shape, n, value),
-            DType::BF16 => fill::<half::bf16>(shape, n, value),
-            DType::F32 => fill::<f32>(shape, n, value),
-            DType::F64 => fill::<f64>(shape, n, value),
-        }
+        with_dtype!(dtype, T => fill::<T>(shape, n, value))
     }
 
     /// A tensor of zeros.
@@ -178,7 +168,7 @@ impl Tensor {
     pub fn reshape(&self, shape: &[usize]) -> Result<Tensor> {
         match self.layout.reshape(shape)? {
             Some(l) => self.with_layout(l),
-            None => self.contiguous().reshape(shape),
+            None => self.try_contiguous()?.reshape(shape),
         }
     }
 
@@ -188,30 +178,52 @@ impl Tensor {
     }
 
     /// The tensor itself when it is C-contiguous, else a row-major copy (through the kernel's
-    /// tiled copy for f32/f64, so transposes stay cache-friendly).
+    /// tiled copy for the compute types f32, f64, int64 and bool, so transposes stay
+    /// cache-friendly). The copy is allocated like a `Vec` (an abort if memory runs out);
+    /// [`try_contiguous`](Tensor::try_contiguous) reports that as an error instead.
     pub fn contiguous(&self) -> Tensor {
+        self.try_contiguous().unwrap_or_else(|_| {
+            let bytes = self.numel().saturating_mul(self.dtype().size_bytes());
+            std::alloc::handle_alloc_error(
+                std::alloc::Layout::from_size_align(bytes, 8)
+                    .unwrap_or(std::alloc::Layout::new::<u8>()),
+            )
+        })
+    }
+
+    /// [`contiguous`](Tensor::contiguous) with the copy allocated fallibly: an
+    /// [`Allocation`](TensorError::Allocation) error when the system cannot hold it.
+    pub fn try_contiguous(&self) -> Result<Tensor> {
         if self.layout.is_c_contiguous() {
-            return self.clone();
+            return Ok(self.clone());
         }
-        fn copy<T: Element>(s: &[T], l: &Layout) -> Buffer {
-            T::into_buffer(crate::kernel::gather(s, l))
+        fn copy<T: Element>(s: &[T], l: &Layout) -> Result<Buffer> {
+            match crate::kernel::gather(s, l) {
+                Ok(v) => Ok(T::into_buffer(v)),
+                Err(crate::kernel::KernelError::Tensor(e)) => Err(e),
+                Err(_) => Err(TensorError::Allocation {
+                    elements: l.numel(),
+                    bytes_each: std::mem::size_of::<T>(),
+                }),
+            }
         }
-        fn fast<T: crate::kernel::Scalar>(s: &[T], l: &Layout) -> Buffer {
+        fn fast<T: crate::kernel::Scalar>(s: &[T], l: &Layout) -> Result<Buffer> {
             let opts = crate::kernel::RunOptions::default();
             match crate::kernel::copy_contiguous(s, l, &opts) {
-                Ok(v) => T::into_buffer(v),
+                Ok(v) => Ok(T::into_buffer(v)),
                 Err(_) => copy(s, l),
             }
         }
         let buf = match &self.buf {
-            Buffer::I8(v) => copy(v, &self.layout),
-            Buffer::BF16(v) => copy(v, &self.layout),
-            Buffer::F32(v) => fast(v, &self.layout),
-            Buffer::F64(v) => fast(v, &self.layout),
+            Buffer::F32(v) => fast(v, &self.layout)?,
+            Buffer::F64(v) => fast(v, &self.layout)?,
+            Buffer::I64(v) => fast(v, &self.layout)?,
+            Buffer::Bool(v) => fast(v, &self.layout)?,
+            other => with_buffer!(other, v => copy(v, &self.layout)?),
         };
         let layout =
             Layout::contiguous(self.layout.shape()).unwrap_or_else(|_| self.layout.clone());
-        Tensor { buf, layout }
+        Ok(Tensor { buf, layout })
     }
 
     /// The values in row-major order of the view, as f64.
@@ -219,12 +231,13 @@ impl Tensor {
         self.to_vec::<f64>()
     }
 
-    /// The values in row-major order of the view, converted to `T`. The copy is allocated like a
+    /// The values in row-major order of the view, converted to `T` as numpy casts them
+    /// ([`Element::cast`]: exact between integer types). The copy is allocated like a
     /// `Vec` (an abort if memory runs out); [`try_to_vec`](Tensor::try_to_vec) reports that as
     /// an error instead.
     pub fn to_vec<T: Element>(&self) -> Vec<T> {
         let mut out = hugepage::with_capacity(self.numel());
-        self.for_each_f64(|x| out.push(T::from_f64(x)));
+        self.for_each(|x: T| out.push(x));
         out
     }
 
@@ -237,36 +250,33 @@ impl Tensor {
     /// [`to_vec`](Tensor::to_vec) with the copy allocated fallibly.
     pub fn try_to_vec<T: Element>(&self) -> Result<Vec<T>> {
         let mut out = hugepage::try_with_capacity(self.numel())?;
-        self.for_each_f64(|x| out.push(T::from_f64(x)));
+        self.for_each(|x: T| out.push(x));
         Ok(out)
     }
 
     /// Calls `f` on every value in row-major order of the view, as f64, without copying the
     /// tensor (printers stream large results through this).
-    pub fn for_each_f64(&self, mut f: impl FnMut(f64)) {
-        fn read<S: Element>(s: &[S], l: &Layout, f: &mut impl FnMut(f64)) {
-            l.for_each_address(|a| f(s.get(a).map_or(0.0, |&x| x.to_f64())));
-        }
-        match &self.buf {
-            Buffer::I8(v) => read(v, &self.layout, &mut f),
-            Buffer::BF16(v) => read(v, &self.layout, &mut f),
-            Buffer::F32(v) => read(v, &self.layout, &mut f),
-            Buffer::F64(v) => read(v, &self.layout, &mut f),
-        }
+    pub fn for_each_f64(&self, f: impl FnMut(f64)) {
+        self.for_each(f)
     }
 
-    /// A row-major copy converted to `dtype` (the tensor itself when the type already matches).
+    /// Calls `f` on every value in row-major order of the view, converted to `T` as numpy
+    /// casts it ([`Element::cast`]), without copying the tensor.
+    pub fn for_each<T: Element>(&self, mut f: impl FnMut(T)) {
+        fn read<S: Element, T: Element>(s: &[S], l: &Layout, f: &mut impl FnMut(T)) {
+            l.for_each_address(|a| f(s.get(a).map_or(T::default(), |&x| x.cast::<T>())));
+        }
+        with_buffer!(&self.buf, v => read(v, &self.layout, &mut f))
+    }
+
+    /// A row-major copy converted to `dtype` as numpy's `astype` converts (the tensor itself
+    /// when the type already matches).
     pub fn astype(&self, dtype: DType) -> Tensor {
         if dtype == self.dtype() {
             return self.clone();
         }
         let layout = Layout::contiguous(self.shape()).unwrap_or_else(|_| self.layout.clone());
-        let buf = match dtype {
-            DType::I8 => Buffer::I8(Arc::new(self.to_vec())),
-            DType::BF16 => Buffer::BF16(Arc::new(self.to_vec())),
-            DType::F32 => Buffer::F32(Arc::new(self.to_vec())),
-            DType::F64 => Buffer::F64(Arc::new(self.to_vec())),
-        };
+        let buf = with_dtype!(dtype, T => T::into_buffer(self.to_vec::<T>()));
         Tensor { buf, layout }
     }
 }
@@ -321,6 +331,24 @@ mod tests {
         assert!(t.permute(&[0, 2]).is_err());
         assert!(t.slice(2, SliceSpec::full(1)).is_err());
         assert!(t.with_layout(Layout::from_parts(&[3], &[3], 0).unwrap()).is_err());
+    }
+
+    /// Copies too large to allocate (a broadcast view made contiguous) are errors, through the
+    /// kernel's copy (f64) and the plain gather (int8) alike; small ones hold the view's values.
+    #[test]
+    fn contiguous_copies_too_large_are_errors() {
+        for dtype in [DType::F64, DType::I8] {
+            let two = Tensor::from_f64s(dtype, &[2], &[3.0, 4.0]).unwrap();
+            let wide = two.broadcast_to(&[1 << 60, 2]).unwrap();
+            let copy = wide.try_contiguous();
+            assert!(matches!(copy, Err(TensorError::Allocation { .. })), "{dtype:?}: {copy:?}");
+            let flat = wide.reshape(&[1 << 61]);
+            assert!(matches!(flat, Err(TensorError::Allocation { .. })), "{dtype:?}: {flat:?}");
+            let t = Tensor::from_f64s(dtype, &[2, 3], &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]).unwrap();
+            let c = t.transpose().try_contiguous().unwrap();
+            assert!(c.layout().is_c_contiguous());
+            assert_eq!(c.to_f64_vec(), vec![1.0, 4.0, 2.0, 5.0, 3.0, 6.0]);
+        }
     }
 
     #[test]

@@ -1,15 +1,31 @@
-//! Element types: storage dtypes (f32, f64, bf16, int8), their shared buffers, and the
-//! compute type each one is evaluated in.
+//! [`DType`]: the storage element types — their names, sizes and kinds, and the compute type
+//! each one is evaluated in.
 
-use std::sync::Arc;
-
-use half::bf16;
+use super::error::TensorError;
 
 /// A storage element type.
+///
+/// numpy's `bool`, `int8`, `uint8`, `int16`, `int32`, `int64`, `float16`, `float32` and
+/// `float64`, and bfloat16 (ml_dtypes' `bfloat16`, one of Vespa's cell types). Values are
+/// evaluated in a wider compute type ([`DType::compute_dtype`]) and stored back rounded
+/// (floats) or wrapped (integers), as numpy stores them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum DType {
-    /// Signed 8-bit integers (computed in f64, stored wrapping modulo 256 like numpy's int8).
+    /// Booleans (sums are ORs, products ANDs).
+    Bool,
+    /// Signed 8-bit integers (wrapping modulo 2^8).
     I8,
+    /// Unsigned 8-bit integers (wrapping modulo 2^8).
+    U8,
+    /// Signed 16-bit integers (wrapping modulo 2^16).
+    I16,
+    /// Signed 32-bit integers (wrapping modulo 2^32).
+    I32,
+    /// Signed 64-bit integers (wrapping modulo 2^64).
+    I64,
+    /// IEEE half precision (computed in f32, stored rounded to nearest even).
+    F16,
     /// bfloat16 (computed in f32, stored rounded to nearest even).
     BF16,
     /// IEEE single precision.
@@ -19,223 +35,124 @@ pub enum DType {
 }
 
 impl DType {
-    /// The lowercase name (`f32`, `f64`, `bf16`, `i8`).
+    /// Every storage type, narrowest kinds first.
+    pub const ALL: [DType; 10] = [
+        DType::Bool,
+        DType::I8,
+        DType::U8,
+        DType::I16,
+        DType::I32,
+        DType::I64,
+        DType::F16,
+        DType::BF16,
+        DType::F32,
+        DType::F64,
+    ];
+
+    /// The short name (`bool`, `i8`, `u8`, `i16`, `i32`, `i64`, `f16`, `bf16`, `f32`, `f64`).
     pub fn name(self) -> &'static str {
         match self {
+            DType::Bool => "bool",
             DType::I8 => "i8",
+            DType::U8 => "u8",
+            DType::I16 => "i16",
+            DType::I32 => "i32",
+            DType::I64 => "i64",
+            DType::F16 => "f16",
             DType::BF16 => "bf16",
             DType::F32 => "f32",
             DType::F64 => "f64",
         }
     }
 
-    /// Parses a name as printed by [`DType::name`] (also `int8`, `bfloat16`, `float`, `double`).
-    pub fn from_name(s: &str) -> Option<DType> {
-        match s {
-            "i8" | "int8" => Some(DType::I8),
-            "bf16" | "bfloat16" => Some(DType::BF16),
-            "f32" | "float32" | "float" => Some(DType::F32),
-            "f64" | "float64" | "double" => Some(DType::F64),
-            _ => None,
+    /// numpy's name (`bool`, `int8`, `uint8`, …, `float64`; ml_dtypes' `bfloat16`).
+    pub fn numpy_name(self) -> &'static str {
+        match self {
+            DType::Bool => "bool",
+            DType::I8 => "int8",
+            DType::U8 => "uint8",
+            DType::I16 => "int16",
+            DType::I32 => "int32",
+            DType::I64 => "int64",
+            DType::F16 => "float16",
+            DType::BF16 => "bfloat16",
+            DType::F32 => "float32",
+            DType::F64 => "float64",
         }
+    }
+
+    /// Parses a name as printed by [`DType::name`] or [`DType::numpy_name`] (also `bool_`,
+    /// `half`, `float` for f32 and `double`); `None` for any other.
+    pub fn from_name(s: &str) -> Option<DType> {
+        let alias = match s {
+            "bool_" => DType::Bool,
+            "half" => DType::F16,
+            "float" => DType::F32,
+            "double" => DType::F64,
+            _ => return DType::ALL.into_iter().find(|d| d.name() == s || d.numpy_name() == s),
+        };
+        Some(alias)
+    }
+
+    /// [`DType::from_name`] with an error a user can act on (code `unsupported`) for a name
+    /// that is not one of einrow's storage types.
+    ///
+    /// ```
+    /// use einrow::tensor::DType;
+    /// assert_eq!(DType::parse("uint8"), Ok(DType::U8));
+    /// let err = DType::parse("uint16").unwrap_err();
+    /// assert_eq!(einrow::Coded::code(&err), einrow::ErrorCode::Unsupported);
+    /// ```
+    pub fn parse(s: &str) -> Result<DType, TensorError> {
+        DType::from_name(s).ok_or_else(|| TensorError::UnknownDType { name: s.into() })
     }
 
     /// Bytes per element.
     pub fn size_bytes(self) -> usize {
         match self {
-            DType::I8 => 1,
-            DType::BF16 => 2,
-            DType::F32 => 4,
-            DType::F64 => 8,
+            DType::Bool | DType::I8 | DType::U8 => 1,
+            DType::I16 | DType::F16 | DType::BF16 => 2,
+            DType::I32 | DType::F32 => 4,
+            DType::I64 | DType::F64 => 8,
         }
     }
 
-    /// The type results are stored in when operands of `self` and `other` meet: the wider one
-    /// in the order i8 < bf16 < f32 < f64.
+    /// Whether this is a floating-point type.
+    pub fn is_float(self) -> bool {
+        matches!(self, DType::F16 | DType::BF16 | DType::F32 | DType::F64)
+    }
+
+    /// Whether this is an integer type (not bool).
+    pub fn is_integer(self) -> bool {
+        matches!(self, DType::I8 | DType::U8 | DType::I16 | DType::I32 | DType::I64)
+    }
+
+    /// Whether this is one of Vespa's cell types (`int8`, `bfloat16`, `float`, `double`).
+    pub fn is_vespa_cell(self) -> bool {
+        matches!(self, DType::I8 | DType::BF16 | DType::F32 | DType::F64)
+    }
+
+    /// The type values of this type are evaluated in: f64 for f64; f32 for f32, f16 and
+    /// bf16 (as numpy evaluates float16); i64 for the integer types, with wrapping arithmetic
+    /// (exact modulo 2^64, so storing the result wrapped gives what wrapping arithmetic in the
+    /// narrow type gives); bool for bool (OR of ANDs).
+    pub fn compute_dtype(self) -> DType {
+        match self {
+            DType::F64 => DType::F64,
+            DType::F16 | DType::BF16 | DType::F32 => DType::F32,
+            DType::I8 | DType::U8 | DType::I16 | DType::I32 | DType::I64 => DType::I64,
+            DType::Bool => DType::Bool,
+        }
+    }
+
+    /// Vespa's rule for the cell type of a result whose operands have cell types `self` and
+    /// `other`: the wider in the order int8 < bfloat16 < float < double. When either is not a
+    /// Vespa cell type, numpy's promotion ([`DType::result_type`]).
     pub fn promote(self, other: DType) -> DType {
-        self.max(other)
-    }
-
-    /// Whether values of this type are evaluated in f64 (f64 itself, and int8 so that integer
-    /// sums stay exact); otherwise in f32.
-    pub fn computes_in_f64(self) -> bool {
-        matches!(self, DType::F64 | DType::I8)
-    }
-}
-
-/// A shared, immutable flat buffer of one storage type.
-#[derive(Clone, Debug)]
-pub enum Buffer {
-    /// int8 elements.
-    I8(Arc<Vec<i8>>),
-    /// bfloat16 elements.
-    BF16(Arc<Vec<bf16>>),
-    /// f32 elements.
-    F32(Arc<Vec<f32>>),
-    /// f64 elements.
-    F64(Arc<Vec<f64>>),
-}
-
-impl Buffer {
-    /// The element type.
-    pub fn dtype(&self) -> DType {
-        match self {
-            Buffer::I8(_) => DType::I8,
-            Buffer::BF16(_) => DType::BF16,
-            Buffer::F32(_) => DType::F32,
-            Buffer::F64(_) => DType::F64,
-        }
-    }
-
-    /// Number of elements.
-    pub fn len(&self) -> usize {
-        match self {
-            Buffer::I8(v) => v.len(),
-            Buffer::BF16(v) => v.len(),
-            Buffer::F32(v) => v.len(),
-            Buffer::F64(v) => v.len(),
-        }
-    }
-
-    /// Whether the buffer holds no element.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// Element `i` as f64 (`None` out of range).
-    pub fn get_f64(&self, i: usize) -> Option<f64> {
-        match self {
-            Buffer::I8(v) => v.get(i).map(|&x| x.to_f64()),
-            Buffer::BF16(v) => v.get(i).map(|&x| x.to_f64()),
-            Buffer::F32(v) => v.get(i).map(|&x| x.to_f64()),
-            Buffer::F64(v) => v.get(i).copied(),
-        }
-    }
-}
-
-/// A storage element: convertible to and from the compute types, and wrappable in a
-/// [`Buffer`].
-pub trait Element: Copy + Send + Sync + Default + PartialEq + std::fmt::Debug + 'static {
-    /// The matching [`DType`].
-    const DTYPE: DType;
-    /// The value as f64 (exact for every storage type).
-    fn to_f64(self) -> f64;
-    /// The nearest storable value (int8: truncated toward zero, wrapped modulo 256; NaN → 0).
-    fn from_f64(x: f64) -> Self;
-    /// The value as f32.
-    fn to_f32(self) -> f32;
-    /// The nearest storable value of an f32.
-    fn from_f32(x: f32) -> Self;
-    /// Wraps a vector in a [`Buffer`].
-    fn into_buffer(v: Vec<Self>) -> Buffer;
-    /// The elements of `b` when it holds this type.
-    fn slice_of(b: &Buffer) -> Option<&[Self]>;
-}
-
-fn wrap_i8(x: f64) -> i8 {
-    if x.is_nan() {
-        return 0;
-    }
-    // Truncate toward zero, then keep the low 8 bits (two's complement wrap).
-    (x.trunc().clamp(i64::MIN as f64, i64::MAX as f64) as i64) as i8
-}
-
-impl Element for i8 {
-    const DTYPE: DType = DType::I8;
-    fn to_f64(self) -> f64 {
-        self as f64
-    }
-    fn from_f64(x: f64) -> Self {
-        wrap_i8(x)
-    }
-    fn to_f32(self) -> f32 {
-        self as f32
-    }
-    fn from_f32(x: f32) -> Self {
-        wrap_i8(x as f64)
-    }
-    fn into_buffer(v: Vec<Self>) -> Buffer {
-        Buffer::I8(Arc::new(v))
-    }
-    fn slice_of(b: &Buffer) -> Option<&[Self]> {
-        match b {
-            Buffer::I8(v) => Some(v),
-            _ => None,
-        }
-    }
-}
-
-impl Element for bf16 {
-    const DTYPE: DType = DType::BF16;
-    fn to_f64(self) -> f64 {
-        self.to_f64()
-    }
-    fn from_f64(x: f64) -> Self {
-        bf16::from_f64(x)
-    }
-    fn to_f32(self) -> f32 {
-        self.to_f32()
-    }
-    fn from_f32(x: f32) -> Self {
-        bf16::from_f32(x)
-    }
-    fn into_buffer(v: Vec<Self>) -> Buffer {
-        Buffer::BF16(Arc::new(v))
-    }
-    fn slice_of(b: &Buffer) -> Option<&[Self]> {
-        match b {
-            Buffer::BF16(v) => Some(v),
-            _ => None,
-        }
-    }
-}
-
-impl Element for f32 {
-    const DTYPE: DType = DType::F32;
-    fn to_f64(self) -> f64 {
-        self as f64
-    }
-    fn from_f64(x: f64) -> Self {
-        x as f32
-    }
-    fn to_f32(self) -> f32 {
-        self
-    }
-    fn from_f32(x: f32) -> Self {
-        x
-    }
-    fn into_buffer(v: Vec<Self>) -> Buffer {
-        Buffer::F32(Arc::new(v))
-    }
-    fn slice_of(b: &Buffer) -> Option<&[Self]> {
-        match b {
-            Buffer::F32(v) => Some(v),
-            _ => None,
-        }
-    }
-}
-
-impl Element for f64 {
-    const DTYPE: DType = DType::F64;
-    fn to_f64(self) -> f64 {
-        self
-    }
-    fn from_f64(x: f64) -> Self {
-        x
-    }
-    fn to_f32(self) -> f32 {
-        self as f32
-    }
-    fn from_f32(x: f32) -> Self {
-        x as f64
-    }
-    fn into_buffer(v: Vec<Self>) -> Buffer {
-        Buffer::F64(Arc::new(v))
-    }
-    fn slice_of(b: &Buffer) -> Option<&[Self]> {
-        match b {
-            Buffer::F64(v) => Some(v),
-            _ => None,
+        if self.is_vespa_cell() && other.is_vespa_cell() {
+            self.max(other)
+        } else {
+            self.result_type(other)
         }
     }
 }
@@ -245,23 +162,40 @@ mod tests {
     use super::*;
 
     #[test]
-    fn int8_wraps_and_truncates() {
-        for (x, want) in [(200.0, -56i8), (-2.7, -2), (127.0, 127), (128.0, -128), (f64::NAN, 0)] {
-            assert_eq!(i8::from_f64(x), want, "{x}");
+    fn names_round_trip() {
+        for d in DType::ALL {
+            assert_eq!(DType::from_name(d.name()), Some(d));
+            assert_eq!(DType::from_name(d.numpy_name()), Some(d));
+            assert_eq!(DType::parse(d.numpy_name()), Ok(d));
         }
+        assert_eq!(DType::from_name("double"), Some(DType::F64));
+        assert_eq!(DType::from_name("float"), Some(DType::F32));
+        assert_eq!(DType::from_name("complex64"), None);
+        let err = DType::parse("uint16").unwrap_err();
+        assert_eq!(crate::code::Coded::code(&err), crate::code::ErrorCode::Unsupported);
+        assert!(err.to_string().contains("uint16"), "{err}");
     }
 
     #[test]
-    fn bf16_rounds() {
-        assert_eq!(bf16::from_f64(1.0).to_f64(), 1.0);
-        assert_eq!(<bf16 as Element>::from_f32(0.1), bf16::from_bits(0x3DCD));
-    }
-
-    #[test]
-    fn promotion() {
+    fn vespa_promotion() {
         assert_eq!(DType::I8.promote(DType::F32), DType::F32);
         assert_eq!(DType::BF16.promote(DType::I8), DType::BF16);
-        assert!(DType::I8.computes_in_f64());
-        assert!(!DType::BF16.computes_in_f64());
+        assert_eq!(DType::I8.promote(DType::I8), DType::I8);
+        assert_eq!(DType::BF16.promote(DType::F32), DType::F32);
+        // Outside Vespa's cell types, numpy's rule.
+        assert_eq!(DType::I32.promote(DType::F32), DType::F64);
+    }
+
+    #[test]
+    fn compute_types() {
+        assert_eq!(DType::I8.compute_dtype(), DType::I64);
+        assert_eq!(DType::U8.compute_dtype(), DType::I64);
+        assert_eq!(DType::F16.compute_dtype(), DType::F32);
+        assert_eq!(DType::BF16.compute_dtype(), DType::F32);
+        assert_eq!(DType::Bool.compute_dtype(), DType::Bool);
+        for d in DType::ALL {
+            assert_eq!(d.compute_dtype().compute_dtype(), d.compute_dtype());
+            assert!(d.compute_dtype().size_bytes() >= d.size_bytes());
+        }
     }
 }

@@ -108,6 +108,15 @@ pub enum TensorError {
         /// The tensor's type.
         got: &'static str,
     },
+    /// An element type name that is not one of einrow's storage types.
+    #[error(
+        "unknown element type {name:?}: einrow stores bool, int8, uint8, int16, int32, int64, \
+         float16, bfloat16, float32 and float64"
+    )]
+    UnknownDType {
+        /// The name given.
+        name: String,
+    },
     /// Named-view error: an axis name used twice in one tensor.
     #[error("axis name {name:?} appears more than once")]
     DuplicateAxis {
@@ -160,6 +169,7 @@ impl Coded for TensorError {
             }
             Broadcast { .. } | AxisMismatch { .. } => ErrorCode::Mismatch,
             DType { .. } => ErrorCode::Type,
+            UnknownDType { .. } => ErrorCode::Unsupported,
             DuplicateAxis { .. } | AxisNames { .. } => ErrorCode::Label,
             Arity { .. } => ErrorCode::Arity,
         }

@@ -1,11 +1,15 @@
 //! `einrow check PATH...`: the conformance runner contract of FORMAT.md.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use einrow::check::{collect_files, run_file_with};
 
+use einrow::diagnostic::{write_json_str, Diagnostic};
+use einrow::ErrorCode;
+
 use crate::out::{error, Out};
+use crate::report::{write_diagnostics, written};
 
 /// Arguments of `einrow check`.
 #[derive(clap::Args)]
@@ -17,7 +21,8 @@ pub struct Args {
     /// Run only the cases of this kind (repeatable).
     #[arg(long = "kind")]
     kinds: Vec<String>,
-    /// Print one JSON object per case before the closing line.
+    /// Print one JSON object per case, one per unreadable file, and a summary object last
+    /// (the schema in the crate documentation, module einrow::diagnostic).
     #[arg(long)]
     json: bool,
 }
@@ -29,13 +34,14 @@ pub fn run(args: &Args, out: &mut Out) -> ExitCode {
     let files = match collect_files(&args.paths) {
         Ok(f) => f,
         Err(e) => {
-            error(&format!("einrow check: {e}"));
+            unreadable_file(args, out, None, &e.to_string());
+            summary(args, out, (0, 0, 1));
             return ExitCode::from(2);
         }
     };
     let keep = |k: &str| args.kinds.is_empty() || args.kinds.iter().any(|x| x == k);
     let (mut passed, mut failed) = (0usize, 0usize);
-    let mut unreadable = false;
+    let mut unreadable = 0usize;
     for file in files {
         let mut report = |r: einrow::check::CaseResult| {
             if args.json {
@@ -47,24 +53,55 @@ pub fn run(args: &Args, out: &mut Out) -> ExitCode {
                 passed += 1;
             } else {
                 failed += 1;
-                if !unreadable {
+                if unreadable == 0 {
                     out.set_status(1);
                 }
             }
         };
         if let Err(e) = run_file_with(&file, &keep, &mut report) {
-            out.flush();
-            error(&format!("einrow check: {e}"));
-            unreadable = true;
+            unreadable_file(args, out, Some(&file), &e.to_string());
+            unreadable += 1;
             out.set_status(2);
         }
     }
-    writeln!(out, "{passed} passed, {failed} failed");
-    if unreadable {
+    summary(args, out, (passed, failed, unreadable));
+    if unreadable > 0 {
         ExitCode::from(2)
     } else if failed > 0 {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+/// Reports a file (or the list of paths) that cannot be read: on standard error, or with
+/// `--json` as `{"file": ..., "diagnostics": [...]}`.
+fn unreadable_file(args: &Args, out: &mut Out, file: Option<&Path>, message: &str) {
+    if !args.json {
+        out.flush();
+        error(&format!("einrow check: {message}"));
+        return;
+    }
+    let d = Diagnostic::error(ErrorCode::Io, message.to_string());
+    write!(out, "{{\"file\":");
+    match file {
+        Some(f) => {
+            let r = write_json_str(out, &f.display().to_string());
+            written(out, r);
+        }
+        None => write!(out, "null"),
+    }
+    write!(out, ",");
+    write_diagnostics(out, &[d]);
+    writeln!(out, "}}");
+}
+
+/// The closing line: `N passed, M failed`, or with `--json` a summary object.
+fn summary(args: &Args, out: &mut Out, (passed, failed, unreadable): (usize, usize, usize)) {
+    if args.json {
+        let s = serde_json::json!({"passed": passed, "failed": failed, "unreadable": unreadable});
+        writeln!(out, "{}", serde_json::json!({ "summary": s }));
+    } else {
+        writeln!(out, "{passed} passed, {failed} failed");
     }
 }

@@ -61,10 +61,11 @@ pub struct Args {
     /// infer: most operations per program.
     #[arg(long, default_value_t = 8)]
     max_steps: usize,
-    /// numpy: the oracle script.
-    #[arg(long, default_value = "../shared/oracle/numpy_einsum_oracle.py")]
-    oracle: PathBuf,
-    /// numpy: the Python interpreter (with numpy installed).
+    /// numpy: an oracle script to use instead of the one built in (tools/numpy_oracle.py of
+    /// the repository: a JSON list of requests on standard input, a list of cases out).
+    #[arg(long)]
+    oracle: Option<PathBuf>,
+    /// numpy: the Python 3 interpreter, with numpy installed.
     #[arg(long, default_value = "python3")]
     python: String,
 }
@@ -206,22 +207,54 @@ fn fuzz_numpy(args: &Args, seed: u64, budget: Budget, w: &mut Writer) -> Result<
     Ok(stats)
 }
 
-/// Runs the oracle script on a list of requests; returns its list of cases.
+/// The oracle built into the binary (tools/numpy_oracle.py).
+const ORACLE: &str = include_str!("../../../tools/numpy_oracle.py");
+
+/// The oracle's exit status when numpy cannot be imported.
+const NO_NUMPY: i32 = 3;
+
+/// Runs the oracle script on a list of requests; returns its list of cases. What is missing
+/// (Python, numpy, the script given) is said, with what to do.
 fn oracle(args: &Args, requests: &Value) -> Result<Vec<Value>, String> {
-    let script = args.oracle.display();
-    let mut child = Command::new(&args.python)
-        .arg(&args.oracle)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .map_err(|e| format!("cannot run {} {script}: {e}", args.python))?;
+    let python = &args.python;
+    let mut cmd = Command::new(python);
+    let script = match &args.oracle {
+        Some(path) if !path.is_file() => {
+            return Err(format!("the oracle script {} does not exist", path.display()));
+        }
+        Some(path) => {
+            cmd.arg(path);
+            path.display().to_string()
+        }
+        None => {
+            cmd.arg("-c").arg(ORACLE);
+            "the built-in numpy oracle".to_string()
+        }
+    };
+    let mut child =
+        cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().map_err(
+            |e| match e.kind() {
+                std::io::ErrorKind::NotFound => format!(
+                    "numpy fuzzing needs Python 3 with numpy: `{python}` was not found (install \
+                 Python 3, or name an interpreter with --python)"
+                ),
+                _ => format!("cannot run {python}: {e}"),
+            },
+        )?;
     if let Some(mut stdin) = child.stdin.take() {
         stdin.write_all(requests.to_string().as_bytes()).map_err(|e| e.to_string())?;
     }
     let out = child.wait_with_output().map_err(|e| e.to_string())?;
+    if out.status.code() == Some(NO_NUMPY) && args.oracle.is_none() {
+        return Err(format!(
+            "numpy is not installed for `{python}`: install it (`{python} -m pip install numpy`), \
+             or name an interpreter that has it with --python"
+        ));
+    }
     if !out.status.success() {
-        return Err(format!("{script} failed ({})", out.status));
+        let why = String::from_utf8_lossy(&out.stderr);
+        let why = why.trim().lines().last().unwrap_or("").to_string();
+        return Err(format!("{script} failed ({}): {why}", out.status));
     }
     let v: Value = serde_json::from_slice(&out.stdout).map_err(|e| format!("{script}: {e}"))?;
     match v {

@@ -1,12 +1,16 @@
-//! `einrow infer FILE`: solve a program and print every tensor's shape.
+//! `einrow infer FILE`: check and solve a program, print every tensor's shape or explain why
+//! it cannot be solved.
 
 use std::process::ExitCode;
 
-use einrow::infer::explain::{render_error, to_dot};
-use einrow::infer::program::Program;
-use einrow::Coded;
+use einrow::diagnostic::{write_json_str, Diagnostic, Source};
+use einrow::infer::explain::{diagnose, to_dot, to_dot_error, Context};
+use einrow::infer::program::{Built, Program};
+use einrow::lint::check_program;
+use einrow::ErrorCode;
 
-use crate::out::{error, Out};
+use crate::out::Out;
+use crate::report::{has_errors, print_text, write_diagnostics, written, ReportArgs};
 
 /// The program format in brief, printed after the options by `einrow infer --help`.
 const PROGRAM_FORMAT: &str = "\
@@ -31,7 +35,8 @@ Operations (operand count, spec):
   numpy (n, spec)      numpy einsum subscripts: \"...ij,...jk->...ik\"
 
 Every operation is documented in one place: the module einrow::infer::program of the crate
-documentation (`cargo doc --open`).";
+documentation (`cargo doc --open`). Errors and warnings, and the JSON of --json, are
+described in the module einrow::diagnostic.";
 
 /// Arguments of `einrow infer`.
 #[derive(clap::Args)]
@@ -40,63 +45,139 @@ pub struct Args {
     /// A program in einrow's text format, or an `infer` case as JSON (`-` for stdin; at most
     /// 1 GiB).
     file: String,
-    /// Print the chain of constraints behind an error.
+    /// Explain an error: every declaration and step that carried each conflicting size, in
+    /// order, with carets.
     #[arg(long)]
     explain: bool,
-    /// Print the operation graph with solved shapes as Graphviz DOT instead.
+    /// Print the operation graph with its shapes as Graphviz DOT instead (on an error too: the
+    /// steps and declarations of the error drawn in red).
     #[arg(long)]
     dot: bool,
+    #[command(flatten)]
+    report: ReportArgs,
 }
 
-/// Runs `einrow infer`.
+/// Runs `einrow infer`: exit 0 when the program solves, 1 when it does not (or a warning is
+/// denied), 2 when the file cannot be read.
 pub fn run(args: &Args, out: &mut Out) -> ExitCode {
-    let text = match crate::input::read_text(&args.file) {
+    let file = args.file.as_str();
+    let text = match crate::input::read_text(file) {
         Ok(t) => t,
         Err(e) => {
-            error(&format!("einrow infer: {}: {e}", args.file));
+            let d = Diagnostic::error(ErrorCode::Io, format!("{file}: {e}"));
+            finish(args, out, &[d], None);
             return ExitCode::from(2);
         }
     };
     let is_case = text.trim_start().starts_with('{');
-    let program = if is_case {
-        serde_json::from_str(&text)
-            .map_err(|e| format!("error[syntax]: {e}"))
-            .and_then(|v| Program::from_case(&v).map_err(|e| format!("error[{}]: {e}", e.code())))
-    } else {
-        Program::parse_text(&text).map_err(|e| format!("error[{}]: {e}", e.code()))
-    };
-    let program = match program {
+    let source = Source::new(&text);
+    let source = (!is_case).then_some(&source);
+    let program = match read_program(file, &text, source) {
         Ok(p) => p,
-        Err(e) => {
-            error(&e);
+        Err(d) => {
+            finish(args, out, &[d.in_file(file)], None);
             return ExitCode::from(1);
         }
     };
-    let built = program.build();
-    let (mut g, names) = (built.graph, built.names);
-    if let Err((e, line)) = built.result {
-        let mut message = render_error(Some(&g), &e, args.explain);
-        if let Some(l) = line {
-            // A declaration failed when not every declared name was recorded.
-            let at = match (is_case, names.len() < program.decls.len()) {
-                (false, _) => format!("line {l}"),
-                (true, true) => format!("tensors[{l}]"),
-                (true, false) => format!("steps[{l}]"),
+    let mut diags: Vec<Diagnostic> =
+        check_program(&program, source).into_iter().map(|d| d.in_file(file)).collect();
+    args.report.apply(&mut diags);
+    if has_errors(&diags) {
+        finish(args, out, &diags, None);
+        return ExitCode::from(1);
+    }
+    let mut built = program.build();
+    let failed = match &built.result {
+        Err((e, line)) => {
+            let declaration = built.names.len() < program.decls.len();
+            let ctx = Context {
+                program: Some(&program),
+                source,
+                file: Some(file),
+                line: *line,
+                case: is_case,
+                declaration,
             };
-            message.push_str(&format!("  = at {at} of {}\n", args.file));
+            let d = diagnose(&built.graph, e, &ctx).in_file(file);
+            if args.dot {
+                write!(out, "{}", to_dot_error(&built.graph, e));
+            }
+            diags.push(d);
+            true
         }
-        error(&message);
+        Ok(()) => false,
+    };
+    if failed {
+        finish(args, out, &diags, None);
         return ExitCode::from(1);
     }
     if args.dot {
-        write!(out, "{}", to_dot(&mut g));
-        return ExitCode::SUCCESS;
-    }
-    for (name, id) in names {
-        match g.shape_string(id) {
-            Ok(s) => writeln!(out, "{name}: {s}"),
-            Err(e) => writeln!(out, "{name}: {e}"),
-        }
+        write!(out, "{}", to_dot(&built.graph));
+        finish(args, out, &diags, None);
+    } else {
+        finish(args, out, &diags, Some(&mut built));
     }
     ExitCode::SUCCESS
+}
+
+/// The program in `text`: an `infer` case (JSON) when `source` is `None`, else a text program.
+fn read_program(
+    file: &str,
+    text: &str,
+    source: Option<&Source>,
+) -> Result<Program, Box<Diagnostic>> {
+    match source {
+        None => serde_json::from_str(text)
+            .map_err(|e| Box::new(Diagnostic::error(ErrorCode::Syntax, format!("{file}: {e}"))))
+            .and_then(|v| Program::from_case(&v).map_err(|e| Box::new(e.to_diagnostic(None)))),
+        Some(src) => Program::parse_text(text)
+            .map_err(|e| Box::new(e.to_diagnostic(src.line(e.line).filter(|_| e.line > 0)))),
+    }
+}
+
+/// Writes what is left to write: the shapes (with `built`), the diagnostics (text on
+/// standard error, or the JSON document with the shapes).
+fn finish(args: &Args, out: &mut Out, diags: &[Diagnostic], built: Option<&mut Built>) {
+    if !args.report.json {
+        print_text(diags, args.explain);
+        if let Some(b) = built {
+            let g = &mut b.graph;
+            for (name, id) in &b.names {
+                match g.shape_string(*id) {
+                    Ok(s) => writeln!(out, "{name}: {s}"),
+                    Err(e) => writeln!(out, "{name}: {e}"),
+                }
+            }
+        }
+        return;
+    }
+    if args.dot {
+        // The picture is on standard output: the diagnostics go to standard error.
+        print_text(diags, args.explain);
+        return;
+    }
+    write!(out, "{{\"ok\":{},\"tensors\":[", built.is_some());
+    if let Some(b) = built {
+        let g = &mut b.graph;
+        for (i, (name, id)) in b.names.iter().enumerate() {
+            if i > 0 {
+                write!(out, ",");
+            }
+            write!(out, "{{\"name\":");
+            let r = write_json_str(out, name);
+            written(out, r);
+            match g.shape_string(*id) {
+                Ok(s) => write!(out, ",\"shape\":\"{s}\"}}"),
+                Err(e) => {
+                    write!(out, ",\"shape\":null,\"error\":");
+                    let r = write_json_str(out, &e.to_string());
+                    written(out, r);
+                    write!(out, "}}");
+                }
+            }
+        }
+    }
+    write!(out, "],");
+    write_diagnostics(out, diags);
+    writeln!(out, "}}");
 }

@@ -10,7 +10,11 @@ mod input;
 mod out;
 mod parse_cmd;
 mod path_cmd;
+mod report;
 mod run_cmd;
+mod run_errors;
+mod run_output;
+mod run_plan;
 
 use std::process::ExitCode;
 

@@ -2,11 +2,12 @@
 
 use std::process::ExitCode;
 
-use einrow::diagnostic::{render, Label};
-use einrow::spec::{parse_einsum, parse_labels, parse_numpy, SpecError};
-use einrow::Coded;
+use einrow::diagnostic::Diagnostic;
+use einrow::lint::{einsum_lints, numpy_lints};
+use einrow::spec::{parse_einsum, parse_labels, parse_numpy};
 
-use crate::out::{error, Out};
+use crate::out::Out;
+use crate::report::{has_errors, print_text, write_diagnostics, ReportArgs};
 
 /// Arguments of `einrow parse`.
 #[derive(clap::Args)]
@@ -19,34 +20,71 @@ pub struct Args {
     /// Parse as numpy einsum subscripts (`ij,jk->ik`).
     #[arg(long)]
     numpy: bool,
-    /// Print the ROWS structure of the case format (einrow::check::format) as JSON instead of
-    /// the canonical text.
+    /// With --einsum or --numpy: the number of operands the spec is for (a spec with another
+    /// number of operand slots is an error, with a fix when `,` stands where `;` was meant).
     #[arg(long)]
-    json: bool,
+    operands: Option<usize>,
+    #[command(flatten)]
+    report: ReportArgs,
 }
 
-/// Runs `einrow parse`.
+/// Runs `einrow parse`: prints the canonical text (or, with `--json`, the ROWS structure of
+/// the case format with the diagnostics); warnings go to standard error.
 pub fn run(args: &Args, out: &mut Out) -> ExitCode {
-    let result = if args.numpy {
-        parse_numpy(&args.spec).map(|s| (s.to_string(), numpy_json(&s)))
-    } else if args.einsum {
-        parse_einsum(&args.spec).map(|s| (s.to_string(), s.to_json()))
-    } else {
-        parse_labels(&args.spec).map(|s| (s.to_string(), s.to_json()))
-    };
-    match result {
-        Ok((text, json)) => {
-            if args.json {
-                writeln!(out, "{json}");
-            } else {
-                writeln!(out, "{text}");
+    let (result, mut diags) = parse(args);
+    args.report.apply(&mut diags);
+    let failed = result.is_none() || has_errors(&diags);
+    if args.report.json {
+        match result.filter(|_| !failed) {
+            // The ROWS object, with the diagnostics as its last member when there are some.
+            Some((_, rows)) => {
+                let text = rows.to_string();
+                match text.strip_suffix('}') {
+                    Some(head) if !diags.is_empty() => {
+                        let sep = if head.ends_with('{') { "" } else { "," };
+                        write!(out, "{head}{sep}");
+                        write_diagnostics(out, &diags);
+                        writeln!(out, "}}");
+                    }
+                    _ => writeln!(out, "{text}"),
+                }
             }
-            ExitCode::SUCCESS
+            _ => {
+                write!(out, "{{");
+                write_diagnostics(out, &diags);
+                writeln!(out, "}}");
+            }
         }
-        Err(e) => {
-            error(&render_spec_error(&args.spec, &e));
-            ExitCode::from(1)
+    } else {
+        print_text(&diags, false);
+        if let (Some((canonical, _)), false) = (&result, failed) {
+            writeln!(out, "{canonical}");
         }
+    }
+    if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// The canonical text and ROWS JSON of the spec, or none; and its diagnostics.
+fn parse(args: &Args) -> (Option<(String, serde_json::Value)>, Vec<Diagnostic>) {
+    let text = args.spec.as_str();
+    let parsed = if args.numpy {
+        parse_numpy(text).map(|s| {
+            let diags = args.operands.map(|n| numpy_lints(text, &s, n)).unwrap_or_default();
+            ((s.to_string(), numpy_json(&s)), diags)
+        })
+    } else if args.einsum {
+        parse_einsum(text)
+            .map(|s| ((s.to_string(), s.to_json()), einsum_lints(text, &s, args.operands)))
+    } else {
+        parse_labels(text).map(|s| ((s.to_string(), s.to_json()), Vec::new()))
+    };
+    match parsed {
+        Ok((result, diags)) => (Some(result), diags),
+        Err(e) => (None, vec![e.to_diagnostic(text)]),
     }
 }
 
@@ -63,11 +101,4 @@ fn numpy_json(spec: &einrow::spec::ast::NumpySpec) -> serde_json::Value {
         "inputs": spec.inputs.iter().map(term).collect::<Vec<_>>(),
         "output": spec.output.as_ref().map(term),
     })
-}
-
-/// Renders a spec error with carets under the spec text.
-pub fn render_spec_error(spec: &str, e: &SpecError) -> String {
-    let mut labels = vec![Label { span: e.span(), note: String::new() }];
-    labels.extend(e.related().into_iter().map(|(span, note)| Label { span, note: note.into() }));
-    render(spec, e.code(), &e.to_string(), &labels)
 }

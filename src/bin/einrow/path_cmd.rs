@@ -3,10 +3,12 @@
 
 use std::process::ExitCode;
 
-use crate::out::{error, Out};
+use crate::out::Out;
+use crate::report::{print_text, write_diagnostics};
+use crate::run_errors::numpy_error;
 
-use einrow::diagnostic::{render, Label};
-use einrow::numpy::{einsum_path, EinsumError, MemoryLimit, Optimize, PathOptions};
+use einrow::diagnostic::{Diagnostic, Location};
+use einrow::numpy::{einsum_path, MemoryLimit, Optimize, PathOptions};
 use einrow::{Coded, ErrorCode, Span};
 
 /// Arguments of `einrow path`.
@@ -22,7 +24,8 @@ pub struct Args {
     /// The most elements an intermediate may hold (a number, or `max_input`).
     #[arg(long)]
     memory_limit: Option<String>,
-    /// Also print the report as one JSON object on the last line.
+    /// Also print the report as one JSON object on the last line; an error as
+    /// `{"ok":false,"diagnostics":[...]}`.
     #[arg(long)]
     json: bool,
 }
@@ -31,14 +34,21 @@ pub struct Args {
 pub fn run(args: &Args, out: &mut Out) -> ExitCode {
     match execute(args, out) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(text) => {
-            error(&text);
+        Err(d) => {
+            out.set_status(1);
+            if args.json {
+                write!(out, "{{\"ok\":false,");
+                write_diagnostics(out, &[*d]);
+                writeln!(out, "}}");
+            } else {
+                print_text(&[*d], false);
+            }
             ExitCode::from(1)
         }
     }
 }
 
-fn execute(args: &Args, out: &mut Out) -> Result<(), String> {
+fn execute(args: &Args, out: &mut Out) -> Result<(), Box<Diagnostic>> {
     let mut shapes = Vec::with_capacity(args.shapes.len());
     for text in &args.shapes {
         shapes.push(shape(text)?);
@@ -52,13 +62,8 @@ fn execute(args: &Args, out: &mut Out) -> Result<(), String> {
         opts = opts.memory_limit(limit);
     }
     let refs: Vec<&[usize]> = shapes.iter().map(Vec::as_slice).collect();
-    let report = einsum_path(&args.subscripts, &refs, &opts).map_err(|e| match e {
-        EinsumError::Path(p) => {
-            let p = p.at(&spans, Span::new(0, args.optimize.len()));
-            located(&args.optimize, p.code(), &p.to_string(), p.span())
-        }
-        other => located(&args.subscripts, other.code(), &other.to_string(), other.span()),
-    })?;
+    let report = einsum_path(&args.subscripts, &refs, &opts)
+        .map_err(|e| numpy_error(&args.subscripts, &refs, e, (&args.optimize, &spans)))?;
     writeln!(out, "{report}");
     if args.json {
         writeln!(out, "{}", report.to_json());
@@ -67,7 +72,7 @@ fn execute(args: &Args, out: &mut Out) -> Result<(), String> {
 }
 
 /// Comma-separated sizes; empty text is a scalar's shape.
-fn shape(text: &str) -> Result<Vec<usize>, String> {
+fn shape(text: &str) -> Result<Vec<usize>, Box<Diagnostic>> {
     let mut dims = Vec::new();
     let mut start = 0;
     for part in text.split(',') {
@@ -84,8 +89,10 @@ fn shape(text: &str) -> Result<Vec<usize>, String> {
     Ok(dims)
 }
 
-fn located(source: &str, code: ErrorCode, message: &str, span: Option<Span>) -> String {
-    let labels: Vec<Label> =
-        span.into_iter().map(|span| Label { span, note: String::new() }).collect();
-    render(source, code, message, &labels)
+fn located(source: &str, code: ErrorCode, message: &str, span: Option<Span>) -> Box<Diagnostic> {
+    let d = Diagnostic::error(code, message);
+    Box::new(match span {
+        Some(s) => d.at(Location::in_text(source, s)),
+        None => d,
+    })
 }

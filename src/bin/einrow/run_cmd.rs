@@ -1,22 +1,26 @@
 //! `einrow run SPEC OPERAND...`: execute a numpy einsum (`ij,jk->ik`) or an OCANNL spec
-//! (`ij;jk=>ik`) on given or random tensors; print the result, the plan, or timings.
+//! (`ij;jk=>ik`) on given or random tensors; print the result, the plan, or timings, as text
+//! or (`--json`) as one JSON document.
 
 use std::borrow::Cow;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use einrow::diagnostic::{render, Label};
-use einrow::formats::convert::{
-    named_einsum, read_tensor, to_vespa, write_nested_json, ConvertError, NamedTensor,
-};
-use einrow::formats::vespa::{is_dimension_name, write_json, EncodeOptions, Tensor as VespaTensor};
+use einrow::diagnostic::{Diagnostic, Location};
+use einrow::formats::convert::{read_tensor, NamedTensor};
 use einrow::kernel::RunOptions;
-use einrow::numpy::{einsum_with, time_runs};
+use einrow::lint::{einsum_lints, numpy_lints};
+use einrow::numpy::{einsum_optimized_with, einsum_with, time_runs, Optimize, PathOptions};
 use einrow::project::{plan_einsum, run_plan, Concrete, IndexPlan};
+use einrow::spec::{parse_einsum, parse_numpy};
 use einrow::tensor::{DType, Tensor};
-use einrow::{Coded, ErrorCode, Span};
+use einrow::{ErrorCode, Span};
 
-use crate::out::{error, Out};
+use crate::out::Out;
+use crate::report::{has_errors, ReportArgs};
+use crate::run_errors::{coded, numpy_error, ocannl_error};
+use crate::run_output::{finish, Done, Outcome, Plan};
+use crate::run_plan::NumpyPlan;
 
 /// `--threads` may ask for at most this many worker threads per available CPU.
 pub const THREADS_PER_CPU: usize = 4;
@@ -26,126 +30,186 @@ pub const THREADS_PER_CPU: usize = 4;
 pub struct Args {
     /// numpy subscripts (`ij,jk->ik`), an OCANNL spec (`ij;jk=>ik`), or with `--named` the
     /// output dimension names (`x,y`).
-    spec: String,
+    pub spec: String,
     /// Operands: nested JSON arrays or Vespa literals; `@path` reads a file (at most 1 GiB).
-    operands: Vec<String>,
+    pub operands: Vec<String>,
     /// A random operand of these sizes (`512,512`), after the given operands (repeatable).
     #[arg(long = "random")]
-    random: Vec<String>,
-    /// Storage type of random operands: f64, f32, bf16, int8.
+    pub random: Vec<String>,
+    /// Storage type of random operands: f64, f32, f16, bf16, or numpy's name of any of them
+    /// (integer and bool types hold the random values truncated toward zero).
     #[arg(long, default_value = "f64")]
-    dtype: String,
+    pub dtype: String,
     /// Time N runs after a warm-up and print `median: <ms> ms`.
     #[arg(long)]
-    bench: Option<usize>,
+    pub bench: Option<usize>,
     /// Worker threads (default: one per CPU). At most 4 per available CPU: a larger count is
     /// an error (each thread is an OS thread with its own stack).
     #[arg(long)]
-    threads: Option<usize>,
-    /// Print the indexing plan.
+    pub threads: Option<usize>,
+    /// Print the plan: an OCANNL spec's loops; for numpy subscripts the contraction path
+    /// (numpy's einsum_path report: FLOP counts, the largest intermediate) and each
+    /// contraction's loops, FLOPs and result size. The einsum then runs along that path.
     #[arg(long)]
-    plan: bool,
+    pub plan: bool,
+    /// numpy subscripts: contract along this path: greedy (the default with --plan), optimal,
+    /// dp, auto, or an explicit path such as `[[1,2],[0,1]]`.
+    #[arg(long)]
+    pub optimize: Option<String>,
+    /// Do not print the result's values: its shape only (with --json, no `values`).
+    #[arg(long)]
+    pub no_values: bool,
     /// Print the result as a Vespa literal with these dimension names (comma-separated; each
     /// letters, digits and `_`, as Vespa's type specs require).
-    #[arg(long)]
-    vespa_names: Option<String>,
+    #[arg(long, conflicts_with = "json")]
+    pub vespa_names: Option<String>,
     /// With `--vespa-names`: print Vespa's constant-tensor JSON instead of the literal.
     #[arg(long, requires = "vespa_names")]
-    vespa_json: bool,
+    pub vespa_json: bool,
     /// Operands are Vespa tensors joined on equal dimension names; SPEC names the output's.
     #[arg(long)]
-    named: bool,
+    pub named: bool,
+    #[command(flatten)]
+    pub report: ReportArgs,
 }
 
-/// Runs `einrow run`.
+/// Runs `einrow run`: exit 0 when the result is printed, 1 on an error (or a denied warning).
 pub fn run(args: &Args, out: &mut Out) -> ExitCode {
-    let threads = match thread_count(args.threads) {
-        Ok(n) => n,
-        Err((code, msg)) => return fail(code, &msg),
+    let mut diags = Vec::new();
+    let outcome = match thread_count(args.threads) {
+        Ok(threads) => match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+            Ok(pool) => pool.install(|| execute(args, &mut diags)),
+            Err(e) => Err(Box::new(Diagnostic::error(ErrorCode::Io, e.to_string()))),
+        },
+        Err(d) => Err(d),
     };
-    let pool = match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
-        Ok(p) => p,
-        Err(e) => return fail("io", &e.to_string()),
-    };
-    pool.install(|| match execute(args, out) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err((code, msg)) => fail(code, &msg),
-    })
+    finish(args, out, outcome, diags)
 }
 
 /// The pool size for `--threads`: 0 (rayon's default, one per CPU) when not given; above
 /// [`THREADS_PER_CPU`] per available CPU a `value` error that states the cap.
-fn thread_count(asked: Option<usize>) -> Result<usize, Failure> {
+fn thread_count(asked: Option<usize>) -> Result<usize, Box<Diagnostic>> {
     let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
     let cap = cpus.saturating_mul(THREADS_PER_CPU);
     match asked {
-        Some(n) if n > cap => Err((
-            "value",
+        Some(n) if n > cap => Err(Box::new(Diagnostic::error(
+            ErrorCode::Value,
             format!(
                 "--threads {n} is above the cap of {cap} ({THREADS_PER_CPU} per available CPU, \
                  {cpus} here)"
             ),
-        )),
+        ))),
         Some(n) => Ok(n),
         None => Ok(0),
     }
 }
 
-fn fail(code: &str, msg: &str) -> ExitCode {
-    error(&format!("error[{code}]: {msg}"));
-    ExitCode::from(1)
-}
+type Failure = Box<Diagnostic>;
 
-type Failure = (&'static str, String);
-
-fn coded<E: Coded + std::fmt::Display>(e: E) -> Failure {
-    (e.code().as_str(), e.to_string())
-}
-
-/// A printing failure: a closed or failed standard output ends the process (see `out`).
-fn printed(out: &mut Out, r: Result<(), ConvertError>) -> Result<(), Failure> {
-    match r {
-        Err(ConvertError::Io(e)) => out.fail(&e),
-        other => other.map_err(coded),
-    }
-}
-
-fn execute(args: &Args, out: &mut Out) -> Result<(), Failure> {
+/// Reads the operands, checks the spec (its warnings go to `diags`), plans and runs it.
+fn execute(args: &Args, diags: &mut Vec<Diagnostic>) -> Result<Outcome, Failure> {
     if args.named {
-        return run_named(args, out);
+        return crate::run_output::run_named(args);
     }
     let operands = operands(args)?;
     let tensors: Vec<&Tensor> = operands.iter().map(|n| &n.tensor).collect();
-    let opts = RunOptions::default();
-    let ocannl = args.spec.contains("=>");
-    let plan = if ocannl { Some(ocannl_plan(&args.spec, &tensors)?) } else { None };
-    if args.plan {
-        match &plan {
-            Some(p) => write!(out, "{p}"),
-            None => print_numpy_plan(out, &args.spec, &tensors)?,
-        }
+    let shapes: Vec<&[usize]> = tensors.iter().map(|t| t.shape()).collect();
+    // `;` or `=>` mark an OCANNL spec (numpy subscripts have neither).
+    let ocannl = args.spec.contains("=>") || args.spec.contains(';');
+    diags.extend(lints(&args.spec, ocannl, shapes.len())?);
+    args.report.apply(diags);
+    if has_errors(diags) {
+        return Err(Box::new(
+            diags.remove(diags.iter().position(Diagnostic::is_error).unwrap_or(0)),
+        ));
     }
-    let compute = || -> Result<Tensor, Failure> {
-        match &plan {
-            Some(p) => {
-                let data: Vec<Cow<[f64]>> =
-                    tensors.iter().map(|t| f64_data(t)).collect::<Result<_, _>>()?;
-                let refs: Vec<&[f64]> = data.iter().map(|d| &d[..]).collect();
-                let out = run_plan(p, &refs).map_err(coded)?;
-                let dims: Vec<usize> = p.result_dims.iter().map(|d| *d as usize).collect();
-                Tensor::from_vec(&dims, out).map_err(coded)
-            }
-            None => einsum_with(&args.spec, &tensors, &opts).map_err(coded),
-        }
+    let path = path_options(args)?;
+    let plan = if ocannl {
+        Some(Plan::Index(ocannl_plan(&args.spec, &shapes)?))
+    } else if args.plan {
+        let p = NumpyPlan::new(&args.spec, &shapes, path.as_ref().map_or(&greedy(), |p| &p.0));
+        Some(Plan::Numpy(p.map_err(|e| numpy_fail(args, &shapes, e, path.as_ref()))?))
+    } else {
+        None
     };
+    let result = || compute(args, (&tensors, &shapes), plan.as_ref(), path.as_ref());
     if let Some(n) = args.bench {
-        let timing = time_runs(n, n, Duration::ZERO, || compute().map(|_| ()))?;
-        writeln!(out, "runs: {}, best: {:.3} ms", timing.runs, timing.best.as_secs_f64() * 1e3);
-        writeln!(out, "median: {:.3} ms", timing.median.as_secs_f64() * 1e3);
-        return Ok(());
+        let timing = time_runs(n, n, Duration::ZERO, || result().map(|_| ()))?;
+        let plan = plan.filter(|_| args.plan);
+        return Ok(Outcome { plan, timing: Some(timing), result: None });
     }
-    let result = compute()?;
-    print_result(out, &result, args.vespa_names.as_deref(), args.vespa_json)
+    let done = result()?;
+    Ok(Outcome { plan: plan.filter(|_| args.plan), timing: None, result: Some(Done::Dense(done)) })
+}
+
+/// Runs the spec once: an OCANNL plan, numpy einsum along the path of `--optimize` (or the
+/// greedy path `--plan` printed), else numpy einsum's own order.
+fn compute(
+    args: &Args,
+    (tensors, shapes): (&[&Tensor], &[&[usize]]),
+    plan: Option<&Plan>,
+    path: Option<&(PathOptions, Vec<Span>)>,
+) -> Result<Tensor, Failure> {
+    let opts = RunOptions::default();
+    let fail = |e| numpy_fail(args, shapes, e, path);
+    match (plan, path) {
+        (Some(Plan::Index(p)), _) => index_run(p, tensors),
+        (_, Some((p, _))) => einsum_optimized_with(&args.spec, tensors, p, &opts).map_err(fail),
+        (Some(Plan::Numpy(_)), None) => {
+            einsum_optimized_with(&args.spec, tensors, &greedy(), &opts).map_err(fail)
+        }
+        (None, None) => einsum_with(&args.spec, tensors, &opts).map_err(fail),
+    }
+}
+
+fn greedy() -> PathOptions {
+    PathOptions::new(Optimize::Greedy)
+}
+
+/// `--optimize` read, with the spans of an explicit path's steps (for errors).
+fn path_options(args: &Args) -> Result<Option<(PathOptions, Vec<Span>)>, Failure> {
+    let Some(text) = &args.optimize else { return Ok(None) };
+    match Optimize::parse_with_spans(text) {
+        Ok((o, spans)) => Ok(Some((PathOptions::new(o), spans))),
+        Err(e) => {
+            let d = Diagnostic::error(einrow::Coded::code(&e), e.to_string());
+            Err(Box::new(match e.span() {
+                Some(s) => d.at(Location::in_text(text, s)),
+                None => d,
+            }))
+        }
+    }
+}
+
+fn numpy_fail(
+    args: &Args,
+    shapes: &[&[usize]],
+    e: einrow::numpy::EinsumError,
+    path: Option<&(PathOptions, Vec<Span>)>,
+) -> Failure {
+    let text = args.optimize.as_deref().unwrap_or("");
+    let spans = path.map_or(&[][..], |p| &p.1[..]);
+    numpy_error(&args.spec, shapes, e, (text, spans))
+}
+
+/// The spec's parse errors and lints against `n` operands.
+fn lints(spec: &str, ocannl: bool, n: usize) -> Result<Vec<Diagnostic>, Failure> {
+    if ocannl {
+        let parsed = parse_einsum(spec).map_err(|e| Box::new(e.to_diagnostic(spec)))?;
+        Ok(einsum_lints(spec, &parsed, Some(n)))
+    } else {
+        let parsed = parse_numpy(spec).map_err(|e| Box::new(e.to_diagnostic(spec)))?;
+        Ok(numpy_lints(spec, &parsed, n))
+    }
+}
+
+/// Runs an OCANNL plan on the operands' values (as f64).
+fn index_run(p: &IndexPlan, tensors: &[&Tensor]) -> Result<Tensor, Failure> {
+    let data: Vec<Cow<[f64]>> = tensors.iter().map(|t| f64_data(t)).collect::<Result<_, _>>()?;
+    let refs: Vec<&[f64]> = data.iter().map(|d| &d[..]).collect();
+    let out = run_plan(p, &refs).map_err(coded)?;
+    let dims: Vec<usize> = p.result_dims.iter().map(|d| *d as usize).collect();
+    Tensor::from_vec(&dims, out).map_err(coded)
 }
 
 /// A tensor's values as one contiguous f64 slice: borrowed when it already is one, else a
@@ -160,77 +224,33 @@ fn f64_data(t: &Tensor) -> Result<Cow<'_, [f64]>, Failure> {
     t.try_to_f64_vec().map(Cow::Owned).map_err(coded)
 }
 
-/// The names of `--vespa-names`, each a Vespa dimension name (letters, digits and `_`): else a
-/// `syntax` error with carets under the first bad one, so that every printed literal reads back.
-fn vespa_names(text: &str) -> Result<Vec<String>, Failure> {
-    let mut names = Vec::new();
-    let mut at = 0;
-    for part in text.split(',') {
-        let name = part.trim();
-        if !is_dimension_name(name) {
-            let start = at + (part.len() - part.trim_start().len());
-            let span = Span::new(start, start + name.len());
-            let message = format!(
-                "--vespa-names: '{name}' is not a dimension name (one or more letters, digits \
-                 and '_')"
-            );
-            let shown =
-                render(text, ErrorCode::Syntax, &message, &[Label { span, note: "".into() }]);
-            let body = shown.split_once("]: ").map_or(shown.as_str(), |(_, b)| b);
-            return Err(("syntax", body.trim_end().to_string()));
-        }
-        names.push(name.to_string());
-        at += part.len() + 1;
-    }
-    Ok(names)
-}
-
-/// Prints the result, streamed: nested JSON, or with `names` a Vespa literal (or Vespa JSON).
-fn print_result(
-    out: &mut Out,
-    result: &Tensor,
-    names: Option<&str>,
-    json: bool,
-) -> Result<(), Failure> {
-    let Some(n) = names else {
-        let written = write_nested_json(result, out);
-        printed(out, written)?;
-        writeln!(out);
-        return Ok(());
-    };
-    let names = vespa_names(n)?;
-    let v = to_vespa(result, &names).map_err(coded)?;
-    if json {
-        let opts = EncodeOptions { short_form: true, ..Default::default() };
-        let written = write_json(&v, opts, out).map_err(ConvertError::from);
-        printed(out, written)?;
-    } else {
-        // `Out` ends the process itself when a write fails.
-        let _ = v.write_text(out);
-    }
-    writeln!(out);
-    Ok(())
-}
-
 fn operands(args: &Args) -> Result<Vec<NamedTensor>, Failure> {
     let mut out = Vec::new();
-    for text in &args.operands {
+    for (i, text) in args.operands.iter().enumerate() {
         let text = match text.strip_prefix('@') {
-            Some(path) => {
-                crate::input::read_text(path).map_err(|e| ("io", format!("{path}: {e}")))?
-            }
+            Some(path) => crate::input::read_text(path).map_err(|e| {
+                Box::new(Diagnostic::error(ErrorCode::Io, format!("operand {i}: {path}: {e}")))
+            })?,
             None => text.clone(),
         };
-        out.push(read_tensor(&text).map_err(coded)?);
+        out.push(read_tensor(&text).map_err(|e| {
+            let code = einrow::Coded::code(&e);
+            Box::new(Diagnostic::error(code, format!("operand {i}: {e}")))
+        })?);
     }
-    let dtype = DType::from_name(&args.dtype)
-        .ok_or(("value", format!("unknown dtype {:?}", args.dtype)))?;
+    let dtype = DType::parse(&args.dtype).map_err(|e| {
+        Box::new(Diagnostic::error(einrow::Coded::code(&e), format!("--dtype: {e}")))
+    })?;
     let mut seed = 0x9E37_79B9_7F4A_7C15u64;
     for dims in &args.random {
         let shape: Vec<usize> = dims
             .split(',')
             .filter(|s| !s.trim().is_empty())
-            .map(|s| s.trim().parse().map_err(|_| ("syntax", format!("bad sizes {dims:?}"))))
+            .map(|s| {
+                s.trim().parse().map_err(|_| {
+                    Box::new(Diagnostic::error(ErrorCode::Syntax, format!("bad sizes {dims:?}")))
+                })
+            })
             .collect::<Result<_, _>>()?;
         let values = std::iter::repeat_with(|| random_unit(&mut seed));
         let tensor = Tensor::from_f64_iter(dtype, &shape, values).map_err(coded)?;
@@ -249,32 +269,11 @@ fn random_unit(state: &mut u64) -> f64 {
 }
 
 /// The plan of an OCANNL spec over the operands' sizes (each an output row).
-fn ocannl_plan(spec: &str, tensors: &[&Tensor]) -> Result<IndexPlan, Failure> {
-    let shapes: Vec<Concrete> = tensors
+fn ocannl_plan(spec: &str, shapes: &[&[usize]]) -> Result<IndexPlan, Failure> {
+    let concrete: Vec<Concrete> = shapes
         .iter()
-        .map(|t| Concrete::output(&t.shape().iter().map(|&d| d as u64).collect::<Vec<_>>()))
+        .map(|s| Concrete::output(&s.iter().map(|&d| d as u64).collect::<Vec<_>>()))
         .collect();
-    let refs: Vec<&Concrete> = shapes.iter().collect();
-    plan_einsum(spec, &refs).map_err(coded)
-}
-
-fn print_numpy_plan(out: &mut Out, spec: &str, tensors: &[&Tensor]) -> Result<(), Failure> {
-    let parsed = einrow::spec::parse_numpy(spec).map_err(coded)?;
-    let shapes: Vec<&[usize]> = tensors.iter().map(|t| t.shape()).collect();
-    let an = einrow::numpy::analyze(&parsed, &shapes).map_err(coded)?;
-    writeln!(out, "{an:#?}");
-    Ok(())
-}
-
-fn run_named(args: &Args, out: &mut Out) -> Result<(), Failure> {
-    let mut vs = Vec::new();
-    for text in &args.operands {
-        vs.push(VespaTensor::from_literal(text, None).map_err(coded)?);
-    }
-    let names: Vec<&str> = args.spec.split(',').map(str::trim).filter(|s| !s.is_empty()).collect();
-    let refs: Vec<&VespaTensor> = vs.iter().collect();
-    let r = named_einsum(&names, &refs).map_err(coded)?;
-    let _ = r.write_text(out);
-    writeln!(out);
-    Ok(())
+    let refs: Vec<&Concrete> = concrete.iter().collect();
+    plan_einsum(spec, &refs).map_err(|e| ocannl_error(spec, shapes, e))
 }

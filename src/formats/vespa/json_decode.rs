@@ -241,7 +241,7 @@ fn decode_hex(s: &str, node: &Node, b: &Builder) -> Result<Vec<f64>> {
         return Err(VespaError::elems(node.span, "the values string does not contain any values"));
     }
     let own = cell.hex_digits();
-    let inferred = (cells > 0 && s.len() % cells == 0)
+    let inferred = (cells > 0 && s.len().is_multiple_of(cells))
         .then(|| s.len() / cells)
         .filter(|w| [2, 4, 8, 16].contains(w));
     let width = match inferred {
@@ -252,7 +252,7 @@ fn decode_hex(s: &str, node: &Node, b: &Builder) -> Result<Vec<f64>> {
             ))
         }
         Some(w) => w,
-        None if s.len() % own == 0 && s.len() / own <= cells => own,
+        None if s.len().is_multiple_of(own) && s.len() / own <= cells => own,
         None => {
             return Err(VespaError::elems(
                 node.span,

@@ -109,7 +109,7 @@ impl Labeler {
         let stride = 1 + ch.below(3) as u64;
         let with_conv = conv && ch.one_in(2);
         let (over, conv_term, offset) = if !with_conv {
-            if n % stride != 0 {
+            if !n.is_multiple_of(stride) {
                 return None;
             }
             (n / stride, None, ch.below(stride as usize) as u64)
@@ -119,9 +119,9 @@ impl Labeler {
             let padded = ch.one_in(2);
             let span = dil * (ks - 1) + 1;
             let over = if padded {
-                (n % stride == 0).then(|| n / stride)?
+                n.is_multiple_of(stride).then(|| n / stride)?
             } else {
-                (n >= span && (n - span) % stride == 0).then(|| (n - span) / stride + 1)?
+                (n >= span && (n - span).is_multiple_of(stride)).then(|| (n - span) / stride + 1)?
             };
             let kernel = self.fresh_label(&ConcreteDim::new(ks))?;
             self.required.push(kernel.clone());

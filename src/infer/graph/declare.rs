@@ -45,6 +45,8 @@ impl Graph {
                                 chain: Vec::new(),
                                 spec: Some(text.to_string()),
                                 statement: None,
+                                conflict: None,
+                                failed_step: None,
                             }))
                         })?;
                         let text: Arc<str> = text.into();

@@ -169,7 +169,7 @@ impl Graph {
     /// ```
     pub fn row_of(&mut self, t: TensorId, kind: RowKind) -> Result<Handle, InferError> {
         let Some(entry) = self.tensors.get(t.index()) else {
-            return Err(usage(ErrorCode::Label, format!("unknown tensor {t}")));
+            return Err(InferError::UnknownTensor { name: t.to_string() });
         };
         let var = match entry.shape {
             ShapeRef::Fresh(v) => Some(RowVar(v.0 + kind.index() as u32)),

@@ -24,7 +24,7 @@ impl Graph {
     /// naming what is still unknown.
     pub fn dims(&self, t: TensorId) -> Result<[Vec<Solved>; 3], InferError> {
         if t.index() >= self.tensors.len() {
-            return Err(super::steps::usage(ErrorCode::Label, format!("unknown tensor {t}")));
+            return Err(InferError::UnknownTensor { name: t.to_string() });
         }
         let shape = self.shape(t);
         let mut out: [Vec<Solved>; 3] = Default::default();

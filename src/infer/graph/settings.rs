@@ -199,3 +199,56 @@ fn with_setting(err: InferError, e: &HandleEntry, what: &str) -> InferError {
         }
     }
 }
+
+/// A [`Graph::set_dim`] as an explanation reads it: which handle, where it was captured, the
+/// size it set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct SetDimRecord {
+    /// The handle's name (a label, a row variable, `x.batch` for a leaf's row).
+    pub name: crate::spec::ast::Name,
+    /// The size set.
+    pub size: u64,
+    /// Where the handle came from.
+    pub at: SetDimAt,
+}
+
+/// Where a set handle came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SetDimAt {
+    /// A label (`row` false) or row variable captured from a step's spec.
+    Step(crate::ids::StepId, bool),
+    /// A leaf's declared row variable ([`Graph::row_of`]).
+    Leaf(TensorId, crate::spec::ast::RowKind),
+    /// A row variable made on its own ([`Graph::row_var`]).
+    Free,
+}
+
+impl Graph {
+    /// Every `set_dim` that holds in the graph, in order. Read only to explain an error.
+    pub(crate) fn set_dim_records(&self) -> Vec<SetDimRecord> {
+        // Handles not captured from a step are made one per `RowVar`/`RowOf` event, in order.
+        let mut free = self.events.iter().filter_map(|e| match e {
+            Event::RowOf(t, k) => Some(SetDimAt::Leaf(*t, *k)),
+            Event::RowVar(_) => Some(SetDimAt::Free),
+            _ => None,
+        });
+        let places: Vec<SetDimAt> = self
+            .handles
+            .iter()
+            .map(|h| match h.step {
+                Some(s) => SetDimAt::Step(s, matches!(h.target, Target::Row(_))),
+                None => free.next().unwrap_or(SetDimAt::Free),
+            })
+            .collect();
+        let mut out = Vec::new();
+        for e in &self.events {
+            let Event::SetDim(h, n) = e else { continue };
+            let (Some(entry), Some(at)) = (self.handles.get(*h as usize), places.get(*h as usize))
+            else {
+                continue;
+            };
+            out.push(SetDimRecord { name: entry.name.clone(), size: *n, at: *at });
+        }
+        out
+    }
+}

@@ -91,6 +91,7 @@ impl Graph {
                 let spec_part = spec.map(|t| format!(" \"{t}\"")).unwrap_or_default();
                 s.statement = Some(format!("{name} = {op}{spec_part} {}", names.join(" ")));
                 s.spec = spec.map(String::from);
+                s.failed_step = Some((op, args.to_vec()));
                 self.note_settings(s, args);
             }
             _ => {}
@@ -255,7 +256,7 @@ impl Graph {
 
     fn check_args(&self, op: OpKind, args: &[TensorId]) -> Result<(), InferError> {
         if let Some(bad) = args.iter().find(|a| a.index() >= self.tensors.len()) {
-            return Err(usage(ErrorCode::Label, format!("unknown tensor {bad}")));
+            return Err(InferError::UnknownTensor { name: bad.to_string() });
         }
         let ok = match op {
             OpKind::Pointwise => (1..=3).contains(&args.len()),

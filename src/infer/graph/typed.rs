@@ -154,6 +154,31 @@ impl ShapeBuilder {
     }
 }
 
+/// The shape as a shape string (`...,8|32`); a row variable, shared or not, shows as `...`.
+///
+/// ```
+/// use einrow::infer::ShapeBuilder;
+/// let s = ShapeBuilder::new().batch_open().batch([8]).input([4]).output([32]);
+/// assert_eq!(s.to_string(), "...,8|4->32");
+/// ```
+impl std::fmt::Display for ShapeBuilder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let row = |items: &SmallVec<[Item; 4]>| {
+            let shown: Vec<String> = items
+                .iter()
+                .map(|item| match item {
+                    Item::Size(n) => n.to_string(),
+                    Item::Top => "1!".to_string(),
+                    Item::Var(_) | Item::Open => "...".to_string(),
+                })
+                .collect();
+            shown.join(",")
+        };
+        let [b, i, o] = &self.rows;
+        f.write_str(&crate::shape::rows_text(&row(b), &row(i), &row(o)))
+    }
+}
+
 /// A tensor's solved sizes, row by row. The memory layout of a tensor is row-major over
 /// batch, then output, then input axes ([`TensorSizes::memory_order`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]

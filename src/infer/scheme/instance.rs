@@ -200,7 +200,7 @@ impl Instance {
         self.spans
             .get(t.index())
             .copied()
-            .ok_or_else(|| usage(ErrorCode::Label, format!("unknown tensor {t}")))
+            .ok_or_else(|| InferError::UnknownTensor { name: t.to_string() })
     }
 
     /// A tensor's sizes in memory order (batch, output, input).

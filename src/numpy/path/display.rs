@@ -29,15 +29,51 @@ fn number(x: u128) -> Value {
 
 impl fmt::Display for PathReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write_table(f, false)
+    }
+}
+
+impl PathReport {
+    /// The report exactly as numpy's `einsum_path` returns it: the table of [`Display`]
+    /// without the path line, with numpy's count of the optimized FLOPs (one more than the sum
+    /// over the contractions) and the speedup computed from that count.
+    ///
+    /// [`Display`]: std::fmt::Display
+    ///
+    /// ```
+    /// use einrow::numpy::{einsum_path, Optimize, PathOptions};
+    /// let shapes: [&[usize]; 3] = [&[2, 3], &[3, 4], &[4, 5]];
+    /// let report = einsum_path("ij,jk,kl->il", &shapes, &PathOptions::new(Optimize::Greedy))?;
+    /// let text = report.numpy_text();
+    /// assert!(text.contains("  Optimized FLOP count:  1.810e+02\n"));
+    /// assert!(text.ends_with("   3                   jl,ij->il                                   il->il"));
+    /// # Ok::<(), einrow::numpy::EinsumError>(())
+    /// ```
+    pub fn numpy_text(&self) -> String {
+        struct Numpy<'a>(&'a PathReport);
+        impl fmt::Display for Numpy<'_> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                self.0.write_table(f, true)
+            }
+        }
+        Numpy(self).to_string()
+    }
+
+    /// The table; `numpy`: with numpy's FLOP count and without the path line.
+    fn write_table(&self, f: &mut fmt::Formatter<'_>, numpy: bool) -> fmt::Result {
         let rule = "-".repeat(74);
+        let opt = self.opt_flops().saturating_add(u128::from(numpy));
+        let speedup = if numpy { self.naive_flops() as f64 / opt as f64 } else { self.speedup() };
         writeln!(f, "  Complete contraction:  {}", self.equation())?;
         writeln!(f, "         Naive scaling:  {}", self.naive_scaling())?;
         writeln!(f, "     Optimized scaling:  {}", self.opt_scaling())?;
         writeln!(f, "      Naive FLOP count:  {}", sci(self.naive_flops()))?;
-        writeln!(f, "  Optimized FLOP count:  {}", sci(self.opt_flops()))?;
-        writeln!(f, "   Theoretical speedup:  {:.3}", self.speedup())?;
+        writeln!(f, "  Optimized FLOP count:  {}", sci(opt))?;
+        writeln!(f, "   Theoretical speedup:  {speedup:.3}")?;
         writeln!(f, "  Largest intermediate:  {} elements", sci(self.largest_intermediate()))?;
-        writeln!(f, "        Optimized path:  {:?} ({})", self.path(), self.strategy().name())?;
+        if !numpy {
+            writeln!(f, "        Optimized path:  {:?} ({})", self.path(), self.strategy().name())?;
+        }
         writeln!(f, "{rule}")?;
         writeln!(f, "{:>6} {:>24} {:>40}", "scaling", "current", "remaining")?;
         write!(f, "{rule}")?;

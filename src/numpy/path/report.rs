@@ -100,16 +100,22 @@ fn report(
     let steps = walk(&an.operands, &an.output, &path);
     let mut list: Vec<Vec<usize>> = an.operands.clone();
     let mut contractions = Vec::with_capacity(steps.len());
-    for step in &steps {
+    for (i, step) in steps.iter().enumerate() {
+        // numpy shows an intermediate's labels by increasing size, then name (the order its
+        // report prints, not the order the step computes in); the last result is the output.
+        let mut shown = step.keep.clone();
+        if i + 1 < steps.len() {
+            shown.sort_by_key(|&l| (an.sizes.get(l).copied().unwrap_or(0), names[l]));
+        }
         let mut order = step.positions.clone();
         order.sort_unstable_by(|a, b| b.cmp(a));
         let involved = order.iter().flat_map(|&k| &list[k]).fold(0u64, |m, &l| m | 1 << l);
         let kept = step.keep.iter().fold(0u64, |m, &l| m | 1 << l);
         let removed = involved & !kept;
         let inputs: Vec<String> = order.iter().map(|&k| term(&list[k])).collect();
-        let einsum = format!("{}->{}", inputs.join(","), term(&step.keep));
+        let einsum = format!("{}->{}", inputs.join(","), term(&shown));
         remove_positions(&mut list, &step.positions);
-        list.push(step.keep.clone());
+        list.push(shown);
         let terms: Vec<String> = list.iter().map(|ls| term(ls)).collect();
         contractions.push(Contraction {
             positions: step.positions.clone(),

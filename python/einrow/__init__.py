@@ -1,0 +1,14 @@
+"""einrow: numpy's einsum over arrays read in place, and the shape engine of tensor programs.
+
+- ``einsum`` / ``einsum_path``: numpy's functions, computed by einrow's strided kernel on the
+  caller's arrays (any strides, no copies) and written into ``out`` when given.
+- ``Graph``, ``infer``, ``parse``: shape inference for frameworks (OCANNL's labels specs and
+  einsum specs), with each step's indexing plan, compiled and run on numpy buffers.
+- ``ShapeError`` (a ``ValueError``) and one subclass per error code: every error einrow
+  reports, with ``code``, ``message``, ``span`` and the rendered text as ``str(err)``.
+"""
+
+from ._einrow import *  # noqa: F401,F403
+from ._einrow import __all__ as _native_all
+
+__all__ = list(_native_all)

@@ -1,0 +1,223 @@
+//! `einrow.ShapeError`: every error of the engine, raised in Python as a `ValueError` subclass
+//! carrying the code, the message, the span and the provenance the Rust error has, with the
+//! rendered caret text as `str(err)`.
+
+use einrow::diagnostic::{render, Label};
+use einrow::infer::program::ProgramError;
+use einrow::infer::{Graph, InferError};
+use einrow::numpy::{EinsumError, PathError};
+use einrow::project::ProjectError;
+use einrow::spec::SpecError;
+use einrow::{Coded, ErrorCode, Span};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyType};
+
+pyo3::create_exception!(
+    einrow,
+    ShapeError,
+    PyValueError,
+    "A shape, spec or einsum error of einrow: `code` (a stable name such as `mismatch`), \
+     `message`, `source` and `span` (where in `source`), `spans` (every place involved), and \
+     for graph errors `step`, `tensors`, `statement`, `chain` and `line`. `str(err)` is the \
+     rendered text with carets under the place at fault. Each code has its subclass \
+     (`MismatchError` for `mismatch`, ...), so callers catch one class or all of them."
+);
+
+/// One subclass of [`ShapeError`] per error code.
+macro_rules! code_classes {
+    ($($code:ident => $class:ident, $doc:literal;)*) => {
+        $(pyo3::create_exception!(einrow, $class, ShapeError, $doc);)*
+
+        /// The class of an error code.
+        fn class_of(py: Python<'_>, code: ErrorCode) -> Bound<'_, PyType> {
+            match code {
+                $(ErrorCode::$code => py.get_type::<$class>(),)*
+                _ => py.get_type::<ShapeError>(),
+            }
+        }
+
+        /// Adds `ShapeError` and its subclasses to the module.
+        pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+            let py = m.py();
+            m.add("ShapeError", py.get_type::<ShapeError>())?;
+            $(m.add(stringify!($class), py.get_type::<$class>())?;)*
+            Ok(())
+        }
+    };
+}
+
+code_classes! {
+    Syntax => SpecSyntaxError, "Code `syntax`: a malformed spec, shape string, path or program.";
+    Arity => ArityError, "Code `arity`: a wrong number of operands.";
+    Label => LabelError, "Code `label`: label misuse (an unknown or repeated output label, a dropped `...`).";
+    Name => UnknownNameError, "Code `name`: a name that refers to nothing (an unknown tensor of a program).";
+    Mismatch => MismatchError, "Code `mismatch`: sizes that cannot be equal or broadcast.";
+    Rank => RankError, "Code `rank`: a wrong number of axes.";
+    Cycle => CycleError, "Code `cycle`: a row that would need infinitely many axes.";
+    Unresolved => UnresolvedError, "Code `unresolved`: not enough information to fix a size.";
+    Elems => ElemsError, "Code `elems`: an element count or buffer length that does not fit.";
+    Bounds => BoundsError, "Code `bounds`: an index or size out of range.";
+    Value => BadValueError, "Code `value`: a number or argument value that is not allowed.";
+    Unsupported => UnsupportedError, "Code `unsupported`: a request einrow cannot serve.";
+    Resource => ResourceError, "Code `resource`: a limit einrow keeps on its own work was reached.";
+}
+
+/// What a [`ShapeError`] carries; fields a Rust error does not have stay `None` or empty.
+#[derive(Default)]
+pub struct Details {
+    pub code: String,
+    pub message: String,
+    pub rendered: String,
+    pub source: Option<String>,
+    pub spans: Vec<Span>,
+    pub step: Option<usize>,
+    pub tensors: Vec<String>,
+    pub statement: Option<String>,
+    pub chain: Vec<String>,
+    pub line: Option<usize>,
+}
+
+impl Details {
+    /// A plain error: code and message, no source text.
+    pub fn plain(code: ErrorCode, message: String) -> Details {
+        let rendered = format!("error[{code}]: {message}");
+        Details { code: code.to_string(), message, rendered, ..Details::default() }
+    }
+
+    /// An error about `source`, with carets under `spans` (the first is the place at fault).
+    pub fn at(source: &str, code: ErrorCode, message: String, spans: Vec<Span>) -> Details {
+        let labels: Vec<Label> =
+            spans.iter().map(|&span| Label { span, note: String::new() }).collect();
+        let rendered = render(source, code, &message, &labels).trim_end().to_string();
+        Details {
+            code: code.to_string(),
+            message,
+            rendered,
+            source: Some(source.to_string()),
+            spans,
+            ..Details::default()
+        }
+    }
+
+    /// The Python exception.
+    pub fn into_err(self, py: Python<'_>) -> PyErr {
+        match self.build(py) {
+            Ok(err) => err,
+            Err(failed) => failed,
+        }
+    }
+
+    fn build(self, py: Python<'_>) -> PyResult<PyErr> {
+        let code = ErrorCode::from_name(&self.code).unwrap_or(ErrorCode::Value);
+        let value = class_of(py, code).call1((self.rendered.as_str(),))?;
+        let err = PyErr::from_value(value.clone());
+        // Spans count characters of `source`, as Python indexes strings.
+        let chars = |s: &Span| match &self.source {
+            Some(src) => (char_index(src, s.start as usize), char_index(src, s.end as usize)),
+            None => (s.start as usize, s.end as usize),
+        };
+        let spans: Vec<(usize, usize)> = self.spans.iter().map(chars).collect();
+        value.setattr("code", &self.code)?;
+        value.setattr("message", &self.message)?;
+        value.setattr("source", &self.source)?;
+        value.setattr("span", spans.first().copied())?;
+        value.setattr("spans", PyList::new(py, &spans)?)?;
+        value.setattr("step", self.step)?;
+        value.setattr("tensors", PyList::new(py, &self.tensors)?)?;
+        value.setattr("statement", &self.statement)?;
+        value.setattr("chain", PyList::new(py, &self.chain)?)?;
+        value.setattr("line", self.line)?;
+        Ok(err)
+    }
+}
+
+/// The index in characters of byte offset `byte` of `text` (clamped).
+fn char_index(text: &str, byte: usize) -> usize {
+    text.char_indices().take_while(|(i, _)| *i < byte.min(text.len())).count()
+}
+
+/// An einsum error about the subscripts `source`.
+pub fn einsum_error(py: Python<'_>, source: &str, e: &EinsumError) -> PyErr {
+    if source.is_empty() {
+        return Details::plain(e.code(), e.to_string()).into_err(py);
+    }
+    let spans = match e {
+        EinsumError::Spec(s) => spec_spans(s),
+        _ => e.span().into_iter().collect(),
+    };
+    Details::at(source, e.code(), e.to_string(), spans).into_err(py)
+}
+
+/// A path option error about `source` (the strategy name or path text).
+pub fn path_error(py: Python<'_>, source: &str, e: &PathError) -> PyErr {
+    Details::at(source, e.code(), e.to_string(), e.span().into_iter().collect()).into_err(py)
+}
+
+/// A spec error about `source`, with its related places.
+pub fn spec_error(py: Python<'_>, source: &str, e: &SpecError) -> PyErr {
+    Details::at(source, e.code(), e.to_string(), spec_spans(e)).into_err(py)
+}
+
+fn spec_spans(e: &SpecError) -> Vec<Span> {
+    std::iter::once(e.span()).chain(e.related().into_iter().map(|(s, _)| s)).collect()
+}
+
+/// A graph error, rendered with the graph's names and spec texts.
+pub fn infer_error(
+    py: Python<'_>,
+    graph: Option<&Graph>,
+    e: &InferError,
+    line: Option<usize>,
+) -> PyErr {
+    let rendered = einrow::infer::explain::render_error(graph, e, false).trim_end().to_string();
+    let name = |t: einrow::ids::TensorId| match graph {
+        Some(g) if t.index() < g.tensor_count() => g.name(t).to_string(),
+        _ => format!("t{}", t.index()),
+    };
+    let mut d = Details { code: e.code().to_string(), rendered, line, ..Details::default() };
+    match e {
+        InferError::Spec { step, spec, error } => {
+            d.message = error.to_string();
+            d.source = Some(spec.clone());
+            d.spans = spec_spans(error);
+            d.step = Some(step.index());
+        }
+        InferError::Shape(s) => {
+            d.message = s.message.clone();
+            d.source = s.spec.clone();
+            d.spans = s.spans.clone();
+            d.step = s.step.map(|st| st.index());
+            d.tensors = s.tensors.iter().map(|&t| name(t)).collect();
+            d.statement = s.statement.clone();
+            d.chain = s.chain.clone();
+        }
+        InferError::Usage { message, .. } => d.message = message.clone(),
+        _ => d.message = e.to_string(),
+    }
+    if let Some(l) = line {
+        d.rendered = format!("line {l}: {}", d.rendered);
+    }
+    d.into_err(py)
+}
+
+/// A program that cannot be read.
+pub fn program_error(py: Python<'_>, e: &ProgramError) -> PyErr {
+    let mut d = Details::plain(e.code(), e.message.clone());
+    d.rendered = format!("error[{}]: {e}", e.code());
+    d.line = (e.line > 0).then_some(e.line);
+    d.into_err(py)
+}
+
+/// A plain coded error (a bad argument that is a value, not a type, problem).
+pub fn value_error(py: Python<'_>, code: ErrorCode, message: String) -> PyErr {
+    Details::plain(code, message).into_err(py)
+}
+
+/// A plan that cannot be derived, compiled or run.
+pub fn project_error(py: Python<'_>, graph: Option<&Graph>, e: &ProjectError) -> PyErr {
+    match e {
+        ProjectError::Infer(inner) => infer_error(py, graph, inner, None),
+        other => Details::plain(other.code(), other.to_string()).into_err(py),
+    }
+}

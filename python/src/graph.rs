@@ -1,0 +1,496 @@
+//! `einrow.Graph`: a framework's tensor program for shape inference. Declare inputs and
+//! parameters (shapes as tuples, rows or shape strings), add every operation, solve, read each
+//! tensor's shape back as a tuple, and take the indexing plan of any step.
+
+use einrow::ids::TensorId;
+use einrow::infer::{Graph, Handle, InferError, OpKind, ShapeBuilder};
+use einrow::project::{derive_plan, Compute};
+use einrow::spec::ast::RowKind;
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+
+use crate::errors;
+use crate::plan::{parse_compute, PyPlan};
+
+/// A tensor program whose shapes einrow infers.
+///
+/// ```python
+/// g = einrow.Graph()
+/// x = g.input("x", batch=(32,), output=(784,))
+/// w = g.parameter("w", input=(...,), output=(128,))
+/// h = g.compose(w, x)
+/// g.solve()
+/// assert g.shape(w) == (128, 784)   # memory order: batch, output, input
+/// ```
+#[pyclass(module = "einrow", name = "Graph")]
+pub struct PyGraph {
+    g: Graph,
+}
+
+/// A tensor of a [`PyGraph`].
+#[pyclass(module = "einrow", name = "Tensor", frozen)]
+pub struct PyTensor {
+    graph: Py<PyGraph>,
+    id: TensorId,
+}
+
+/// A row variable of a [`PyGraph`]: axes several tensors share (a batch row).
+#[pyclass(module = "einrow", name = "RowVar", frozen)]
+pub struct PyRowVar {
+    graph: Py<PyGraph>,
+    handle: Handle,
+    name: String,
+}
+
+/// A declared shape: a shape string, or typed rows.
+enum Declared {
+    Text(String),
+    Typed(Box<ShapeBuilder>),
+}
+
+impl PyGraph {
+    fn infer_err(&self, py: Python<'_>, e: &InferError) -> PyErr {
+        errors::infer_error(py, Some(&self.g), e, None)
+    }
+
+    /// The tensor id of `t`, which must belong to this graph.
+    fn id_of(slf: &Bound<'_, Self>, t: &Bound<'_, PyAny>) -> PyResult<TensorId> {
+        let t = t.cast::<PyTensor>().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "expected an einrow.Tensor of this graph, not {}",
+                type_name(t)
+            ))
+        })?;
+        let t = t.get();
+        if !t.graph.bind(slf.py()).is(slf) {
+            let msg = "the tensor belongs to another graph".to_string();
+            return Err(errors::value_error(slf.py(), einrow::ErrorCode::Label, msg));
+        }
+        Ok(t.id)
+    }
+
+    fn tensor(slf: &Bound<'_, Self>, id: TensorId) -> PyTensor {
+        PyTensor { graph: slf.clone().unbind(), id }
+    }
+
+    fn declare(
+        slf: &Bound<'_, Self>,
+        name: &str,
+        param: bool,
+        shape: Declared,
+    ) -> PyResult<PyTensor> {
+        let py = slf.py();
+        let mut this = slf.borrow_mut();
+        let result = match &shape {
+            Declared::Text(text) => this.g.declare(name, Some(text), param),
+            Declared::Typed(b) if param => this.g.parameter(name, b),
+            Declared::Typed(b) => this.g.input(name, b),
+        };
+        let id = result.map_err(|e| this.infer_err(py, &e))?;
+        drop(this);
+        Ok(Self::tensor(slf, id))
+    }
+
+    /// Adds a step: `op` over `args`, with a spec for the ops that take one.
+    fn step(
+        slf: &Bound<'_, Self>,
+        op: OpKind,
+        args: &[Bound<'_, PyAny>],
+        spec: Option<&str>,
+        name: Option<&str>,
+    ) -> PyResult<PyTensor> {
+        let py = slf.py();
+        let ids: Vec<TensorId> =
+            args.iter().map(|a| Self::id_of(slf, a)).collect::<PyResult<_>>()?;
+        let mut this = slf.borrow_mut();
+        let result = match name {
+            Some(n) => this.g.add_named_step(n, op, &ids, spec),
+            None => this.g.add_step(op, &ids, spec),
+        };
+        let id = result.map_err(|e| this.infer_err(py, &e))?;
+        drop(this);
+        Ok(Self::tensor(slf, id))
+    }
+}
+
+fn type_name(obj: &Bound<'_, PyAny>) -> String {
+    obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into())
+}
+
+/// Reads a declaration's shape: `shape` (a shape string or a tuple of sizes) or the rows.
+fn declared(
+    slf: &Bound<'_, PyGraph>,
+    shape: Option<&Bound<'_, PyAny>>,
+    rows: [Option<&Bound<'_, PyAny>>; 3],
+) -> PyResult<Declared> {
+    let any_row = rows.iter().any(Option::is_some);
+    match shape {
+        Some(_) if any_row => {
+            Err(PyTypeError::new_err("give either `shape` or the rows `batch`, `input`, `output`"))
+        }
+        Some(s) => {
+            if let Ok(text) = s.cast::<PyString>() {
+                return Ok(Declared::Text(text.to_str()?.to_string()));
+            }
+            let sizes = sizes_of(slf.py(), s, "shape")?;
+            Ok(Declared::Typed(Box::new(ShapeBuilder::array(sizes))))
+        }
+        None if !any_row => Ok(Declared::Typed(Box::new(ShapeBuilder::unknown()))),
+        None => {
+            let mut b = ShapeBuilder::new();
+            for (kind, row) in
+                [RowKind::Batch, RowKind::Input, RowKind::Output].into_iter().zip(rows)
+            {
+                if let Some(row) = row {
+                    b = row_items(slf, b, kind, row)?;
+                }
+            }
+            Ok(Declared::Typed(Box::new(b)))
+        }
+    }
+}
+
+/// Sizes given as a sequence of non-negative integers.
+fn sizes_of(py: Python<'_>, obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<u64>> {
+    let items: Vec<i128> = obj.extract().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "`{what}` is a tuple of sizes (integers) or a shape string, not {}",
+            type_name(obj)
+        ))
+    })?;
+    items
+        .into_iter()
+        .map(|n| {
+            u64::try_from(n).map_err(|_| {
+                let msg = format!("`{what}` has the size {n}; sizes are non-negative");
+                errors::value_error(py, einrow::ErrorCode::Value, msg)
+            })
+        })
+        .collect()
+}
+
+/// One row's items: sizes, `...` (a row variable of the tensor's own) and row variables.
+fn row_items(
+    slf: &Bound<'_, PyGraph>,
+    mut b: ShapeBuilder,
+    kind: RowKind,
+    row: &Bound<'_, PyAny>,
+) -> PyResult<ShapeBuilder> {
+    let py = slf.py();
+    let bad = |item: &Bound<'_, PyAny>| {
+        PyTypeError::new_err(format!(
+            "the {} row holds sizes, `...` and einrow.RowVar, not {}",
+            kind.name(),
+            type_name(item)
+        ))
+    };
+    let items = match row.cast::<PyRowVar>() {
+        Ok(_) => vec![row.clone()],
+        Err(_) => row.try_iter().map_err(|_| bad(row))?.collect::<PyResult<Vec<_>>>()?,
+    };
+    for item in &items {
+        if item.is(py.Ellipsis()) {
+            b = b.open(kind);
+        } else if let Ok(v) = item.cast::<PyRowVar>() {
+            b = b.var(kind, v.get().handle);
+        } else if let Ok(n) = item.extract::<i128>() {
+            let n = u64::try_from(n).map_err(|_| {
+                let msg =
+                    format!("the {} row has the size {n}; sizes are non-negative", kind.name());
+                errors::value_error(py, einrow::ErrorCode::Value, msg)
+            })?;
+            b = b.sizes(kind, [n]);
+        } else {
+            return Err(bad(item));
+        }
+    }
+    Ok(b)
+}
+
+#[pymethods]
+impl PyGraph {
+    /// An empty graph.
+    #[new]
+    fn new() -> PyGraph {
+        PyGraph { g: Graph::new() }
+    }
+
+    /// Declares an input (data given to the program). `shape` is a tuple of sizes (a plain
+    /// array: its output row) or a shape string (`"32|784"`, `"...|784"`); or give the rows
+    /// `batch`, `input`, `output` as tuples of sizes, `...` (axes inference sizes) and
+    /// `RowVar`s. Nothing given: nothing is known.
+    #[pyo3(signature = (name, shape = None, *, batch = None, input = None, output = None))]
+    fn input(
+        slf: &Bound<'_, Self>,
+        name: &str,
+        shape: Option<&Bound<'_, PyAny>>,
+        batch: Option<&Bound<'_, PyAny>>,
+        input: Option<&Bound<'_, PyAny>>,
+        output: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyTensor> {
+        let d = declared(slf, shape, [batch, input, output])?;
+        Self::declare(slf, name, false, d)
+    }
+
+    /// Declares a parameter: as `input`, but its unknown sizes are fixed only by the
+    /// operations it takes part in, never guessed.
+    #[pyo3(signature = (name, shape = None, *, batch = None, input = None, output = None))]
+    fn parameter(
+        slf: &Bound<'_, Self>,
+        name: &str,
+        shape: Option<&Bound<'_, PyAny>>,
+        batch: Option<&Bound<'_, PyAny>>,
+        input: Option<&Bound<'_, PyAny>>,
+        output: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyTensor> {
+        let d = declared(slf, shape, [batch, input, output])?;
+        Self::declare(slf, name, true, d)
+    }
+
+    /// A row variable to share between declarations (`batch=(g.row_var("batch"), 8)`).
+    fn row_var(slf: &Bound<'_, Self>, name: &str) -> PyRowVar {
+        let handle = slf.borrow_mut().g.row_var(name);
+        PyRowVar { graph: slf.clone().unbind(), handle, name: name.to_string() }
+    }
+
+    /// Fixes the number of elements of a row variable (the product of its axes).
+    fn set_row_size(
+        &mut self,
+        py: Python<'_>,
+        row: &Bound<'_, PyRowVar>,
+        size: u64,
+    ) -> PyResult<()> {
+        let h = row.get().handle;
+        self.g.set_dim(h, size).map_err(|e| self.infer_err(py, &e))
+    }
+
+    /// Elementwise over the operands, with broadcasting.
+    #[pyo3(signature = (*args, name = None))]
+    fn pointwise(
+        slf: &Bound<'_, Self>,
+        args: &Bound<'_, PyTuple>,
+        name: Option<&str>,
+    ) -> PyResult<PyTensor> {
+        let args: Vec<_> = args.iter().collect();
+        Self::step(slf, OpKind::Pointwise, &args, None, name)
+    }
+
+    /// Matrix-multiply style: `a`'s input row contracts with `b`'s output row.
+    #[pyo3(signature = (a, b, *, name = None))]
+    fn compose(
+        slf: &Bound<'_, Self>,
+        a: Bound<'_, PyAny>,
+        b: Bound<'_, PyAny>,
+        name: Option<&str>,
+    ) -> PyResult<PyTensor> {
+        Self::step(slf, OpKind::Compose, &[a, b], None, name)
+    }
+
+    /// Swaps the input and output rows.
+    #[pyo3(signature = (a, *, name = None))]
+    fn transpose(
+        slf: &Bound<'_, Self>,
+        a: Bound<'_, PyAny>,
+        name: Option<&str>,
+    ) -> PyResult<PyTensor> {
+        Self::step(slf, OpKind::Transpose, &[a], None, name)
+    }
+
+    /// A one-operand spec (`"b|i->o => o|b->i"`, `"ij=>i"`).
+    #[pyo3(signature = (spec, a, *, name = None))]
+    fn permute(
+        slf: &Bound<'_, Self>,
+        spec: &str,
+        a: Bound<'_, PyAny>,
+        name: Option<&str>,
+    ) -> PyResult<PyTensor> {
+        Self::step(slf, OpKind::Permute, &[a], Some(spec), name)
+    }
+
+    /// An einsum spec in OCANNL's syntax (`"ij;jk=>ik"`, `"...|i->o; ...|o => ...|i"`) over
+    /// one, two or three operands.
+    #[pyo3(signature = (spec, *args, name = None))]
+    fn einsum(
+        slf: &Bound<'_, Self>,
+        spec: &str,
+        args: &Bound<'_, PyTuple>,
+        name: Option<&str>,
+    ) -> PyResult<PyTensor> {
+        let args: Vec<_> = args.iter().collect();
+        let op = match args.len() {
+            1 => OpKind::Permute,
+            3 => OpKind::Einsum3,
+            _ => OpKind::Einsum,
+        };
+        Self::step(slf, op, &args, Some(spec), name)
+    }
+
+    /// A concatenation spec (`"a; b => a^b"`) over any number of operands.
+    #[pyo3(signature = (spec, *args, name = None))]
+    fn concat(
+        slf: &Bound<'_, Self>,
+        spec: &str,
+        args: &Bound<'_, PyTuple>,
+        name: Option<&str>,
+    ) -> PyResult<PyTensor> {
+        let args: Vec<_> = args.iter().collect();
+        Self::step(slf, OpKind::Concat, &args, Some(spec), name)
+    }
+
+    /// numpy einsum subscripts (`"ij,jk->ik"`) over operands whose output rows are arrays.
+    #[pyo3(signature = (subscripts, *args, name = None))]
+    fn numpy(
+        slf: &Bound<'_, Self>,
+        subscripts: &str,
+        args: &Bound<'_, PyTuple>,
+        name: Option<&str>,
+    ) -> PyResult<PyTensor> {
+        let args: Vec<_> = args.iter().collect();
+        Self::step(slf, OpKind::Numpy, &args, Some(subscripts), name)
+    }
+
+    /// Drops the leftmost batch axis.
+    #[pyo3(signature = (a, *, name = None))]
+    fn batch_slice(
+        slf: &Bound<'_, Self>,
+        a: Bound<'_, PyAny>,
+        name: Option<&str>,
+    ) -> PyResult<PyTensor> {
+        Self::step(slf, OpKind::BatchSlice, &[a], None, name)
+    }
+
+    /// Solves every shape; an error names the tensors and places involved.
+    fn solve(&mut self, py: Python<'_>) -> PyResult<()> {
+        self.g.solve().map_err(|e| self.infer_err(py, &e))
+    }
+
+    /// A tensor's solved sizes in memory order (batch, output, input), as a tuple.
+    fn shape<'py>(slf: &Bound<'py, Self>, t: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyTuple>> {
+        let id = Self::id_of(slf, t)?;
+        let this = slf.borrow();
+        let sizes = this.g.sizes(id).map_err(|e| this.infer_err(slf.py(), &e))?;
+        PyTuple::new(slf.py(), sizes.memory_order())
+    }
+
+    /// A tensor's solved sizes by row: `{"batch": (...), "input": (...), "output": (...)}`.
+    fn sizes<'py>(slf: &Bound<'py, Self>, t: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
+        let py = slf.py();
+        let id = Self::id_of(slf, t)?;
+        let this = slf.borrow();
+        let sizes = this.g.sizes(id).map_err(|e| this.infer_err(py, &e))?;
+        let d = PyDict::new(py);
+        d.set_item("batch", PyTuple::new(py, &sizes.batch)?)?;
+        d.set_item("input", PyTuple::new(py, &sizes.input)?)?;
+        d.set_item("output", PyTuple::new(py, &sizes.output)?)?;
+        Ok(d)
+    }
+
+    /// A tensor's shape as a shape string (`"32|784"`, `"2|4->3"`).
+    fn shape_string(slf: &Bound<'_, Self>, t: &Bound<'_, PyAny>) -> PyResult<String> {
+        let id = Self::id_of(slf, t)?;
+        let this = slf.borrow();
+        this.g.shape_string(id).map_err(|e| this.infer_err(slf.py(), &e))
+    }
+
+    /// Every tensor, in the order declared or computed.
+    fn tensors<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyList>> {
+        let n = slf.borrow().g.tensor_count();
+        let ts: Vec<PyTensor> =
+            (0..n).map(|i| Self::tensor(slf, TensorId::from_index(i))).collect();
+        PyList::new(slf.py(), ts)
+    }
+
+    /// The warnings of the solution (legal, but often not what was meant), as text.
+    fn warnings(&self) -> Vec<String> {
+        self.g.warnings().iter().map(|w| w.to_string()).collect()
+    }
+
+    /// The indexing plan of the step that computed `t`: what it computes at each point is
+    /// `accum` (`"+"`, `"*"`, `"max"`, `"min"`, `"="`) over `combine` of the operands (`"*"`,
+    /// `"+"`, `"-"`, `"/"`, `"max"`, `"min"`; default: the operation's).
+    #[pyo3(signature = (t, *, accum = "+", combine = None))]
+    fn plan(
+        slf: &Bound<'_, Self>,
+        t: &Bound<'_, PyAny>,
+        accum: &str,
+        combine: Option<&str>,
+    ) -> PyResult<PyPlan> {
+        let py = slf.py();
+        let id = Self::id_of(slf, t)?;
+        let mut this = slf.borrow_mut();
+        let Some(step) = this.g.producer(id) else {
+            let msg = format!("`{}` is a leaf: no step computed it", this.g.name(id));
+            return Err(errors::value_error(py, einrow::ErrorCode::Value, msg));
+        };
+        let s = &this.g.steps()[step.index()];
+        let default = Compute::default_for(s.op, s.args.len());
+        let compute = parse_compute(py, accum, combine, default)?;
+        let plan = derive_plan(&mut this.g, step, compute, 0)
+            .map_err(|e| errors::project_error(py, Some(&this.g), &e))?;
+        Ok(PyPlan::new(plan))
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<einrow.Graph: {} tensors, {} steps>", self.g.tensor_count(), self.g.steps().len())
+    }
+}
+
+#[pymethods]
+impl PyTensor {
+    /// The tensor's name.
+    #[getter]
+    fn name(&self, py: Python<'_>) -> String {
+        self.graph.borrow(py).g.name(self.id).to_string()
+    }
+
+    /// Its position among the graph's tensors.
+    #[getter]
+    fn index(&self) -> usize {
+        self.id.index()
+    }
+
+    /// The solved sizes in memory order (after `Graph.solve`).
+    #[getter]
+    fn shape<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let g = self.graph.borrow(py);
+        let sizes = g.g.sizes(self.id).map_err(|e| g.infer_err(py, &e))?;
+        PyTuple::new(py, sizes.memory_order())
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> String {
+        format!("<einrow.Tensor {:?}>", self.name(py))
+    }
+
+    fn __eq__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> bool {
+        match other.cast::<PyTensor>() {
+            Ok(o) => o.get().id == self.id && o.get().graph.bind(py).is(self.graph.bind(py)),
+            Err(_) => false,
+        }
+    }
+
+    fn __hash__(&self) -> u64 {
+        (self.graph.as_ptr() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ self.id.index() as u64
+    }
+}
+
+#[pymethods]
+impl PyRowVar {
+    /// The name given.
+    #[getter]
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The solved sizes of the row's axes (after `Graph.solve`).
+    #[getter]
+    fn dims<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let g = self.graph.borrow(py);
+        let dims = g.g.handle_dims(self.handle).map_err(|e| g.infer_err(py, &e))?;
+        PyTuple::new(py, dims)
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<einrow.RowVar {:?}>", self.name)
+    }
+}

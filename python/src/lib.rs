@@ -1,0 +1,39 @@
+//! `einrow` for Python: numpy's einsum over arrays read in place (`einsum`, `einsum_path`),
+//! and einrow's shape engine for frameworks (`Graph`, `infer`, `parse`, plans compiled and
+//! run on numpy arrays). The crate is the one source of truth; these bindings convert
+//! arguments, map errors to Python exceptions, and release the GIL while the kernel runs.
+
+mod arrays;
+mod cache;
+mod convert;
+mod dtypes;
+mod einsum;
+mod errors;
+mod graph;
+mod np;
+mod operands;
+mod path;
+mod plan;
+mod program;
+mod threads;
+mod types;
+
+use pyo3::prelude::*;
+
+#[pymodule]
+fn _einrow(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    errors::register(m)?;
+    m.add_function(wrap_pyfunction!(einsum::einsum, m)?)?;
+    m.add_function(wrap_pyfunction!(path::einsum_path, m)?)?;
+    m.add_function(wrap_pyfunction!(program::infer, m)?)?;
+    m.add_function(wrap_pyfunction!(program::parse, m)?)?;
+    m.add_function(wrap_pyfunction!(threads::set_num_threads, m)?)?;
+    m.add_function(wrap_pyfunction!(threads::get_num_threads, m)?)?;
+    m.add_class::<graph::PyGraph>()?;
+    m.add_class::<graph::PyTensor>()?;
+    m.add_class::<graph::PyRowVar>()?;
+    m.add_class::<plan::PyPlan>()?;
+    m.add_class::<plan::PyExecutable>()?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

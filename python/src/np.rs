@@ -1,0 +1,145 @@
+//! What the bindings ask of numpy: fresh arrays, views of an array's memory, and the few
+//! Python-level functions (looked up once) used where an operand must be converted.
+
+use std::os::raw::c_int;
+use std::ptr;
+
+use numpy::npyffi::{self, npy_intp, NPY_ARRAY_WRITEABLE, PY_ARRAY_API};
+use numpy::{PyUntypedArray, PyUntypedArrayMethods};
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::PyTuple;
+
+use crate::dtypes::Dt;
+
+/// A numpy function, imported on first use.
+pub struct NumpyFn {
+    name: &'static str,
+    cell: PyOnceLock<Py<PyAny>>,
+}
+
+impl NumpyFn {
+    const fn new(name: &'static str) -> NumpyFn {
+        NumpyFn { name, cell: PyOnceLock::new() }
+    }
+
+    /// The function.
+    pub fn get<'py>(&self, py: Python<'py>) -> PyResult<&Bound<'py, PyAny>> {
+        self.cell
+            .get_or_try_init(py, || Ok(py.import("numpy")?.getattr(self.name)?.unbind()))
+            .map(|f| f.bind(py))
+    }
+}
+
+/// `numpy.asarray`.
+pub static ASARRAY: NumpyFn = NumpyFn::new("asarray");
+/// `numpy.require`.
+pub static REQUIRE: NumpyFn = NumpyFn::new("require");
+/// `numpy.result_type`.
+pub static RESULT_TYPE: NumpyFn = NumpyFn::new("result_type");
+/// `numpy.can_cast`.
+pub static CAN_CAST: NumpyFn = NumpyFn::new("can_cast");
+/// `numpy.copyto`.
+pub static COPYTO: NumpyFn = NumpyFn::new("copyto");
+/// `numpy.dtype`.
+pub static DTYPE: NumpyFn = NumpyFn::new("dtype");
+
+/// `obj` as a numpy array: itself when it is one, else `numpy.asarray(obj)`.
+pub fn as_array<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyUntypedArray>> {
+    if let Ok(a) = obj.cast::<PyUntypedArray>() {
+        return Ok(a.clone());
+    }
+    let converted = ASARRAY.get(obj.py())?.call1((obj,))?;
+    converted.cast_into::<PyUntypedArray>().map_err(|e| PyTypeError::new_err(e.to_string()))
+}
+
+/// A copy of `array` the kernel reads in place: C-contiguous, aligned, native byte order,
+/// of element type `dt` (numpy converts the values).
+pub fn readable_copy<'py>(
+    array: &Bound<'py, PyUntypedArray>,
+    dt: Dt,
+) -> PyResult<Bound<'py, PyUntypedArray>> {
+    let py = array.py();
+    // C-contiguous and aligned, in the native byte order of `dt`'s name.
+    let copy = REQUIRE.get(py)?.call1((array, dt.name(), "CA"))?;
+    copy.cast_into::<PyUntypedArray>().map_err(|e| PyTypeError::new_err(e.to_string()))
+}
+
+/// A fresh C-contiguous array of `shape` whose elements are not initialised (every element
+/// is written before the array is returned to Python).
+pub fn empty<'py>(
+    py: Python<'py>,
+    dt: Dt,
+    shape: &[usize],
+) -> PyResult<Bound<'py, PyUntypedArray>> {
+    // SAFETY: no data given: numpy allocates the array.
+    unsafe { new_array(py, dt, shape, None, ptr::null_mut(), 0) }
+}
+
+/// A view of `base`'s memory: `shape` with element `strides` from `base`'s first element.
+/// Writeable when `writeable` (and `base` is).
+pub fn view<'py>(
+    base: &Bound<'py, PyUntypedArray>,
+    dt: Dt,
+    shape: &[usize],
+    strides: &[isize],
+    writeable: bool,
+) -> PyResult<Bound<'py, PyUntypedArray>> {
+    let py = base.py();
+    let size = dt.itemsize() as npy_intp;
+    let mut bytes: Vec<npy_intp> = strides.iter().map(|&s| s as npy_intp * size).collect();
+    let flags = if writeable { NPY_ARRAY_WRITEABLE } else { 0 };
+    // SAFETY: the view stays within `base`'s elements (the strides are those of an einsum
+    // that only permutes or takes diagonals of `base`), and holds a reference to `base`
+    // (SetBaseObject steals the one made here).
+    unsafe {
+        let data = (*base.as_array_ptr()).fields.data;
+        let arr = new_array(py, dt, shape, Some(&mut bytes), data.cast(), flags)?;
+        let owner = base.clone().into_ptr();
+        if PY_ARRAY_API.PyArray_SetBaseObject(py, arr.as_array_ptr(), owner) < 0 {
+            return Err(PyErr::fetch(py));
+        }
+        Ok(arr)
+    }
+}
+
+/// numpy's array constructor for an element type: a null result is numpy's Python error.
+///
+/// # Safety
+/// `strides` has `shape.len()` entries; `data` is null (numpy allocates) or addresses memory
+/// that every element of `shape` and `strides` lies in, kept alive by the caller.
+unsafe fn new_array<'py>(
+    py: Python<'py>,
+    dt: Dt,
+    shape: &[usize],
+    strides: Option<&mut [npy_intp]>,
+    data: *mut std::ffi::c_void,
+    flags: c_int,
+) -> PyResult<Bound<'py, PyUntypedArray>> {
+    let mut dims: Vec<npy_intp> = shape.iter().map(|&d| d as npy_intp).collect();
+    let strides = strides.map_or(ptr::null_mut(), |s| s.as_mut_ptr());
+    // The descriptor's reference is stolen by the constructor.
+    let descr = PY_ARRAY_API.PyArray_DescrFromType(py, dt.npy() as c_int);
+    if descr.is_null() {
+        return Err(PyErr::fetch(py));
+    }
+    let obj = PY_ARRAY_API.PyArray_NewFromDescr(
+        py,
+        npyffi::get_type_object(py, npyffi::NpyTypes::PyArray_Type),
+        descr,
+        dims.len() as c_int,
+        dims.as_mut_ptr(),
+        strides,
+        data,
+        flags,
+        ptr::null_mut(),
+    );
+    Ok(Bound::from_owned_ptr_or_err(py, obj)?.cast_into_unchecked())
+}
+
+/// The numpy scalar of a 0-d array (numpy's einsum returns one for a 0-d result).
+pub fn scalar<'py>(array: Bound<'py, PyUntypedArray>) -> PyResult<Bound<'py, PyAny>> {
+    let py = array.py();
+    array.into_any().get_item(PyTuple::empty(py))
+}

@@ -1,0 +1,161 @@
+//! The diagnostic model: what went wrong (or looks wrong), where, and what each place says.
+
+use crate::code::ErrorCode;
+use crate::span::Span;
+
+/// How serious a diagnostic is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Severity {
+    /// The input cannot be used as it is.
+    Error,
+    /// The input works but probably does not say what was meant (a lint); `--deny-warnings`
+    /// turns warnings into errors.
+    Warning,
+}
+
+impl Severity {
+    /// `error` or `warning`, as printed and as written in JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
+}
+
+impl std::fmt::Display for Severity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One place a diagnostic points at: a source text (a spec, or one line of a program) with a
+/// byte span into it, and what is known there (the tensor, its size, a note). Every field is
+/// optional: a location may be only a tensor and its line.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Location {
+    /// The file, when the source was read from one.
+    pub file: Option<String>,
+    /// The 1-based line of the file (program statements and declarations).
+    pub line: Option<usize>,
+    /// The text the span points into: the whole source line, or a spec given alone.
+    pub text: Option<String>,
+    /// A byte range of `text`.
+    pub span: Option<Span>,
+    /// The tensor the place is about.
+    pub tensor: Option<String>,
+    /// The size (or shape) the place gives, as a shape string writes it.
+    pub size: Option<String>,
+    /// What to say there.
+    pub note: String,
+}
+
+impl Location {
+    /// A place in a text given alone (a spec): the text and a span into it.
+    pub fn in_text(text: &str, span: Span) -> Location {
+        Location { text: Some(text.to_string()), span: Some(span), ..Location::default() }
+    }
+
+    /// A place on a line of a file: the line's number and text, and a span into the line.
+    pub fn on_line(line: usize, text: &str, span: Option<Span>) -> Location {
+        Location { line: Some(line), text: Some(text.to_string()), span, ..Location::default() }
+    }
+
+    /// The same place with a note.
+    pub fn with_note(mut self, note: impl Into<String>) -> Location {
+        self.note = note.into();
+        self
+    }
+
+    /// The same place about a tensor.
+    pub fn with_tensor(mut self, tensor: impl Into<String>) -> Location {
+        self.tensor = Some(tensor.into());
+        self
+    }
+
+    /// The same place with a size.
+    pub fn with_size(mut self, size: impl Into<String>) -> Location {
+        self.size = Some(size.into());
+        self
+    }
+}
+
+/// A diagnostic: a code and severity, a message, the primary place, related places (for a
+/// size conflict: where each size came from and each step that carried it, in order) and
+/// hints.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// The class (an error's [`ErrorCode`]; for a warning, the class the error would have).
+    pub code: ErrorCode,
+    /// Error or warning.
+    pub severity: Severity,
+    /// What is wrong, in one sentence.
+    pub message: String,
+    /// Where it shows.
+    pub primary: Option<Location>,
+    /// Places that explain it, in order.
+    pub related: Vec<Location>,
+    /// Short lines that sum up the related places (where each size came from); printed
+    /// instead of them, which `--explain` lists in full.
+    pub notes: Vec<String>,
+    /// Suggestions (`did you mean `;`?`).
+    pub help: Vec<String>,
+}
+
+impl Diagnostic {
+    /// An error with a message and no place yet.
+    pub fn error(code: ErrorCode, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            code,
+            severity: Severity::Error,
+            message: message.into(),
+            primary: None,
+            related: Vec::new(),
+            notes: Vec::new(),
+            help: Vec::new(),
+        }
+    }
+
+    /// A warning with a message and no place yet.
+    pub fn warning(code: ErrorCode, message: impl Into<String>) -> Diagnostic {
+        Diagnostic { severity: Severity::Warning, ..Diagnostic::error(code, message) }
+    }
+
+    /// The same diagnostic at a place.
+    pub fn at(mut self, primary: Location) -> Diagnostic {
+        self.primary = Some(primary);
+        self
+    }
+
+    /// The same diagnostic with one more related place.
+    pub fn related(mut self, place: Location) -> Diagnostic {
+        self.related.push(place);
+        self
+    }
+
+    /// The same diagnostic with a note.
+    pub fn note(mut self, note: impl Into<String>) -> Diagnostic {
+        self.notes.push(note.into());
+        self
+    }
+
+    /// The same diagnostic with a hint.
+    pub fn help(mut self, hint: impl Into<String>) -> Diagnostic {
+        self.help.push(hint.into());
+        self
+    }
+
+    /// Whether it is an error.
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+
+    /// Sets the file of every place that has a line but no file.
+    pub fn in_file(mut self, file: &str) -> Diagnostic {
+        let places = self.primary.iter_mut().chain(self.related.iter_mut());
+        for p in places.filter(|p| p.line.is_some() && p.file.is_none()) {
+            p.file = Some(file.to_string());
+        }
+        self
+    }
+}

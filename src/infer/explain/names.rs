@@ -1,0 +1,123 @@
+//! Naming things of a graph in messages: tensors by name, shapes as far as solved, steps as
+//! statements.
+
+use crate::ids::{StepId, TensorId};
+use crate::infer::Graph;
+use crate::spec::ast::RowKind;
+
+/// Replaces tensor ids (`of t3`) in a line by the tensors' names, in one pass over the line
+/// (a graph may hold millions of tensors).
+pub fn name_tensors(graph: Option<&Graph>, line: &str) -> String {
+    let Some(g) = graph else { return line.to_string() };
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(at) = rest.find("of t") {
+        let (head, tail) = rest.split_at(at + "of t".len());
+        let digits = tail.bytes().take_while(u8::is_ascii_digit).count();
+        let ends = !tail[digits..].starts_with(|c: char| c.is_alphanumeric() || c == '_');
+        let id = tail[..digits].parse::<usize>().ok().filter(|&i| i < g.tensor_count());
+        match id {
+            Some(i) if ends => {
+                out.push_str(&head[..head.len() - 1]);
+                out.push('`');
+                out.push_str(&g.name(TensorId::from_index(i)));
+                out.push('`');
+                rest = &tail[digits..];
+            }
+            _ => {
+                out.push_str(head);
+                rest = tail;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// One fact of an error's chain as a reader reads it: tensors by name, a leading `stepN:` named
+/// by `step_name` (a program's `line 7`) when it names it, and the byte ranges into the spec
+/// (` (spec 3..5)`) left out: carets show them.
+pub fn tidy_fact(g: &Graph, fact: &str, step_name: &dyn Fn(usize) -> Option<String>) -> String {
+    let mut s = name_tensors(Some(g), fact);
+    while let Some(at) = s.find(" (spec ") {
+        let Some(end) = s[at..].find(')') else { break };
+        s.replace_range(at..at + end + 1, "");
+    }
+    if let Some(rest) = s.strip_prefix("step") {
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        let named = rest[..digits].parse::<usize>().ok().and_then(step_name);
+        if let (Some(name), Some(tail)) = (named, rest[digits..].strip_prefix(": ")) {
+            s = format!("{name}: {tail}");
+        }
+    }
+    s
+}
+
+/// A tensor's shape as far as it is solved, as a shape string writes it: `?` for an axis not
+/// solved, `...` for a row still open (`4|512`, `...,?`).
+pub fn shape_text(g: &Graph, t: TensorId) -> String {
+    let shape = g.shape(t);
+    let mut rows = Vec::new();
+    for kind in RowKind::ALL {
+        let row = shape.row(kind);
+        let mut items: Vec<String> = Vec::new();
+        let size = |g: &Graph, d| g.dim_size(d).map_or("?".to_string(), |n| n.to_string());
+        for &d in &row.beg {
+            items.push(size(g, d));
+        }
+        if row.var.is_some() {
+            items.push("...".into());
+        }
+        for &d in &row.dims {
+            items.push(size(g, d));
+        }
+        rows.push(items.join(","));
+    }
+    crate::shape::rows_text(&rows[0], &rows[1], &rows[2])
+}
+
+/// A step as a statement: `c = einsum "ij;jk=>ik" a b`.
+pub fn statement(g: &Graph, s: StepId) -> String {
+    let Some(step) = g.steps().get(s.index()) else { return s.to_string() };
+    let args: Vec<String> = step.args.iter().map(|a| g.name(*a).to_string()).collect();
+    let spec = step.spec_text().map(|t| format!(" \"{t}\"")).unwrap_or_default();
+    format!("{} = {}{spec} {}", g.name(step.out), step.op, args.join(" "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{name_tensors, tidy_fact};
+    use crate::infer::Graph;
+
+    #[track_caller]
+    fn check(line: &str, expected: &str) {
+        let mut g = Graph::new();
+        g.declare("a", Some("2"), false).expect("declares");
+        g.declare("b_long", Some("3"), false).expect("declares");
+        assert_eq!(name_tensors(Some(&g), line), expected);
+        assert_eq!(name_tensors(None, line), line);
+    }
+
+    #[test]
+    fn facts_name_steps_and_drop_spec_ranges() {
+        let mut g = Graph::new();
+        g.declare("a", Some("2"), false).expect("declares");
+        let named = |k: usize| (k == 0).then(|| "line 3".to_string());
+        let fact = "step0: axis 0 of operand 1's output row of t0 (spec 3..5)";
+        assert_eq!(tidy_fact(&g, fact, &named), "line 3: axis 0 of operand 1's output row of `a`");
+        let fact = "step1: the result's output row (spec 0..1)";
+        assert_eq!(tidy_fact(&g, fact, &named), "step1: the result's output row");
+        assert_eq!(tidy_fact(&g, "step", &named), "step");
+        assert_eq!(tidy_fact(&g, " (spec 1", &named), " (spec 1");
+    }
+
+    #[test]
+    fn tensor_ids_after_of_become_names() {
+        check("row of t0", "row of `a`");
+        check("of t1, then of t0.", "of `b_long`, then of `a`.");
+        // Not tensor ids: unknown ids, longer words, no digits.
+        check("of t2 of t12 of t1a of t_ of t of tx", "of t2 of t12 of t1a of t_ of t of tx");
+        check("", "");
+        check("of t0of t1", "of t0of `b_long`");
+    }
+}

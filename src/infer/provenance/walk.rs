@@ -1,0 +1,244 @@
+//! The walk: from the axes where a size shows at a failing step, breadth first through the
+//! axes other steps relate (only those of the same size), to the nearest declaration that
+//! writes the size or `set_dim` that sets it. Run only when an error is reported; it reads the graph as solved so far.
+
+use std::collections::{HashMap, VecDeque};
+
+use super::declared::Declared;
+use super::links::{label_axes, links, numpy_label_axes, view, Link, StepInfo, Views};
+use super::settings::set_axes;
+use crate::ids::{StepId, TensorId};
+use crate::infer::error::{AxisRef, Hop, SetBy, Trace};
+use crate::infer::Graph;
+use crate::span::Span;
+use crate::spec::ast::{NumpySpec, Row, RowKind, ShapeSpec};
+
+/// The most axes one walk visits (a guard: a walk is linear in the graph).
+const MAX_VISITED: usize = 1 << 22;
+
+/// A walk over a graph, reusing what it read (rows, steps' links) from one size to the next.
+pub struct Walker<'g, 'd> {
+    g: &'g Graph,
+    views: Views,
+    /// Each tensor's producing step and consuming steps (built on the first walk).
+    index: Option<StepIndex>,
+    links: HashMap<StepId, Vec<Link>>,
+    /// The failing step, whose own links are not walked.
+    skip: Option<StepId>,
+    declared: &'d dyn Fn(TensorId) -> Option<&'d str>,
+    numpy: &'d dyn Fn(StepId) -> Option<&'d NumpySpec>,
+    parsed: HashMap<TensorId, Option<Declared>>,
+    /// The axes `set_dim` settings sized (read on the first walk).
+    set: Option<HashMap<AxisRef, SetBy>>,
+}
+
+/// Steps by tensor: the one producing it, the ones consuming it.
+struct StepIndex {
+    producer: Vec<u32>,
+    starts: Vec<u32>,
+    consumers: Vec<u32>,
+}
+
+const NONE: u32 = u32::MAX;
+
+impl StepIndex {
+    fn new(g: &Graph) -> StepIndex {
+        let n = g.tensor_count();
+        let mut producer = vec![NONE; n];
+        let mut counts = vec![0u32; n + 1];
+        for (i, s) in g.steps().iter().enumerate() {
+            if let Some(p) = producer.get_mut(s.out.index()) {
+                *p = u32::try_from(i).unwrap_or(NONE);
+            }
+            for a in &s.args {
+                if let Some(c) = counts.get_mut(a.index() + 1) {
+                    *c += 1;
+                }
+            }
+        }
+        for i in 1..counts.len() {
+            counts[i] += counts[i - 1];
+        }
+        let mut fill = counts.clone();
+        let mut consumers = vec![0u32; counts[n] as usize];
+        for (i, s) in g.steps().iter().enumerate() {
+            for a in &s.args {
+                if let Some(at) = fill.get_mut(a.index()) {
+                    consumers[*at as usize] = u32::try_from(i).unwrap_or(NONE);
+                    *at += 1;
+                }
+            }
+        }
+        StepIndex { producer, starts: counts, consumers }
+    }
+
+    fn steps_of(&self, t: TensorId) -> impl Iterator<Item = StepId> + '_ {
+        let i = t.index();
+        let produced = self.producer.get(i).copied().filter(|&p| p != NONE);
+        let from = self.starts.get(i).copied().unwrap_or(0) as usize;
+        let to = self.starts.get(i + 1).copied().unwrap_or(0) as usize;
+        let consumed = self.consumers.get(from..to).unwrap_or_default().iter().copied();
+        produced.into_iter().chain(consumed).map(StepId)
+    }
+}
+
+impl<'g, 'd> Walker<'g, 'd> {
+    /// A walker over `g`, not walking `skip`'s links; `declared` gives a leaf's declared shape
+    /// string, `numpy` a numpy step's parsed subscripts.
+    pub fn new(
+        g: &'g Graph,
+        skip: Option<StepId>,
+        declared: &'d dyn Fn(TensorId) -> Option<&'d str>,
+        numpy: &'d dyn Fn(StepId) -> Option<&'d NumpySpec>,
+    ) -> Walker<'g, 'd> {
+        Walker {
+            g,
+            views: Views::default(),
+            index: None,
+            links: HashMap::new(),
+            skip,
+            declared,
+            numpy,
+            parsed: HashMap::new(),
+            set: None,
+        }
+    }
+
+    /// The graph walked.
+    pub fn graph(&mut self) -> &Graph {
+        self.g
+    }
+
+    /// The size of an axis, when solved.
+    pub fn size(&mut self, a: AxisRef) -> Option<u64> {
+        view(self.g, &mut self.views, a.tensor, a.kind).size(a.axis)
+    }
+
+    /// The positions of the axes of a row.
+    pub fn positions(&mut self, t: TensorId, kind: RowKind) -> Vec<i16> {
+        view(self.g, &mut self.views, t, kind).positions().collect()
+    }
+
+    /// An axis's position as a reader counts it (from the left in a closed row).
+    pub fn shown(&mut self, a: AxisRef) -> i16 {
+        view(self.g, &mut self.views, a.tensor, a.kind).shown(a.axis)
+    }
+
+    /// The links of a step (not the skipped one) among the axes `ax` takes part in.
+    pub fn step_links(&mut self, s: StepId) -> &[Link] {
+        if !self.links.contains_key(&s) {
+            let found = match self.g.steps().get(s.index()).cloned() {
+                Some(step) if Some(s) != self.skip => {
+                    let spec = step.spec.clone();
+                    let numpy = (self.numpy)(s);
+                    let info = StepInfo {
+                        op: step.op,
+                        args: &step.args,
+                        out: step.out,
+                        einsum: spec.as_ref().map(|sp| &sp.parsed),
+                        numpy,
+                    };
+                    links(self.g, &mut self.views, &info)
+                }
+                _ => Vec::new(),
+            };
+            self.links.insert(s, found);
+        }
+        self.links.get(&s).map_or(&[], Vec::as_slice)
+    }
+
+    /// The axes of operand slots (each with its tensor) that hold `label`.
+    pub fn label_axes(&mut self, slots: &[(&ShapeSpec, TensorId)], label: &str) -> Vec<AxisRef> {
+        label_axes(self.g, &mut self.views, slots, label)
+    }
+
+    /// The axes of numpy input terms (each with its operand) that hold `label`.
+    pub fn numpy_label_axes(&mut self, terms: &[(&Row, TensorId)], label: &str) -> Vec<AxisRef> {
+        numpy_label_axes(self.g, &mut self.views, terms, label)
+    }
+
+    /// The size a declaration writes at an axis, and its span in the declared text.
+    pub fn literal(&mut self, a: AxisRef) -> Option<(u64, Span)> {
+        let declared = self.declared;
+        let d = self
+            .parsed
+            .entry(a.tensor)
+            .or_insert_with(|| declared(a.tensor).and_then(Declared::parse));
+        let d = d.clone()?;
+        let now = view(self.g, &mut self.views, a.tensor, a.kind);
+        d.literal(a.kind, a.axis, now)
+    }
+
+    /// The setting that gave an axis `size`, when one did.
+    pub fn setting(&mut self, a: AxisRef, size: u64) -> Option<SetBy> {
+        if self.set.is_none() {
+            let declared = self.declared;
+            let parse = |t: TensorId| declared(t).and_then(Declared::parse);
+            self.set = Some(set_axes(self.g, &mut self.views, &parse));
+        }
+        let by = self.set.as_ref()?.get(&a).filter(|by| by.size == size)?.clone();
+        (self.size(a) == Some(size)).then_some(by)
+    }
+
+    /// Where `size` came from, for the axes `starts` where it shows: the nearest axis a
+    /// declaration writes it at, and the steps from there to one of `starts`.
+    pub fn trace(&mut self, starts: &[AxisRef], size: u64) -> Trace {
+        let mut parent: HashMap<AxisRef, Option<(AxisRef, StepId)>> = HashMap::new();
+        let mut queue: VecDeque<AxisRef> = VecDeque::new();
+        for &s in starts {
+            if parent.insert(s, None).is_none() {
+                queue.push_back(s);
+            }
+        }
+        while let Some(a) = queue.pop_front() {
+            if let Some((_, span)) = self.literal(a).filter(|(n, _)| *n == size) {
+                let hops = path(&parent, a);
+                let at = hops.last().map_or(a, |h| h.to);
+                let origin_span = Some(span);
+                return Trace { at: Some(at), origin: Some(a), origin_span, setting: None, hops };
+            }
+            if let Some(by) = self.setting(a, size) {
+                let hops = path(&parent, a);
+                let at = hops.last().map_or(a, |h| h.to);
+                let setting = Some(by);
+                return Trace { at: Some(at), origin: Some(a), origin_span: None, setting, hops };
+            }
+            if parent.len() > MAX_VISITED {
+                break;
+            }
+            let index = self.index.get_or_insert_with(|| StepIndex::new(self.g));
+            let steps: Vec<StepId> = index.steps_of(a.tensor).collect();
+            for s in steps {
+                let next: Vec<AxisRef> = self
+                    .step_links(s)
+                    .iter()
+                    .filter_map(|&(x, y)| match () {
+                        _ if x == a => Some(y),
+                        _ if y == a => Some(x),
+                        _ => None,
+                    })
+                    .collect();
+                for b in next {
+                    if !parent.contains_key(&b) && self.size(b) == Some(size) {
+                        parent.insert(b, Some((a, s)));
+                        queue.push_back(b);
+                    }
+                }
+            }
+        }
+        let at = starts.first().copied();
+        Trace { at, origin: None, origin_span: None, setting: None, hops: Vec::new() }
+    }
+}
+
+/// The hops from `origin` back to the start its walk began at: the walk went from a start to
+/// the origin, so the hops are its steps reversed.
+fn path(parent: &HashMap<AxisRef, Option<(AxisRef, StepId)>>, origin: AxisRef) -> Vec<Hop> {
+    let mut hops = Vec::new();
+    let mut at = origin;
+    while let Some(Some((prev, step))) = parent.get(&at) {
+        hops.push(Hop { step: *step, from: at, to: *prev });
+        at = *prev;
+    }
+    hops
+}

@@ -1,0 +1,15 @@
+//! Front-end checks with hints, before anything is solved: errors stated with what was
+//! probably meant (an unknown tensor or op with the closest name, an operand count with the
+//! count expected, a `,` where `;` separates operand slots), and warnings (lints) about input
+//! that works but probably does not say what was meant (a name defined twice, a result label
+//! no operand has). `einrow parse`, `infer` and `run` print them; `--deny-warnings` makes the
+//! warnings errors.
+//!
+//! Locations point into the text the user wrote: a spec given alone, or a program's line
+//! ([`Source`](crate::diagnostic::Source)); the [diagnostic](crate::diagnostic) model says how they print.
+
+mod program;
+mod spec;
+
+pub use program::{check_program, MAX_LISTED};
+pub use spec::{einsum_lints, numpy_lints, slot_count};

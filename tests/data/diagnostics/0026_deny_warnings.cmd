@@ -1,0 +1,4 @@
+infer
+--explain
+--deny-warnings
+0024_defined_twice_warning.ein

@@ -1,0 +1,3 @@
+infer
+--explain
+0027_case_file.case.json

@@ -1,0 +1,5 @@
+parse
+--einsum
+ij,jk=>ik
+--operands
+2

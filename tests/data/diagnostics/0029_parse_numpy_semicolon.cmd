@@ -1,0 +1,3 @@
+parse
+--numpy
+ij;jk->ik

@@ -1,0 +1,3 @@
+parse
+--einsum
+(h w) c => h w c

@@ -1,0 +1,10 @@
+run
+ij,jk,kl->il
+--random
+2,3
+--random
+3,4
+--random
+4,5
+--plan
+--no-values

@@ -1,0 +1,2 @@
+check
+0037_check.cases.json

@@ -1,0 +1,3 @@
+infer
+--explain
+0042_unresolved_case.case.json
