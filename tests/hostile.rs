@@ -7,8 +7,10 @@
 //! would overflow it long before these sizes.
 
 use einrow::code::{Coded, ErrorCode};
+use einrow::diagnostic::{Diagnostic, Source};
 use einrow::infer::program::Program;
 use einrow::infer::{Graph, InferError};
+use einrow::lint::{check_program, MAX_COMMAS_SHOWN, MAX_LABEL_LINTS};
 
 /// The stack of the threads deep programs run on (a main thread has 8 MiB).
 const SMALL_STACK: usize = 512 * 1024;
@@ -261,6 +263,50 @@ fn an_einsum_of_many_labels_solves_within_its_fuel() {
     let text = format!("tensor x\ny = permute \"{l}=>{}\" x\n", reversed.join(","));
     let shapes = solve(&text).expect("solves");
     assert_eq!(shape_of(&shapes, "y").split(',').count(), n);
+}
+
+/// The lints of a spec of n labels searched each result label in a list of the operands'
+/// labels (quadratic time), and made a warning for every result label no operand has, each
+/// holding a copy of the spec (quadratic memory: 10k labels took 1 GB). They are linear, and
+/// what they hold is bounded: a few warnings one by one, one that counts the rest.
+#[test]
+fn lints_of_a_spec_of_many_labels_are_bounded() {
+    let lint = |text: &str| {
+        let program = Program::parse_text(text).expect("parses");
+        check_program(&program, Some(&Source::new(text)))
+    };
+    // The text the diagnostics hold, all together.
+    let held = |found: &[Diagnostic]| -> usize {
+        let places = found.iter().flat_map(|d| d.primary.iter().chain(&d.related));
+        places.map(|p| p.text.as_ref().map_or(0, String::len)).sum()
+    };
+    let n = 200_000;
+    let labels: Vec<String> = (0..n).map(|i| format!("a{i}")).collect();
+    let (l, r) = (labels.join(","), labels.iter().rev().cloned().collect::<Vec<_>>().join(","));
+    let sizes = vec!["2"; n].join(",");
+    assert!(lint(&format!("tensor x: {sizes}\ny = permute \"{l}=>{r}\" x\n")).is_empty());
+    assert!(lint(&format!("tensor x\ntensor u\ny = einsum \"{l};{l}=>{r}\" x u\n")).is_empty());
+
+    // n result labels that no operand has.
+    let missing: Vec<String> = (0..n).map(|i| format!("b{i}")).collect();
+    let text = format!("tensor x: 2\ny = permute \"q=>q,{}\" x\n", missing.join(","));
+    let found = lint(&text);
+    assert_eq!(found.len(), MAX_LABEL_LINTS + 1);
+    assert!(found.iter().all(|d| d.code == ErrorCode::Label));
+    let more = format!("{} more result labels are in no operand slot", n - MAX_LABEL_LINTS);
+    assert_eq!(found[MAX_LABEL_LINTS].message, more);
+    assert!(held(&found) <= (MAX_LABEL_LINTS + 1) * text.len());
+
+    // A concatenation of n operands whose spec has `,` for `;`: a few commas are pointed at.
+    let text = format!(
+        "tensor t: 3\nc = concat \"{l}=>{}\" {}\n",
+        labels.join("^"),
+        vec!["t"; n].join(" ")
+    );
+    let found = lint(&text);
+    assert_eq!(found.len(), 1);
+    assert_eq!((found[0].code, found[0].related.len()), (ErrorCode::Arity, MAX_COMMAS_SHOWN - 1));
+    assert!(held(&found) <= MAX_COMMAS_SHOWN * text.len());
 }
 
 /// The guard on the solver's work is reported as `resource`, a code of its own: it is not a
