@@ -11,6 +11,7 @@ use einrow::diagnostic::{Diagnostic, Source};
 use einrow::infer::program::Program;
 use einrow::infer::{Graph, InferError};
 use einrow::lint::{check_program, MAX_COMMAS_SHOWN, MAX_LABEL_LINTS};
+use einrow::project::{plan_einsum, Concrete, Index};
 
 /// The stack of the threads deep programs run on (a main thread has 8 MiB).
 const SMALL_STACK: usize = 512 * 1024;
@@ -307,6 +308,55 @@ fn lints_of_a_spec_of_many_labels_are_bounded() {
     assert_eq!(found.len(), 1);
     assert_eq!((found[0].code, found[0].related.len()), (ErrorCode::Arity, MAX_COMMAS_SHOWN - 1));
     assert!(held(&found) <= MAX_COMMAS_SHOWN * text.len());
+}
+
+/// The plan of a spec of n labels looked each label's loop and size up in lists (quadratic):
+/// they are looked up in tables once a spec has more than a few, with the same plan.
+#[test]
+fn the_plan_of_a_spec_of_many_labels_has_a_loop_per_label() {
+    let n = 200_000;
+    let labels: Vec<String> = (0..n).map(|i| format!("a{i}")).collect();
+    let (l, r) = (labels.join(","), labels.iter().rev().cloned().collect::<Vec<_>>().join(","));
+    let sizes: Vec<u64> = (0..n as u64).map(|i| i % 3 + 1).collect();
+    let x = Concrete::output(&sizes);
+    let plan = plan_einsum(&format!("{l};{l}=>{r}"), &[&x, &x]).expect("plans");
+    assert_eq!(plan.parts.len(), 1);
+    let part = &plan.parts[0];
+    // Loops in the order the labels first appear, the result's first.
+    let loops: Vec<(&str, u64)> = part.loops.iter().map(|lp| (lp.name.as_str(), lp.size)).collect();
+    let want: Vec<(&str, u64)> =
+        labels.iter().map(String::as_str).zip(sizes.clone()).rev().collect();
+    // Compared without `assert_eq!`: a mismatch would print 200k entries.
+    assert!(loops == want, "one loop per label, in the result's order");
+    let iters =
+        |range: &mut dyn Iterator<Item = usize>| -> Vec<Index> { range.map(Index::Iter).collect() };
+    assert!(part.result == iters(&mut (0..n)), "the result follows the loops in order");
+    let reads = iters(&mut (0..n).rev());
+    assert!(part.operands.iter().all(|o| o.as_ref() == Some(&reads)), "operands read reversed");
+    let mut reversed = sizes;
+    reversed.reverse();
+    assert!(plan.result_dims == reversed, "the result's sizes are reversed");
+}
+
+/// A concatenation of n operands has n parts, each reading one operand: each part decided
+/// which operands it leaves out by looking every label up in a list of the other n-1 (cubic).
+#[test]
+fn the_plan_of_a_concatenation_of_many_operands_reads_one_operand_per_part() {
+    let n = 1_500;
+    let labels: Vec<String> = (0..n).map(|i| format!("a{i}")).collect();
+    let spec = format!("{}=>{}", labels.join(";"), labels.join("^"));
+    let operands: Vec<Concrete> = (0..n as u64).map(|i| Concrete::output(&[i % 4 + 1])).collect();
+    let plan = plan_einsum(&spec, &operands.iter().collect::<Vec<_>>()).expect("plans");
+    assert_eq!(plan.parts.len(), n);
+    let mut offset = 0;
+    for (i, part) in plan.parts.iter().enumerate() {
+        let read: Vec<usize> = (0..n).filter(|&k| part.operands[k].is_some()).collect();
+        assert_eq!(read, [i]);
+        let want = Index::Affine { terms: vec![(1, 0)], offset, padded: false };
+        assert_eq!(part.result, [want]);
+        offset += i as i64 % 4 + 1;
+    }
+    assert_eq!(plan.result_dims, [offset as u64]);
 }
 
 /// The guard on the solver's work is reported as `resource`, a code of its own: it is not a
