@@ -1,7 +1,7 @@
 //! Hostile inputs to shape inference, one named test per class: sizes that overflow 2^62,
 //! programs whose size would drive recursion depth, specs and concatenations of many parts,
-//! and the solver's guard. Their speed at scale is measured in `benches/infer.rs`
-//! (`hostile/*`), never timed here.
+//! and the solver's guard. Their speed at scale is measured by `examples/hostile_scale.rs`,
+//! never timed here.
 //!
 //! Deep programs run on a thread with a small stack: a recursion that follows the program
 //! would overflow it long before these sizes.
