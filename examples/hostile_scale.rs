@@ -17,7 +17,12 @@
 //! * `concat-chain`: `n` concatenations `a;b=>a^b` of the previous result and one leaf;
 //! * `concat-labels`: one permute of a concatenation of `n` labels;
 //! * `concat-operands`: one concatenation of `n` operands;
-//! * `self-concat`: `n` steps alternating `a;b=>a^b` of a tensor with itself and `2*o=>o`.
+//! * `self-concat`: `n` steps alternating `a;b=>a^b` of a tensor with itself and `2*o=>o`;
+//! * `spec-plan`: the plan (`plan_einsum`, no graph) of an einsum reversing `n` labels of two
+//!   operands of size-1 axes;
+//! * `spec-lints`: the checks before a program is built (`check_program`) of one permute of
+//!   `n` labels whose result adds `n` labels no operand has (warned of in a bounded number of
+//!   diagnostics).
 //!
 //! Each size and class runs in a child process of its own (re-executing this binary), so that
 //! every peak-memory figure belongs to one run.
@@ -25,13 +30,17 @@
 use std::process::Command;
 use std::time::Instant;
 
+use einrow::diagnostic::Source;
 use einrow::ids::TensorId;
+use einrow::infer::program::Program;
 use einrow::infer::Graph;
+use einrow::lint::{check_program, MAX_LABEL_LINTS};
+use einrow::project::{plan_einsum, Concrete};
 
 #[path = "../benches/support/peak.rs"]
 mod peak;
 
-const CLASSES: [&str; 8] = [
+const CLASSES: [&str; 10] = [
     "affine-chain",
     "conv-chain",
     "spec-labels",
@@ -40,6 +49,8 @@ const CLASSES: [&str; 8] = [
     "concat-labels",
     "concat-operands",
     "self-concat",
+    "spec-plan",
+    "spec-lints",
 ];
 
 fn main() {
@@ -86,15 +97,20 @@ fn main() {
     }
 }
 
-/// Builds and solves one program; prints one table row.
+/// Builds and solves one program (or plans or checks one spec); prints one table row.
 fn run_one(class: &str, n: usize) {
     let start = Instant::now();
-    let mut g = Graph::new();
-    let check = build(&mut g, class, n);
-    g.solve().expect("the program solves");
-    let (name, want) = check;
-    let got = g.shape_string(name).expect("the checked tensor is solved");
-    assert_eq!(got, want, "unexpected shape");
+    match class {
+        "spec-plan" => spec_plan(n),
+        "spec-lints" => spec_lints(n),
+        _ => {
+            let mut g = Graph::new();
+            let (name, want) = build(&mut g, class, n);
+            g.solve().expect("the program solves");
+            let got = g.shape_string(name).expect("the checked tensor is solved");
+            assert_eq!(got, want, "unexpected shape");
+        }
+    }
     let total = start.elapsed();
     println!(
         "{class:<16} {n:>9} {:>10.1} {:>12.1} {:>9.1}",
@@ -104,9 +120,36 @@ fn run_one(class: &str, n: usize) {
     );
 }
 
+/// `n` labels `{prefix}0`, `{prefix}1`, …
+fn labels(prefix: &str, n: usize) -> Vec<String> {
+    (0..n).map(|i| format!("{prefix}{i}")).collect()
+}
+
+/// The plan of `l;l=>rev(l)` for `n` labels: one loop per label.
+fn spec_plan(n: usize) {
+    let l = labels("a", n);
+    let r: Vec<String> = l.iter().rev().cloned().collect();
+    let x = Concrete::output(&vec![1; n]);
+    let plan = plan_einsum(&format!("{};{}=>{}", l.join(","), l.join(","), r.join(",")), &[&x, &x])
+        .expect("plans");
+    assert_eq!(plan.parts[0].loops.len(), n, "one loop per label");
+}
+
+/// The checks of `y = permute "l=>rev(l),b" x` for `n` labels `l` and `n` labels `b`.
+fn spec_lints(n: usize) {
+    let l = labels("a", n);
+    let r: Vec<String> = l.iter().rev().cloned().collect();
+    let b = labels("b", n);
+    let text =
+        format!("tensor x\ny = permute \"{}=>{},{}\" x\n", l.join(","), r.join(","), b.join(","));
+    let program = Program::parse_text(&text).expect("parses");
+    let found = check_program(&program, Some(&Source::new(&text)));
+    assert_eq!(found.len(), MAX_LABEL_LINTS + 1, "a bounded number of warnings");
+}
+
 /// Builds the program of a class; returns a tensor to check and its expected shape.
 fn build(g: &mut Graph, class: &str, n: usize) -> (TensorId, String) {
-    let labels = |prefix: &str| -> Vec<String> { (0..n).map(|i| format!("{prefix}{i}")).collect() };
+    let labels = |prefix: &str| labels(prefix, n);
     let unknown = |g: &mut Graph, name: &str| g.declare(name, None, false).expect("declares");
     let declared = |g: &mut Graph, name: &str, shape: &str| {
         g.declare(name, Some(shape), false).expect("declares")

@@ -1,14 +1,17 @@
 //! Hostile inputs to shape inference, one named test per class: sizes that overflow 2^62,
 //! programs whose size would drive recursion depth, specs and concatenations of many parts,
-//! and the solver's guard. Their speed at scale is measured in `benches/infer.rs`
-//! (`hostile/*`), never timed here.
+//! and the solver's guard. Their speed at scale is measured by `examples/hostile_scale.rs`,
+//! never timed here.
 //!
 //! Deep programs run on a thread with a small stack: a recursion that follows the program
 //! would overflow it long before these sizes.
 
 use einrow::code::{Coded, ErrorCode};
+use einrow::diagnostic::{Diagnostic, Source};
 use einrow::infer::program::Program;
 use einrow::infer::{Graph, InferError};
+use einrow::lint::{check_program, MAX_COMMAS_SHOWN, MAX_LABEL_LINTS};
+use einrow::project::{plan_einsum, Concrete, Index};
 
 /// The stack of the threads deep programs run on (a main thread has 8 MiB).
 const SMALL_STACK: usize = 512 * 1024;
@@ -261,6 +264,99 @@ fn an_einsum_of_many_labels_solves_within_its_fuel() {
     let text = format!("tensor x\ny = permute \"{l}=>{}\" x\n", reversed.join(","));
     let shapes = solve(&text).expect("solves");
     assert_eq!(shape_of(&shapes, "y").split(',').count(), n);
+}
+
+/// The lints of a spec of n labels searched each result label in a list of the operands'
+/// labels (quadratic time), and made a warning for every result label no operand has, each
+/// holding a copy of the spec (quadratic memory: 10k labels took 1 GB). They are linear, and
+/// what they hold is bounded: a few warnings one by one, one that counts the rest.
+#[test]
+fn lints_of_a_spec_of_many_labels_are_bounded() {
+    let lint = |text: &str| {
+        let program = Program::parse_text(text).expect("parses");
+        check_program(&program, Some(&Source::new(text)))
+    };
+    // The text the diagnostics hold, all together.
+    let held = |found: &[Diagnostic]| -> usize {
+        let places = found.iter().flat_map(|d| d.primary.iter().chain(&d.related));
+        places.map(|p| p.text.as_ref().map_or(0, String::len)).sum()
+    };
+    let n = 200_000;
+    let labels: Vec<String> = (0..n).map(|i| format!("a{i}")).collect();
+    let (l, r) = (labels.join(","), labels.iter().rev().cloned().collect::<Vec<_>>().join(","));
+    let sizes = vec!["2"; n].join(",");
+    assert!(lint(&format!("tensor x: {sizes}\ny = permute \"{l}=>{r}\" x\n")).is_empty());
+    assert!(lint(&format!("tensor x\ntensor u\ny = einsum \"{l};{l}=>{r}\" x u\n")).is_empty());
+
+    // n result labels that no operand has.
+    let missing: Vec<String> = (0..n).map(|i| format!("b{i}")).collect();
+    let text = format!("tensor x: 2\ny = permute \"q=>q,{}\" x\n", missing.join(","));
+    let found = lint(&text);
+    assert_eq!(found.len(), MAX_LABEL_LINTS + 1);
+    assert!(found.iter().all(|d| d.code == ErrorCode::Label));
+    let more = format!("{} more result labels are in no operand slot", n - MAX_LABEL_LINTS);
+    assert_eq!(found[MAX_LABEL_LINTS].message, more);
+    assert!(held(&found) <= (MAX_LABEL_LINTS + 1) * text.len());
+
+    // A concatenation of n operands whose spec has `,` for `;`: a few commas are pointed at.
+    let text = format!(
+        "tensor t: 3\nc = concat \"{l}=>{}\" {}\n",
+        labels.join("^"),
+        vec!["t"; n].join(" ")
+    );
+    let found = lint(&text);
+    assert_eq!(found.len(), 1);
+    assert_eq!((found[0].code, found[0].related.len()), (ErrorCode::Arity, MAX_COMMAS_SHOWN - 1));
+    assert!(held(&found) <= MAX_COMMAS_SHOWN * text.len());
+}
+
+/// The plan of a spec of n labels looked each label's loop and size up in lists (quadratic):
+/// they are looked up in tables once a spec has more than a few, with the same plan.
+#[test]
+fn the_plan_of_a_spec_of_many_labels_has_a_loop_per_label() {
+    let n = 200_000;
+    let labels: Vec<String> = (0..n).map(|i| format!("a{i}")).collect();
+    let (l, r) = (labels.join(","), labels.iter().rev().cloned().collect::<Vec<_>>().join(","));
+    let sizes: Vec<u64> = (0..n as u64).map(|i| i % 3 + 1).collect();
+    let x = Concrete::output(&sizes);
+    let plan = plan_einsum(&format!("{l};{l}=>{r}"), &[&x, &x]).expect("plans");
+    assert_eq!(plan.parts.len(), 1);
+    let part = &plan.parts[0];
+    // Loops in the order the labels first appear, the result's first.
+    let loops: Vec<(&str, u64)> = part.loops.iter().map(|lp| (lp.name.as_str(), lp.size)).collect();
+    let want: Vec<(&str, u64)> =
+        labels.iter().map(String::as_str).zip(sizes.clone()).rev().collect();
+    // Compared without `assert_eq!`: a mismatch would print 200k entries.
+    assert!(loops == want, "one loop per label, in the result's order");
+    let iters =
+        |range: &mut dyn Iterator<Item = usize>| -> Vec<Index> { range.map(Index::Iter).collect() };
+    assert!(part.result == iters(&mut (0..n)), "the result follows the loops in order");
+    let reads = iters(&mut (0..n).rev());
+    assert!(part.operands.iter().all(|o| o.as_ref() == Some(&reads)), "operands read reversed");
+    let mut reversed = sizes;
+    reversed.reverse();
+    assert!(plan.result_dims == reversed, "the result's sizes are reversed");
+}
+
+/// A concatenation of n operands has n parts, each reading one operand: each part decided
+/// which operands it leaves out by looking every label up in a list of the other n-1 (cubic).
+#[test]
+fn the_plan_of_a_concatenation_of_many_operands_reads_one_operand_per_part() {
+    let n = 1_500;
+    let labels: Vec<String> = (0..n).map(|i| format!("a{i}")).collect();
+    let spec = format!("{}=>{}", labels.join(";"), labels.join("^"));
+    let operands: Vec<Concrete> = (0..n as u64).map(|i| Concrete::output(&[i % 4 + 1])).collect();
+    let plan = plan_einsum(&spec, &operands.iter().collect::<Vec<_>>()).expect("plans");
+    assert_eq!(plan.parts.len(), n);
+    let mut offset = 0;
+    for (i, part) in plan.parts.iter().enumerate() {
+        let read: Vec<usize> = (0..n).filter(|&k| part.operands[k].is_some()).collect();
+        assert_eq!(read, [i]);
+        let want = Index::Affine { terms: vec![(1, 0)], offset, padded: false };
+        assert_eq!(part.result, [want]);
+        offset += i as i64 % 4 + 1;
+    }
+    assert_eq!(plan.result_dims, [offset as u64]);
 }
 
 /// The guard on the solver's work is reported as `resource`, a code of its own: it is not a

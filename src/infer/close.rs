@@ -46,7 +46,8 @@ struct Vars {
 /// once it is long.
 #[derive(Default)]
 struct Seen {
-    set: HashSet<DimVar>,
+    /// A fixed hash: made for every shape closing looks at, it must cost nothing when unused.
+    set: HashSet<DimVar, foldhash::fast::FixedState>,
 }
 
 impl Seen {

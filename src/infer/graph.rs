@@ -450,13 +450,15 @@ impl Graph {
         let mut pending = std::mem::take(&mut self.pending);
         let solved = pending.iter().all(|&t| self.is_solved(t));
         let result = self.solver.finish((&self.tensors, &self.names), &pending, solved);
+        // Every shape substituted once through the node table (when there is one), so that
+        // reads (`&self`, see `infer/peek.rs`) find every node they reach fresh.
+        let nodes = !self.solver.env.exprs.is_empty();
         for t in pending.drain(..) {
             self.in_pending[t.index()] = false;
-            // Substituted once through the node table, so that reads (`&self`, see
-            // `infer/peek.rs`) find every node they reach fresh.
-            let shape = self.tensors[t.index()].shape;
-            for row in shape.rows() {
-                self.solver.env.freshen_row(&row);
+            if nodes {
+                for row in self.tensors[t.index()].shape.rows() {
+                    self.solver.env.freshen_row(&row);
+                }
             }
         }
         self.pending = pending;

@@ -234,3 +234,46 @@ impl NodeCache {
         }
     }
 }
+
+/// An evaluation of nodes bottom-up (the parts of a node before the node) by an explicit
+/// stack, never by recursion: a chain of nodes is as deep as the program that wrote it.
+pub(super) trait BottomUp {
+    /// The `k`-th part of `n` (`None` past the last).
+    fn part(&self, n: Node, k: usize) -> Option<Dim>;
+    /// The node a part stands for, when that node still has to be evaluated.
+    fn pending(&mut self, part: Dim) -> Option<Node>;
+    /// Marks a node as being evaluated (it is on the stack).
+    fn enter(&mut self, n: Node);
+    /// Evaluates a node whose parts are all evaluated.
+    fn finish(&mut self, n: Node);
+
+    /// Evaluates `root` and the pending nodes below it.
+    fn bottom_up(&mut self, root: Node) {
+        self.enter(root);
+        let mut stack: Vec<(Node, usize)> = vec![(root, 0)];
+        while let Some(&(n, next)) = stack.last() {
+            let mut k = next;
+            let mut descend = None;
+            while let Some(part) = self.part(n, k) {
+                k += 1;
+                descend = self.pending(part);
+                if descend.is_some() {
+                    break;
+                }
+            }
+            if let Some(top) = stack.last_mut() {
+                top.1 = k;
+            }
+            match descend {
+                Some(c) => {
+                    self.enter(c);
+                    stack.push((c, 0));
+                }
+                None => {
+                    stack.pop();
+                    self.finish(n);
+                }
+            }
+        }
+    }
+}

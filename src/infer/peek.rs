@@ -25,11 +25,12 @@
 use std::collections::HashMap;
 
 use foldhash::fast::FixedState;
+use smallvec::SmallVec;
 
 use super::arith::{parts_basis_conflict, simplify_affine, Simplified};
 use super::constraint::RowArg;
 use super::env::Env;
-use super::nodes::{Node, Summary, FRESH};
+use super::nodes::{BottomUp, Node, Summary, FRESH};
 use super::store::{RowId, ShapeRef};
 use super::subst::Resolved;
 use crate::ids::{DimVar, RowVar};
@@ -150,7 +151,8 @@ impl<'a> Peek<'a> {
         if let Some(known) = self.known(n) {
             return known;
         }
-        self.evaluate(n);
+        // It and the nodes below it that are not known, bottom-up.
+        self.bottom_up(n);
         self.known(n).unwrap_or((n.dim(), Summary::unknown()))
     }
 
@@ -171,41 +173,6 @@ impl<'a> Peek<'a> {
         }
         let summary = Summary { unknown: e.summary.unknown.max(1), ..e.summary };
         Some((e.value, summary))
-    }
-
-    /// Evaluates a node and the nodes below it that are not known, bottom-up.
-    fn evaluate(&mut self, root: Node) {
-        // A node on the stack reads as itself, unknown (a cycle, which the occurs check rules
-        // out, cannot loop).
-        self.memo.insert(root, (root.dim(), Summary::unknown()));
-        let mut stack: Vec<(Node, usize)> = vec![(root, 0)];
-        while let Some(&(n, next)) = stack.last() {
-            let mut k = next;
-            let mut descend = None;
-            while let Some(child) = self.env.child(n, k) {
-                k += 1;
-                if let Resolved::Node(c) = self.resolve(child) {
-                    if self.known(c).is_none() {
-                        descend = Some(c);
-                        break;
-                    }
-                }
-            }
-            if let Some(top) = stack.last_mut() {
-                top.1 = k;
-            }
-            match descend {
-                Some(c) => {
-                    self.memo.insert(c, (c.dim(), Summary::unknown()));
-                    stack.push((c, 0));
-                }
-                None => {
-                    stack.pop();
-                    let value = self.compute(n);
-                    self.memo.insert(n, value);
-                }
-            }
-        }
     }
 
     /// A node's value from its parts' (all known), by the rules of `Env::compute`; what would
@@ -247,6 +214,30 @@ impl<'a> Peek<'a> {
         let over = self.dim(a.over);
         let conv = a.conv.map(|(dil, k, pad)| (dil, self.dim(k), pad));
         AffineDim { over, conv, ..a }
+    }
+}
+
+impl BottomUp for Peek<'_> {
+    fn part(&self, n: Node, k: usize) -> Option<Dim> {
+        self.env.child(n, k)
+    }
+
+    fn pending(&mut self, part: Dim) -> Option<Node> {
+        match self.resolve(part) {
+            Resolved::Node(c) if self.known(c).is_none() => Some(c),
+            _ => None,
+        }
+    }
+
+    /// A node on the stack reads as itself, unknown (so a cycle, which the occurs check rules
+    /// out, cannot loop).
+    fn enter(&mut self, n: Node) {
+        self.memo.insert(n, (n.dim(), Summary::unknown()));
+    }
+
+    fn finish(&mut self, n: Node) {
+        let value = self.compute(n);
+        self.memo.insert(n, value);
     }
 }
 
@@ -323,7 +314,7 @@ impl Env {
         };
         // Row values nest as deep as the program makes them: the chain is followed in a loop
         // (a row variable's value never mentions the variable itself, so it ends).
-        let mut chain: Vec<RowId> = vec![first];
+        let mut chain: SmallVec<[RowId; 4]> = smallvec::smallvec![first];
         let mut var = self.store.layout(first).3;
         while let Some(v) = var {
             match self.peek_row_value(v) {

@@ -249,7 +249,10 @@ impl Solver {
         }
         let (info, links) = self.env.take_row_info(x);
         // A value bound as written may hold a bound variable: the facts go to the innermost.
-        let inner = value.var.and_then(|v| self.env.tail_var(&RowArg::Var(v)));
+        let inner = value.var.and_then(|v| match self.env.row_value(v) {
+            Err(root) => Some(root),
+            Ok(_) => self.env.tail_var(&RowArg::Var(v)),
+        });
         if let Some(v) = inner {
             let inner = &mut self.env.row_info[v.index()];
             inner.used_in_spec |= info.used_in_spec;

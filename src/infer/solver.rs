@@ -5,8 +5,8 @@
 //! more. A constraint that cannot be decided is deferred until a variable it mentions is bound
 //! or united, or the stage advances (see [`super::deferred`]). The solver terminates on every
 //! input: every binding removes a variable, templates are bounded in depth, and a fuel counter
-//! bounds the total work. The fuel grows with the program (an allowance per constraint and per
-//! axis of its rows), so that no well-formed program runs out; running out is reported as a
+//! bounds the total work. The fuel grows with the program (an allowance per constraint, per
+//! variable and per stored axis), so that no well-formed program runs out; running out is reported as a
 //! `resource` error, never as a property of the program.
 
 use std::collections::{HashSet, VecDeque};
@@ -49,7 +49,7 @@ pub struct Solver {
     /// Whether the constraint being processed relates its origin's rows as given.
     current_exact: bool,
     fuel: u64,
-    /// The number of variables whose allowance has been added to `fuel`.
+    /// The number of variables and stored axes whose allowance has been added to `fuel`.
     vars_funded: usize,
     /// Closing decisions are tried one at a time and undone when they contradict the rest.
     pub careful: bool,
@@ -61,12 +61,9 @@ pub struct Solver {
 /// never reached by well-formed programs).
 const FUEL_PER_CONSTRAINT: u64 = 10_000;
 
-/// Work allowed, besides, per axis of the rows such a constraint relates: a spec of many labels
-/// derives a few constraints per label.
-const FUEL_PER_AXIS: u64 = 1_000;
-
-/// Work allowed, besides, per variable created: binding a variable re-emits what was known
-/// about it, and closing decides each variable in turn.
+/// Work allowed, besides, per variable created and per axis stored (a declared shape, a bound
+/// row): binding a variable re-emits what was known about it, closing decides each variable in
+/// turn, and a row constraint derives a constraint per axis of its rows.
 const FUEL_PER_VAR: u64 = 1_000;
 
 impl Solver {
@@ -82,19 +79,7 @@ impl Solver {
 
     /// Queues a constraint with an explicit origin, relating that origin's rows as given.
     pub fn push_with(&mut self, c: Constraint, origin: OriginId) {
-        let axes = match &c {
-            Constraint::RowEq(a, b)
-            | Constraint::RowIneq { res: a, opnd: b }
-            | Constraint::RowIneqRight { res: a, opnd: b } => {
-                self.env.arg_len(a).saturating_add(self.env.arg_len(b))
-            }
-            Constraint::TotalElems(shape, _) => {
-                shape.rows().iter().map(|r| self.env.arg_len(r)).fold(0, usize::saturating_add)
-            }
-            _ => 0,
-        };
-        let allowance = FUEL_PER_AXIS.saturating_mul(axes as u64);
-        self.fuel = self.fuel.saturating_add(FUEL_PER_CONSTRAINT).saturating_add(allowance);
+        self.fuel = self.fuel.saturating_add(FUEL_PER_CONSTRAINT);
         self.queue.push_back(Queued { c, origin, axis: AxisAt::NONE, exact: true });
     }
 
@@ -159,6 +144,9 @@ impl Solver {
             }
             if !self.deferred.has_woken() {
                 // A dim substituted outside a constraint (by closing) may have overflowed.
+                if self.env.cache.overflow.is_none() {
+                    return Ok(());
+                }
                 return self.overflow_error().map_or(Ok(()), Err);
             }
             let woken = self.deferred.take_woken();
@@ -262,8 +250,8 @@ impl Solver {
 
     fn step(&mut self, q: Queued) -> Result<(), InferError> {
         if self.fuel == 0 {
-            // The allowance of the variables created since the last top-up.
-            let vars = self.env.dim_count() + self.env.row_count();
+            // The allowance of the variables created and axes stored since the last top-up.
+            let vars = self.env.dim_count() + self.env.row_count() + self.env.store.dim_len();
             let new = vars.saturating_sub(self.vars_funded) as u64;
             self.vars_funded = vars;
             self.fuel = FUEL_PER_VAR.saturating_mul(new);
@@ -290,10 +278,12 @@ impl Solver {
             Constraint::AtLeast(d, n) => self.at_least(d, n.get()),
             Constraint::TotalElems(shape, n) => self.total_elems(&shape.rows(), n.get()),
         };
-        let outcome = match (outcome, self.overflow_error()) {
-            (Err(e), _) => Err(e),
-            (Ok(_), Some(e)) => Err(e),
-            (ok, None) => ok,
+        // A size past 2^62 found while substituting: reported here, at this constraint.
+        let outcome = match outcome {
+            Ok(_) if self.env.cache.overflow.is_some() => {
+                self.overflow_error().map_or(outcome, Err)
+            }
+            other => other,
         };
         match outcome {
             Ok(Outcome::Done) => Ok(()),
@@ -307,6 +297,7 @@ impl Solver {
 
     /// The error for the first affine or concatenation dim found to be larger than 2^62 since
     /// the last call, if any (see [`Solver::overflow_at`]).
+    #[cold]
     pub fn overflow_error(&mut self) -> Option<InferError> {
         let (node, _) = self.env.take_overflow()?;
         Some(self.overflow_at(node))

@@ -45,6 +45,11 @@ impl RowStore {
         self.dims.reserve(dims);
     }
 
+    /// The number of axes stored, in all rows.
+    pub fn dim_len(&self) -> usize {
+        self.dims.len()
+    }
+
     /// Stores a row.
     pub fn push(&mut self, r: &Row) -> RowId {
         self.dims.extend_from_slice(&r.beg);

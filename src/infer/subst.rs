@@ -28,7 +28,7 @@ use foldhash::fast::FixedState;
 
 use super::arith::{simplify_affine, Simplified};
 use super::env::Env;
-use super::nodes::{Entry, Node, Summary, FRESH, STALE, VISITING};
+use super::nodes::{BottomUp, Entry, Node, Summary, FRESH, STALE, VISITING};
 use crate::ids::{DimVar, StepId};
 use crate::shape::{AffineDim, ConvPadding, Dim, Solved};
 use crate::span::Span;
@@ -99,34 +99,7 @@ impl Env {
 
     /// Brings a stale node's value up to date, and the stale nodes below it first.
     fn refresh(&mut self, root: Node) {
-        self.cache.entry_mut(root).state = VISITING;
-        let mut stack: Vec<(Node, usize)> = vec![(root, 0)];
-        while let Some(&(n, next)) = stack.last() {
-            let mut k = next;
-            let mut descend = None;
-            while let Some(child) = self.child(n, k) {
-                k += 1;
-                if let Resolved::Node(c) = self.resolve(child) {
-                    if self.cache.state(c) == STALE {
-                        descend = Some(c);
-                        break;
-                    }
-                }
-            }
-            if let Some(top) = stack.last_mut() {
-                top.1 = k;
-            }
-            match descend {
-                Some(c) => {
-                    self.cache.entry_mut(c).state = VISITING;
-                    stack.push((c, 0));
-                }
-                None => {
-                    stack.pop();
-                    self.compute(n);
-                }
-            }
-        }
+        Refresh(self).bottom_up(root);
     }
 
     /// The `k`-th part of a node: an affine node's `over` then its kernel, a concatenation's
@@ -349,6 +322,30 @@ impl Env {
                 }
             }
         }
+    }
+}
+
+/// [`Env::refresh`]: the stale nodes below a node, then the node.
+struct Refresh<'a>(&'a mut Env);
+
+impl BottomUp for Refresh<'_> {
+    fn part(&self, n: Node, k: usize) -> Option<Dim> {
+        self.0.child(n, k)
+    }
+
+    fn pending(&mut self, part: Dim) -> Option<Node> {
+        match self.0.resolve(part) {
+            Resolved::Node(c) if self.0.cache.state(c) == STALE => Some(c),
+            _ => None,
+        }
+    }
+
+    fn enter(&mut self, n: Node) {
+        self.0.cache.entry_mut(n).state = VISITING;
+    }
+
+    fn finish(&mut self, n: Node) {
+        self.0.compute(n);
     }
 }
 

@@ -12,4 +12,4 @@ mod program;
 mod spec;
 
 pub use program::{check_program, MAX_LISTED};
-pub use spec::{einsum_lints, numpy_lints, slot_count};
+pub use spec::{einsum_lints, numpy_lints, slot_count, MAX_COMMAS_SHOWN, MAX_LABEL_LINTS};

@@ -73,7 +73,6 @@ pub fn check_program(program: &Program, source: Option<&Source>) -> Vec<Diagnost
             let key = (text.as_str(), s.op, s.args.len());
             let found = specs.entry(key).or_insert_with(|| spec_lints(s, text));
             if !found.is_empty() {
-                let found = found.clone();
                 c.spec(s, text, found, spans().as_ref());
             }
         }
@@ -125,12 +124,19 @@ impl<'a> Checker<'_, 'a> {
     }
 
     fn push(&mut self, d: Diagnostic) {
-        let i = usize::from(d.severity == Severity::Warning);
-        if self.list.iter().filter(|x| x.severity == d.severity).count() < MAX_LISTED {
+        if self.listed(d.severity) {
             self.list.push(d);
-        } else {
+        }
+    }
+
+    /// Whether one more diagnostic of `severity` is listed (if not, it is counted as left out).
+    fn listed(&mut self, severity: Severity) -> bool {
+        let i = usize::from(severity == Severity::Warning);
+        let listed = self.list.iter().filter(|x| x.severity == severity).count() < MAX_LISTED;
+        if !listed {
             self.left_out[i] += 1;
         }
+        listed
     }
 
     fn finish(mut self) -> Vec<Diagnostic> {
@@ -233,12 +239,14 @@ impl<'a> Checker<'_, 'a> {
     }
 
     /// The diagnostics of a statement's spec (`found`, in the spec's text), moved onto its
-    /// line.
-    fn spec(&mut self, s: &Stmt, text: &str, found: Vec<Diagnostic>, spans: Option<&StmtSpans>) {
+    /// line; those past [`MAX_LISTED`] are only counted (not copied).
+    fn spec(&mut self, s: &Stmt, text: &str, found: &[Diagnostic], spans: Option<&StmtSpans>) {
         let offset = spans.and_then(|sp| sp.spec).map(|sp| sp.start as usize);
         for d in found {
-            let d = self.relocate(d, s.line, text, offset);
-            self.push(d);
+            if self.listed(d.severity) {
+                let d = self.relocate(d.clone(), s.line, text, offset);
+                self.list.push(d);
+            }
         }
     }
 

@@ -1,11 +1,19 @@
 //! Checks of an einsum spec against what it is used with: a slot count that disagrees with the
 //! operands (with the spec rewritten when `,` stands where `;` was meant), and result labels no
 //! operand has.
+//!
+//! A spec can have any number of labels: each check is linear in the spec's length, and the
+//! diagnostics made (each holds a copy of the spec's text) are bounded by [`MAX_LABEL_LINTS`]
+//! and [`MAX_COMMAS_SHOWN`], with one more saying how many were left out.
+
+use std::collections::HashSet;
+
+use foldhash::fast::FixedState;
 
 use crate::code::ErrorCode;
 use crate::diagnostic::{closest, Diagnostic, Location};
 use crate::span::Span;
-use crate::spec::ast::{AxisKind, ConcatPart, EinsumSpec, NumpySpec, ShapeSpec};
+use crate::spec::ast::{AxisKind, ConcatPart, EinsumSpec, Name, NumpySpec, ShapeSpec};
 use crate::spec::parse_einsum;
 
 /// The diagnostics of an einsum spec `text` (parsed as `spec`) used with `operands` operands
@@ -15,7 +23,9 @@ use crate::spec::parse_einsum;
 ///   `=>` and the same spec with `;` there has the right count, the hint gives that spec;
 /// - a label of the result that no operand slot has is a `label` warning: no operand gives it
 ///   a size, so it is 1 unless another step fixes it (a misspelt label, most often). It is
-///   not checked in a spec whose slot count is wrong (its labels are misread too).
+///   not checked in a spec whose slot count is wrong (its labels are misread too). The first
+///   [`MAX_LABEL_LINTS`] such labels are warned of one by one (with "did you mean"), the
+///   others in one warning that counts them.
 ///
 /// ```
 /// use einrow::lint::einsum_lints;
@@ -33,6 +43,14 @@ pub fn einsum_lints(text: &str, spec: &EinsumSpec, operands: Option<usize>) -> V
         None => result_labels(text, spec),
     }
 }
+
+/// The most result labels [`einsum_lints`] warns of one by one; one more warning counts the
+/// rest.
+pub const MAX_LABEL_LINTS: usize = 20;
+
+/// The most commas [`slot_count`] points at when it proposes `;` for `,`; a note counts the
+/// rest.
+pub const MAX_COMMAS_SHOWN: usize = 8;
 
 fn plural(n: usize, what: &str) -> String {
     format!("{n} {what}{}", if n == 1 { "" } else { "s" })
@@ -53,8 +71,12 @@ pub fn slot_count(text: &str, slots: usize, operands: usize) -> Diagnostic {
     let fixes = !commas.is_empty() && parse_einsum(&fixed).is_ok_and(|s| s.rhs.len() == operands);
     if fixes {
         d = d.at(Location::in_text(text, commas[0]).with_note("`,` separates axes"));
-        for c in &commas[1..] {
+        let shown = commas.len().min(MAX_COMMAS_SHOWN);
+        for c in &commas[1..shown] {
             d = d.related(Location::in_text(text, *c));
+        }
+        if shown < commas.len() {
+            d = d.note(format!("{} more `,` before `=>` not shown", commas.len() - shown));
         }
         d.help(format!(
             "did you mean `{fixed}`? (`,` separates the axes of one slot, `;` separates operand slots)"
@@ -94,24 +116,34 @@ pub fn numpy_lints(text: &str, spec: &NumpySpec, operands: usize) -> Vec<Diagnos
     vec![d]
 }
 
+/// A label as a slot writes it: its name, where it is written, and whether it is a plain
+/// label axis (not part of a strided, convolution or concatenation axis).
+struct Written<'a> {
+    name: &'a str,
+    span: Span,
+    plain: bool,
+}
+
 /// Every label name of a slot, with where it is written (labels, strided and convolution
 /// axes' labels, concatenation components).
-fn slot_labels(slot: &ShapeSpec) -> Vec<(&str, Span)> {
+fn slot_labels<'a>(slot: &'a ShapeSpec) -> Vec<Written<'a>> {
     let mut out = Vec::new();
+    let mut push =
+        |n: &'a Name, span: Span, plain: bool| out.push(Written { name: n.as_str(), span, plain });
     for (_, row) in slot.rows() {
         for axis in row.axes() {
             match &axis.kind {
-                AxisKind::Label(n) => out.push((n.as_str(), axis.span)),
+                AxisKind::Label(n) => push(n, axis.span, true),
                 AxisKind::Affine(a) => {
-                    out.push((a.over.as_str(), a.over_span));
+                    push(&a.over, a.over_span, false);
                     if let Some(c) = &a.conv {
-                        out.push((c.kernel.as_str(), c.kernel_span));
+                        push(&c.kernel, c.kernel_span, false);
                     }
                 }
                 AxisKind::Concat(parts) => {
                     for p in parts {
                         if let ConcatPart::Label(n) = p {
-                            out.push((n.as_str(), axis.span));
+                            push(n, axis.span, false);
                         }
                     }
                 }
@@ -122,19 +154,15 @@ fn slot_labels(slot: &ShapeSpec) -> Vec<(&str, Span)> {
     out
 }
 
-/// Warnings for the plain labels of the result that no operand slot has.
+/// Warnings for the plain labels of the result that no operand slot has (one each for the
+/// first [`MAX_LABEL_LINTS`], then one that counts the rest).
 fn result_labels(text: &str, spec: &EinsumSpec) -> Vec<Diagnostic> {
-    let operand: Vec<&str> = spec.rhs.iter().flat_map(slot_labels).map(|(n, _)| n).collect();
+    let operand: Vec<&str> = spec.rhs.iter().flat_map(slot_labels).map(|w| w.name).collect();
+    let known: HashSet<&str, FixedState> = operand.iter().copied().collect();
+    let mut missing =
+        slot_labels(&spec.lhs).into_iter().filter(|w| w.plain && !known.contains(w.name));
     let mut out: Vec<Diagnostic> = Vec::new();
-    for (name, span) in slot_labels(&spec.lhs) {
-        let plain = spec
-            .lhs
-            .rows()
-            .flat_map(|(_, r)| r.axes())
-            .any(|a| a.span == span && matches!(a.kind, AxisKind::Label(_)));
-        if !plain || operand.contains(&name) {
-            continue;
-        }
+    for Written { name, span, .. } in missing.by_ref().take(MAX_LABEL_LINTS) {
         let message = format!(
             "the result label `{name}` is in no operand slot: no operand gives it a size, so it \
              is 1 (a broadcast axis) unless another step fixes it"
@@ -145,6 +173,18 @@ fn result_labels(text: &str, spec: &EinsumSpec) -> Vec<Diagnostic> {
             d = d.help(format!("did you mean `{near}`?"));
         }
         out.push(d);
+    }
+    if let Some(first) = missing.next() {
+        let more = 1 + missing.count();
+        let message = if more == 1 {
+            "1 more result label is in no operand slot".to_string()
+        } else {
+            format!("{more} more result labels are in no operand slot")
+        };
+        let at = Location::in_text(text, first.span).with_note("the first of them");
+        let why = "no operand gives them a size, so each is 1 (a broadcast axis) unless \
+                   another step fixes it";
+        out.push(Diagnostic::warning(ErrorCode::Label, message).at(at).note(why));
     }
     out
 }
@@ -189,5 +229,36 @@ mod tests {
         assert!(d[0].help.is_empty());
         let d = lints("batch, hid; hid, out => batch, uot", None);
         assert_eq!(d[0].help, vec!["did you mean `out`?".to_string()]);
+    }
+
+    #[test]
+    fn many_result_labels_in_no_operand_are_counted() {
+        let n = MAX_LABEL_LINTS + 5;
+        let result: Vec<String> = (0..n).map(|i| format!("b{i}")).collect();
+        let text = format!("a;a=>a,{}", result.join(","));
+        let d = lints(&text, None);
+        assert_eq!(d.len(), MAX_LABEL_LINTS + 1);
+        assert!(d[0].message.starts_with("the result label `b0`"), "{}", d[0].message);
+        let last = &d[MAX_LABEL_LINTS];
+        assert_eq!(last.message, "5 more result labels are in no operand slot");
+        let first_left_out = text.find(&format!(",b{MAX_LABEL_LINTS},")).unwrap() + 1;
+        let at = last.primary.as_ref().unwrap();
+        assert_eq!(at.span.map(|s| s.start as usize), Some(first_left_out));
+        // One past the limit is said in the singular.
+        let text = format!("a=>{}", result[..MAX_LABEL_LINTS + 1].join(","));
+        let d = lints(&text, None);
+        assert_eq!(d[MAX_LABEL_LINTS].message, "1 more result label is in no operand slot");
+    }
+
+    #[test]
+    fn commas_shown_are_bounded() {
+        let n = MAX_COMMAS_SHOWN + 4;
+        let slots: Vec<String> = (0..n).map(|i| format!("x{i}")).collect();
+        let text = format!("{}=>{}", slots.join(","), slots.join("^"));
+        let d = &lints(&text, Some(n))[0];
+        assert_eq!(d.code, ErrorCode::Arity);
+        assert_eq!(d.related.len(), MAX_COMMAS_SHOWN - 1);
+        assert_eq!(d.notes, vec!["3 more `,` before `=>` not shown".to_string()]);
+        assert!(d.help[0].starts_with(&format!("did you mean `{}=>", slots.join(";"))));
     }
 }

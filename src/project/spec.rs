@@ -4,6 +4,9 @@
 //! strided and convolution axes are affine indices, and a concatenation is one part per
 //! component.
 
+use std::collections::{HashMap, HashSet};
+
+use foldhash::fast::FixedState;
 use smallvec::SmallVec;
 
 use super::error::ProjectError;
@@ -22,8 +25,12 @@ impl LabelSizes<'_> {
     }
 }
 
+/// Loops (and label sizes) from which a plan's builder looks keys up in a table rather than
+/// in a list: a spec of many labels costs O(1) per axis, a short one a few comparisons.
+const INDEX_FROM: usize = 16;
+
 /// What a loop stands for.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Key<'s> {
     Label(&'s str),
     RowPos(&'s str, usize),
@@ -50,21 +57,55 @@ struct ConcatAxis<'s> {
 struct Builder<'s, 'a> {
     loops: &'a mut Vec<Loop>,
     keys: SmallVec<[(Key<'s>, usize); 8]>,
+    /// The loop of each key in `keys`, once there are [`INDEX_FROM`] of them.
+    index: HashMap<Key<'s>, usize, FixedState>,
     label_size: LabelSizes<'a>,
+    /// The sizes of `label_size` by name (the first of a name), made on the first lookup when
+    /// there are [`INDEX_FROM`] labels or more.
+    size_index: Option<HashMap<&'a str, Option<u64>, FixedState>>,
     /// Chosen component per concatenation axis, in spec order.
     choice: &'a [usize],
     concat_seen: usize,
 }
 
-impl<'s> Builder<'s, '_> {
-    fn find(&self, key: Key) -> Option<usize> {
+impl<'s, 'a> Builder<'s, 'a> {
+    fn new(loops: &'a mut Vec<Loop>, label_size: LabelSizes<'a>, choice: &'a [usize]) -> Self {
+        let (keys, index, size_index) = (SmallVec::new(), HashMap::default(), None);
+        Builder { loops, keys, index, label_size, size_index, choice, concat_seen: 0 }
+    }
+
+    fn find(&self, key: Key<'s>) -> Option<usize> {
+        if self.keys.len() >= INDEX_FROM {
+            return self.index.get(&key).copied();
+        }
         self.keys.iter().find(|(k, _)| k.same(key)).map(|(_, l)| *l)
     }
 
     fn push_loop(&mut self, key: Key<'s>, name: Name, size: u64) -> usize {
         self.loops.push(Loop { name, size });
-        self.keys.push((key, self.loops.len() - 1));
-        self.loops.len() - 1
+        let l = self.loops.len() - 1;
+        self.keys.push((key, l));
+        match self.keys.len() {
+            INDEX_FROM => self.index.extend(self.keys.iter().copied()),
+            n if n > INDEX_FROM => {
+                self.index.insert(key, l);
+            }
+            _ => {}
+        }
+        l
+    }
+
+    /// The solved size of a label, if it is known.
+    fn size_of(&mut self, name: &str) -> Option<u64> {
+        let all = self.label_size.0;
+        if all.len() < INDEX_FROM {
+            return self.label_size.get(name);
+        }
+        // Inserted last to first: the first of a name is the one kept, as in the list.
+        let index = self
+            .size_index
+            .get_or_insert_with(|| all.iter().rev().map(|(n, s)| (n.as_str(), *s)).collect());
+        index.get(name).copied().flatten()
     }
 
     fn row_pos(&mut self, var: &'s str, k: usize, size: u64) -> usize {
@@ -80,7 +121,7 @@ impl<'s> Builder<'s, '_> {
         match self.find(key) {
             Some(l) => l,
             None => {
-                let size = self.label_size.get(name).unwrap_or(fallback);
+                let size = self.size_of(name).unwrap_or(fallback);
                 self.push_loop(key, name.clone(), size)
             }
         }
@@ -106,7 +147,7 @@ impl<'s> Builder<'s, '_> {
         let mut offset = i64::try_from(a.offset).unwrap_or(i64::MAX);
         let mut padded = false;
         if let Some(c) = &a.conv {
-            let kernel_size = self.label_size.get(&c.kernel).unwrap_or(1);
+            let kernel_size = self.size_of(&c.kernel).unwrap_or(1);
             let kernel = self.label(&c.kernel, 1);
             terms.push((coeff(&c.dilation), kernel));
             if c.padding == Padding::Same {
@@ -125,7 +166,7 @@ impl<'s> Builder<'s, '_> {
         let mut offset: u64 = 0;
         for (i, p) in parts.iter().enumerate() {
             let size = match p {
-                ConcatPart::Label(n) => self.label_size.get(n).unwrap_or(0),
+                ConcatPart::Label(n) => self.size_of(n).unwrap_or(0),
                 ConcatPart::Size(n) => *n,
             };
             if i == chosen {
@@ -198,9 +239,38 @@ fn concat_count(slot: &ShapeSpec) -> usize {
         .count()
 }
 
+/// Labels looked up in a list while they are few, in a set once they are [`INDEX_FROM`] or
+/// more (a concatenation of n operands leaves n-1 labels out of each of its n parts).
+struct LabelSet<'s> {
+    list: Vec<&'s Name>,
+    set: HashSet<&'s str, FixedState>,
+}
+
+impl<'s> LabelSet<'s> {
+    fn new(list: Vec<&'s Name>) -> Self {
+        let set = if list.len() >= INDEX_FROM {
+            list.iter().map(|n| n.as_str()).collect()
+        } else {
+            HashSet::default()
+        };
+        LabelSet { list, set }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
+    fn contains(&self, name: &str) -> bool {
+        if self.list.len() >= INDEX_FROM {
+            return self.set.contains(name);
+        }
+        self.list.iter().any(|n| n.as_str() == name)
+    }
+}
+
 /// Whether an axis of the slot mentions one of `labels` outside concatenations.
-fn mentions_any(slot: &ShapeSpec, labels: &[&Name]) -> bool {
-    let hit = |n: &Name| labels.contains(&n);
+fn mentions_any(slot: &ShapeSpec, labels: &LabelSet) -> bool {
+    let hit = |n: &Name| labels.contains(n);
     slot.rows().flat_map(|(_, row)| row.axes()).any(|a| match &a.kind {
         AxisKind::Label(n) => hit(n),
         AxisKind::Affine(af) => hit(&af.over) || af.conv.as_ref().is_some_and(|c| hit(&c.kernel)),
@@ -239,16 +309,17 @@ fn choices(axes: &[ConcatAxis]) -> Result<Vec<Vec<usize>>, ProjectError> {
 
 /// The labels of the components a choice leaves out, except those it also chooses (`i^i`
 /// repeats a label: every part iterates it, so no operand is left out for it).
-fn inactive_labels<'s>(axes: &[ConcatAxis<'s>], choice: &[usize]) -> Vec<&'s Name> {
+fn inactive_labels<'s>(axes: &[ConcatAxis<'s>], choice: &[usize]) -> LabelSet<'s> {
     let label = |ax: &ConcatAxis<'s>, i: usize| match ax.parts.get(i) {
         Some(ConcatPart::Label(n)) => Some(n),
         _ => None,
     };
-    let chosen: Vec<&Name> = axes.iter().zip(choice).filter_map(|(ax, &c)| label(ax, c)).collect();
+    let chosen = axes.iter().zip(choice).filter_map(|(ax, &c)| label(ax, c));
+    let chosen = LabelSet::new(chosen.collect());
     let left_out = axes.iter().zip(choice).flat_map(|(ax, &c)| {
         (0..ax.parts.len()).filter(move |&i| i != c).filter_map(move |i| label(ax, i))
     });
-    left_out.filter(|n| !chosen.contains(n)).collect()
+    LabelSet::new(left_out.filter(|n| !chosen.contains(n)).collect())
 }
 
 /// The sizes a spec operation's plan reads: the result's, the operands' and the labels'.
@@ -267,7 +338,7 @@ pub struct SpecSizes<'a> {
 fn part(
     spec: &EinsumSpec,
     sizes: SpecSizes,
-    (choice, inactive): (&[usize], &[&Name]),
+    (choice, inactive): (&[usize], &LabelSet),
     part: &mut PlanPart,
 ) -> bool {
     let active = |slot: &ShapeSpec| inactive.is_empty() || !mentions_any(slot, inactive);
@@ -280,8 +351,7 @@ fn part(
     room_for(loops, sizes.labels.0.len());
     room_for(operands, sizes.args.len());
     operands.resize_with(sizes.args.len(), || None);
-    let mut b =
-        Builder { loops, keys: SmallVec::new(), label_size: sizes.labels, choice, concat_seen: 0 };
+    let mut b = Builder::new(loops, sizes.labels, choice);
     b.slot(&spec.lhs, sizes.out, result);
     let mut any = false;
     for ((slot, shape), indices) in spec.rhs.iter().zip(sizes.args).zip(operands.iter_mut()) {
@@ -305,7 +375,7 @@ pub fn spec_parts(
 ) -> Result<(), ProjectError> {
     let axes = concat_axes(spec);
     let mut kept = 0;
-    let mut add = |parts: &mut Vec<PlanPart>, choice: (&[usize], &[&Name])| {
+    let mut add = |parts: &mut Vec<PlanPart>, choice: (&[usize], &LabelSet)| {
         if parts.len() == kept {
             parts.push(PlanPart::default());
         }
@@ -315,7 +385,7 @@ pub fn spec_parts(
     };
     if axes.is_empty() {
         room_for(parts, 1);
-        add(parts, (&[], &[]));
+        add(parts, (&[], &LabelSet::new(Vec::new())));
     } else {
         let choices = choices(&axes)?;
         room_for(parts, choices.len());

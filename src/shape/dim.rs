@@ -211,7 +211,7 @@ pub struct ShowDim<'a> {
 /// whole into a message.
 pub const SHOW_LIMIT: usize = 400;
 
-/// A piece of a dimension's text still to write ([`ShowDim`] writes iteratively).
+/// A piece of a dimension's text still to write ([`write_dim`] writes iteratively).
 enum Piece {
     Dim(Dim),
     Text(&'static str),
@@ -221,47 +221,70 @@ enum Piece {
 impl fmt::Display for ShowDim<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut out = String::new();
-        let mut todo: Vec<Piece> = vec![Piece::Dim(self.dim)];
-        while let Some(p) = todo.pop() {
-            if out.len() > SHOW_LIMIT {
-                out.push('…');
-                break;
+        write_dim(self.dim, self.exprs, &mut out, |d| d, |v, out| out.push_str(&v.to_string()));
+        f.write_str(&out)
+    }
+}
+
+/// Writes a dimension as text (`3`, `1!`, `2*o+1`, `a^b`), iteratively, cut after
+/// [`SHOW_LIMIT`] characters. `value` gives what each dim (the whole, or a part) stands for
+/// (itself, or its value with some bindings substituted): a variable is then written by
+/// `var`, an affine or concatenation dim by its parts as `exprs` has them.
+pub fn write_dim(
+    d: Dim,
+    exprs: &DimExprs,
+    out: &mut String,
+    mut value: impl FnMut(Dim) -> Dim,
+    mut var: impl FnMut(DimVar, &mut String),
+) {
+    let mut todo: Vec<Piece> = vec![Piece::Dim(d)];
+    while let Some(p) = todo.pop() {
+        if out.len() > SHOW_LIMIT {
+            out.push('…');
+            break;
+        }
+        let d = match p {
+            Piece::Text(t) => {
+                out.push_str(t);
+                continue;
             }
-            match p {
-                Piece::Text(t) => out.push_str(t),
-                Piece::Number(n) => out.push_str(&n.to_string()),
-                Piece::Dim(Dim::Var(v)) => out.push_str(&v.to_string()),
-                Piece::Dim(Dim::Solved(s)) if s.is_top() => out.push_str("1!"),
-                Piece::Dim(Dim::Solved(s)) => out.push_str(&{ s.size }.to_string()),
-                Piece::Dim(Dim::Affine(id)) => {
-                    let a = self.exprs.get_affine(id);
-                    // Pushed in reverse: `stride*over[+offset][=+ or <+dilation*kernel]`.
-                    if let Some((d, k, p)) = a.conv {
-                        let pad = if p == ConvPadding::Same { "=+" } else { "<+" };
-                        todo.extend([Piece::Dim(k), Piece::Text("*"), Piece::Number(d)]);
-                        todo.push(Piece::Text(pad));
-                    }
-                    if a.offset > 0 {
-                        todo.extend([Piece::Number(a.offset), Piece::Text("+")]);
-                    }
-                    todo.extend([Piece::Dim(a.over), Piece::Text("*"), Piece::Number(a.stride)]);
+            Piece::Number(n) => {
+                out.push_str(&n.to_string());
+                continue;
+            }
+            Piece::Dim(d) => value(d),
+        };
+        match d {
+            Dim::Var(v) => var(v, out),
+            Dim::Solved(s) if s.is_top() => out.push_str("1!"),
+            Dim::Solved(s) => out.push_str(&{ s.size }.to_string()),
+            Dim::Affine(id) => {
+                let a = exprs.get_affine(id);
+                // Pushed in reverse: `stride*over[+offset][=+ or <+dilation*kernel]`.
+                if let Some((d, k, p)) = a.conv {
+                    let pad = if p == ConvPadding::Same { "=+" } else { "<+" };
+                    todo.extend([Piece::Dim(k), Piece::Text("*"), Piece::Number(d)]);
+                    todo.push(Piece::Text(pad));
                 }
-                Piece::Dim(Dim::Concat(id)) => {
-                    let parts = self.exprs.parts(id);
-                    // No more parts than could be shown are queued.
-                    let shown = &parts[..parts.len().min(SHOW_LIMIT)];
-                    if shown.len() < parts.len() {
-                        todo.push(Piece::Text("^…"));
-                    }
-                    for (i, p) in shown.iter().enumerate().rev() {
-                        todo.push(Piece::Dim(*p));
-                        if i > 0 {
-                            todo.push(Piece::Text("^"));
-                        }
+                if a.offset > 0 {
+                    todo.extend([Piece::Number(a.offset), Piece::Text("+")]);
+                }
+                todo.extend([Piece::Dim(a.over), Piece::Text("*"), Piece::Number(a.stride)]);
+            }
+            Dim::Concat(id) => {
+                let parts = exprs.parts(id);
+                // No more parts than could be shown are queued.
+                let shown = &parts[..parts.len().min(SHOW_LIMIT)];
+                if shown.len() < parts.len() {
+                    todo.push(Piece::Text("^…"));
+                }
+                for (i, p) in shown.iter().enumerate().rev() {
+                    todo.push(Piece::Dim(*p));
+                    if i > 0 {
+                        todo.push(Piece::Text("^"));
                     }
                 }
             }
         }
-        f.write_str(&out)
     }
 }

@@ -7,7 +7,7 @@ mod row;
 mod text;
 
 pub use dim::{
-    AffineDim, Basis, BasisTable, ConvPadding, Dim, ExprId, ShowDim, Solved, SHOW_LIMIT,
+    write_dim, AffineDim, Basis, BasisTable, ConvPadding, Dim, ExprId, ShowDim, Solved, SHOW_LIMIT,
 };
 pub use exprs::{DimExprs, CONCAT_FAN};
 pub use row::{pushed, Axes, Dims, Row, Shape};
