@@ -4,6 +4,11 @@
 
 use super::{convert, tensorstore, vespa};
 
+/// The most cells a tensor's round trips are checked on. The readers accept larger tensors (up
+/// to 2^24 cells), but the invariants do not depend on the size, and the text of a short
+/// literal like `tensor(x[10000000]):{}` takes seconds to print and read back four times.
+pub const ROUNDTRIP_CELLS: usize = 1 << 16;
+
 /// Checks the round-trip invariants on one text; `Err` describes a violation.
 pub fn check_text(text: &str) -> Result<(), String> {
     if let Ok(ty) = vespa::TensorType::parse(text) {
@@ -44,9 +49,12 @@ pub fn check_text(text: &str) -> Result<(), String> {
 }
 
 /// Vespa's literal grammar has no escapes: a label holding both quote characters cannot be
-/// written back.
+/// written back. Tensors over [`ROUNDTRIP_CELLS`] are left out.
 fn printable(t: &vespa::Tensor) -> bool {
-    !t.cells().any(|(address, _)| address.iter().any(|l| l.contains('\'') && l.contains('"')))
+    t.len() <= ROUNDTRIP_CELLS
+        && !t
+            .cells()
+            .any(|(address, _)| address.iter().any(|l| l.contains('\'') && l.contains('"')))
 }
 
 fn same(a: &str, b: &str, what: &str) -> Result<(), String> {
