@@ -16,14 +16,39 @@ use crate::spec::ast::RowKind;
 /// Runs one `infer` case.
 pub fn run(case: &Value) -> CaseOutcome {
     let expect = member(case, "expect")?;
+    match read(case, expect)? {
+        Some(program) => run_program(&program, expect),
+        None => Ok(()),
+    }
+}
+
+/// Runs one `infer` case that the caller hands over: the case's tensors and steps are freed
+/// once read, before the graph is built, so that the graph of a large program reuses their
+/// memory.
+pub fn run_owned(mut case: Value) -> CaseOutcome {
+    let expect = member(&case, "expect")?;
+    let Some(program) = read(&case, expect)? else { return Ok(()) };
+    let expect = case.as_object_mut().and_then(|c| c.remove("expect"));
+    drop(case);
+    run_program(&program, expect.as_ref().ok_or("no \"expect\"")?)
+}
+
+/// The program of a case; `None` when the case expects the error it has (a step with the
+/// wrong operand count).
+fn read(case: &Value, expect: &Value) -> Result<Option<Program>, String> {
     let expected_error = expect.get("error").and_then(Value::as_str);
-    let program = match Program::from_case(case) {
-        Ok(p) => p,
+    match Program::from_case(case) {
+        Ok(p) => Ok(Some(p)),
         // A step with the wrong operand count is the input's error, not the case file's.
-        Err(e) if e.code == ErrorCode::Arity && expected_error.is_some() => return Ok(()),
-        Err(e) if e.code == ErrorCode::Arity => return Err(format!("unexpected error: {e}")),
-        Err(e) => return Err(format!("bad case: {e}")),
-    };
+        Err(e) if e.code == ErrorCode::Arity && expected_error.is_some() => Ok(None),
+        Err(e) if e.code == ErrorCode::Arity => Err(format!("unexpected error: {e}")),
+        Err(e) => Err(format!("bad case: {e}")),
+    }
+}
+
+/// Builds a case's program and compares it with what the case expects.
+fn run_program(program: &Program, expect: &Value) -> CaseOutcome {
+    let expected_error = expect.get("error").and_then(Value::as_str);
     let built = program.build();
     if let Some(code) = expected_error {
         return match built.result {
@@ -51,7 +76,7 @@ pub fn run(case: &Value) -> CaseOutcome {
         compare_shape(&g, name, want, &got)?;
     }
     match values {
-        Some((values, ids)) => check_values(&program, &mut g, &names, values, &ids),
+        Some((values, ids)) => check_values(program, &mut g, &names, values, &ids),
         None => Ok(()),
     }
 }

@@ -87,16 +87,17 @@ pub fn run_file_with(
     let f = std::fs::File::open(path).map_err(|e| io_error(path, e))?;
     let file = path.display().to_string();
     let mut on_case = |case: Value| {
-        let kind = case.get("kind").and_then(Value::as_str).unwrap_or("");
-        if !keep(kind) {
+        let text = |key: &str| case.get(key).and_then(Value::as_str);
+        let kind = text("kind").unwrap_or("").to_string();
+        if !keep(&kind) {
             return;
         }
-        let (pass, detail) = match run_case(&case) {
+        let id = text("id").unwrap_or("?").to_string();
+        let (pass, detail) = match run_owned_case(case) {
             Ok(()) => (true, String::new()),
             Err(d) => (false, d),
         };
-        let id = case.get("id").and_then(Value::as_str).unwrap_or("?").to_string();
-        report(CaseResult { file: file.clone(), id, kind: kind.to_string(), pass, detail });
+        report(CaseResult { file: file.clone(), id, kind, pass, detail });
     };
     let mut de = serde_json::Deserializer::from_reader(std::io::BufReader::new(f));
     let found = CaseFile { on_case: &mut on_case }.deserialize(&mut de);
@@ -169,6 +170,15 @@ impl<'de> Visitor<'de> for Cases<'_> {
             (self.on_case)(case);
         }
         Ok(())
+    }
+}
+
+/// Runs one case that is not needed afterwards: as [`run_case`], but an `infer` case frees its
+/// program's members before building it.
+fn run_owned_case(case: Value) -> CaseOutcome {
+    match case.get("kind").and_then(Value::as_str) {
+        Some("infer") => infer::run_owned(case),
+        _ => run_case(&case),
     }
 }
 

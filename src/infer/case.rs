@@ -37,13 +37,13 @@ impl Program {
         }
         let mut p = Program::default();
         for (i, t) in list(case, "tensors")?.iter().enumerate() {
-            let at = format!("tensors[{i}]");
+            let at = At("tensors", i);
             let name = required_str(t, "name", &at)?;
             let values = match t.get("values") {
                 None | Some(Value::Null) => None,
                 Some(v) => Some(
                     crate::check::compare::f64_list(v)
-                        .ok_or_else(|| wrong_type(&at, "values", "a list of numbers", v))?,
+                        .ok_or_else(|| wrong_type(Some(&at), "values", "a list of numbers", v))?,
                 ),
             };
             p.decls.push(Decl {
@@ -52,14 +52,14 @@ impl Program {
                 param: match t.get("param") {
                     None | Some(Value::Null) => false,
                     Some(Value::Bool(b)) => *b,
-                    Some(v) => return Err(wrong_type(&at, "param", "true or false", v)),
+                    Some(v) => return Err(wrong_type(Some(&at), "param", "true or false", v)),
                 },
                 values,
                 line: i,
             });
         }
         for (i, s) in list(case, "steps")?.iter().enumerate() {
-            let at = format!("steps[{i}]");
+            let at = At("steps", i);
             let op_name = required_str(s, "op", &at)?;
             let op = op_from_name(op_name).ok_or_else(|| {
                 let mut e = ProgramError::syntax(0, &format!("{at}: unknown op {op_name:?}"));
@@ -103,31 +103,43 @@ fn list<'a>(v: &'a Value, key: &str) -> Result<&'a [Value], ProgramError> {
     match v.get(key) {
         None => Err(ProgramError::syntax(0, &format!("no {key:?} list"))),
         Some(Value::Array(items)) => Ok(items),
-        Some(other) => Err(wrong_type("", key, "a list", other)),
+        Some(other) => Err(wrong_type(None, key, "a list", other)),
     }
 }
 
 /// A required string member of the object at `at`.
-fn required_str<'a>(v: &'a Value, key: &str, at: &str) -> Result<&'a str, ProgramError> {
+fn required_str<'a>(v: &'a Value, key: &str, at: &At) -> Result<&'a str, ProgramError> {
     match v.get(key) {
         Some(Value::String(s)) => Ok(s),
         None if v.is_object() => Err(ProgramError::syntax(0, &format!("{at} has no {key:?}"))),
         None => Err(ProgramError::syntax(0, &format!("{at} must be an object, not {v}"))),
-        Some(other) => Err(wrong_type(at, key, "a string", other)),
+        Some(other) => Err(wrong_type(Some(at), key, "a string", other)),
     }
 }
 
 /// An optional string member (absent or `null`: `None`).
-fn optional_str(v: &Value, key: &str, at: &str) -> Result<Option<String>, ProgramError> {
+fn optional_str(v: &Value, key: &str, at: &At) -> Result<Option<String>, ProgramError> {
     match v.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) => Ok(Some(s.clone())),
-        Some(other) => Err(wrong_type(at, key, "a string or null", other)),
+        Some(other) => Err(wrong_type(Some(at), key, "a string or null", other)),
     }
 }
 
-fn wrong_type(at: &str, key: &str, what: &str, got: &Value) -> ProgramError {
-    let place = if at.is_empty() { format!("{key:?}") } else { format!("{at}.{key}") };
+/// Where in a case a member is: an element of the list `.0` (written only for an error).
+struct At(&'static str, usize);
+
+impl std::fmt::Display for At {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}[{}]", self.0, self.1)
+    }
+}
+
+fn wrong_type(at: Option<&At>, key: &str, what: &str, got: &Value) -> ProgramError {
+    let place = match at {
+        None => format!("{key:?}"),
+        Some(at) => format!("{at}.{key}"),
+    };
     let mut shown = got.to_string();
     if shown.len() > 40 {
         let cut = (0..=40).rev().find(|&i| shown.is_char_boundary(i)).unwrap_or(0);

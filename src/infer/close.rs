@@ -11,13 +11,13 @@ use super::env::sole;
 use super::error::InferError;
 use super::graph::TensorEntry;
 use super::join::join_rows;
-use super::names::Names;
 use super::solver::Solver;
 use super::store::{RowId, ShapeRef};
 use super::visit::Item;
 use crate::code::ErrorCode;
 use crate::ids::{DimVar, RowVar, TensorId};
 use crate::shape::{pushed, Dim, Row, Solved};
+use crate::spec::ast::Name;
 
 /// A tensor whose shape takes part in closing.
 struct Closing<'a> {
@@ -26,7 +26,7 @@ struct Closing<'a> {
     /// Its entry (name, for messages).
     entry: &'a TensorEntry,
     /// The graph's names.
-    names: &'a Names,
+    names: &'a [Name],
     /// Its shape (possibly with variables).
     shape: ShapeRef,
     /// Whether it is a leaf (its unknowns close downward).
@@ -68,7 +68,7 @@ impl Seen {
 #[derive(Clone, Copy)]
 struct Tensors<'a> {
     entries: &'a [TensorEntry],
-    names: &'a Names,
+    names: &'a [Name],
     ids: &'a [TensorId],
 }
 
@@ -84,7 +84,7 @@ impl<'a> Tensors<'a> {
 
 impl Closing<'_> {
     /// Its name, for messages.
-    fn name(&self) -> crate::spec::ast::Name {
+    fn name(&self) -> Name {
         self.entry.name(self.id, self.names)
     }
 }
@@ -182,7 +182,7 @@ impl Solver {
     /// nothing is deferred).
     pub fn finish(
         &mut self,
-        (entries, names): (&[TensorEntry], &Names),
+        (entries, names): (&[TensorEntry], &[Name]),
         ids: &[TensorId],
         solved: bool,
     ) -> Result<Vec<TensorId>, InferError> {

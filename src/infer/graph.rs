@@ -34,7 +34,6 @@ pub use typed::{Leaf, ShapeBuilder, TensorSizes};
 
 use super::constraint::{Constraint, Count, Origin, Part};
 use super::error::InferError;
-use super::names::Names;
 use super::op::OpKind;
 use super::solver::Solver;
 use super::store::ShapeRef;
@@ -132,16 +131,28 @@ impl TensorEntry {
     }
 
     /// Its name, as given (in `names`) or made from its id `t`.
-    pub(crate) fn name(&self, t: TensorId, names: &Names) -> Name {
+    pub(crate) fn name(&self, t: TensorId, names: &[Name]) -> Name {
         name_of(self.name, t, names)
     }
 }
 
 /// The name with id `id` in `names`, or made from the tensor id `t` (`t12`) when there is none.
-fn name_of(id: u32, t: TensorId, names: &Names) -> Name {
-    match names.get(id) {
+fn name_of(id: u32, t: TensorId, names: &[Name]) -> Name {
+    match names.get(id as usize) {
         Some(name) => name.clone(),
         None => crate::spec::ast::numbered_name("t", "", t.index(), ""),
+    }
+}
+
+/// Lists `name` and returns its id (or [`GENERATED`] past `u32` ids: the tensor is then
+/// named after its id).
+fn name_id(names: &mut Vec<Name>, name: Name) -> u32 {
+    match u32::try_from(names.len()) {
+        Ok(id) if id != GENERATED => {
+            names.push(name);
+            id
+        }
+        _ => GENERATED,
     }
 }
 
@@ -175,9 +186,11 @@ pub struct Graph {
     /// order of those).
     declared: Vec<TensorId>,
     events: Vec<Event>,
-    next_name: Option<String>,
-    /// The names given to tensors, interned.
-    names: Names,
+    next_name: Option<Name>,
+    /// The names given to tensors, by name id. Tensor names are mostly distinct (each
+    /// statement of a program names its result), so they are listed, not interned: a map of
+    /// a million names costs a cache miss per tensor and tens of megabytes.
+    names: Vec<Name>,
     /// The dims of the labels of all spec steps, each step's in one run.
     labels: Vec<Dim>,
     /// Parsed specs by text: a program repeats a few specs many times.
@@ -220,7 +233,7 @@ impl Graph {
             declared: Vec::new(),
             events: Vec::with_capacity(TENSORS),
             next_name: None,
-            names: Names::default(),
+            names: Vec::new(),
             labels: Vec::new(),
             specs: SpecCache::default(),
             shape_texts: HashMap::default(),
@@ -256,7 +269,7 @@ impl Graph {
     /// Renames a tensor (for messages and pictures).
     pub fn set_name(&mut self, t: TensorId, name: &str) {
         if let Some(e) = self.tensors.get_mut(t.index()) {
-            e.name = self.names.intern(name);
+            e.name = name_id(&mut self.names, Name::new(name));
             self.events.push(Event::Name(Box::new((t, name.into()))));
         }
     }
@@ -281,6 +294,13 @@ impl Graph {
     pub fn name(&self, t: TensorId) -> Name {
         let id = self.tensors.get(t.index()).map_or(GENERATED, |e| e.name);
         name_of(id, t, &self.names)
+    }
+
+    /// The name given to a tensor (declared, given to its step, or set), `None` for a result
+    /// named after its id.
+    pub(crate) fn given_name(&self, t: TensorId) -> Option<Name> {
+        let e = self.tensors.get(t.index())?;
+        self.names.get(e.name as usize).cloned()
     }
 
     /// The steps added so far.

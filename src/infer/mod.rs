@@ -20,6 +20,7 @@ pub mod explain;
 mod graph;
 mod info;
 mod join;
+pub(crate) mod latest;
 mod lower;
 mod names;
 mod nodes;

@@ -107,11 +107,9 @@
 //! (`"tensors"` and `"steps"`), which may also give leaf `values` and each step's `accum` and
 //! `combine`, for running it; `einrow infer` accepts such a file too.
 
-use std::collections::HashMap;
-use std::sync::OnceLock;
-
 use super::error::InferError;
 use super::graph::Graph;
+use super::latest::Latest;
 use super::op::OpKind;
 use crate::code::ErrorCode;
 use crate::diagnostic::{closest, Diagnostic, Location};
@@ -170,23 +168,16 @@ pub struct Built {
     /// The first error and the line (text) or list index (case) of its declaration or
     /// statement. When a declaration failed, `names` is shorter than the program's `decls`.
     pub result: Result<(), (InferError, Option<usize>)>,
-    /// Each name's latest tensor, indexed on the first lookup.
-    latest: OnceLock<HashMap<String, TensorId, Hasher>>,
+    /// Each name's latest definition, numbered as `names`.
+    latest: Latest,
 }
 
-type Hasher = foldhash::fast::RandomState;
-
 impl Built {
-    /// The tensor a name denotes: its latest definition. (The first call indexes `names`.)
+    /// The tensor a name denotes: its latest definition (as built: `None` for a name whose
+    /// entry of `names` was changed since).
     pub fn tensor(&self, name: &str) -> Option<TensorId> {
-        let latest = self.latest.get_or_init(|| {
-            let mut latest = HashMap::with_capacity_and_hasher(self.names.len(), Hasher::default());
-            for (n, id) in &self.names {
-                latest.insert(n.clone(), *id);
-            }
-            latest
-        });
-        latest.get(name).copied()
+        let (n, t) = self.names.get(self.latest.get(name)?)?;
+        (n == name).then_some(*t)
     }
 }
 
@@ -357,35 +348,43 @@ impl Program {
     /// from then on (found in a map: building is linear in the program).
     pub fn build(&self) -> Built {
         let mut g = Graph::new();
-        let mut names: Vec<(String, TensorId)> = Vec::new();
-        let mut result =
-            self.build_into(&mut g, &mut names).and_then(|()| g.solve().map_err(|e| (e, None)));
+        let count = self.decls.len() + self.stmts.len();
+        let mut names: Vec<(String, TensorId)> = Vec::with_capacity(count);
+        let mut latest = Latest::with_capacity(count, NAME_BYTES);
+        let mut result = self
+            .build_into(&mut g, &mut names, &mut latest)
+            .and_then(|()| g.solve().map_err(|e| (e, None)));
         // Where each size of a mismatch came from: walked once, for the error reported.
         if let Err((e, _)) = &mut result {
             super::explain::trace(&g, e);
         }
-        Built { graph: g, names, result, latest: OnceLock::new() }
+        Built { graph: g, names, result, latest }
     }
 
     fn build_into(
         &self,
         g: &mut Graph,
         names: &mut Vec<(String, TensorId)>,
+        latest: &mut Latest,
     ) -> Result<(), (InferError, Option<usize>)> {
-        // Each name's latest tensor, keyed by the program's own strings (no copy per name).
-        let mut latest: HashMap<&str, TensorId, Hasher> = HashMap::default();
-        for d in &self.decls {
+        for (k, d) in self.decls.iter().enumerate() {
+            if let Some(ahead) = self.decls.get(k + AHEAD) {
+                latest.prefetch(&ahead.name);
+            }
             let id =
                 g.declare(&d.name, d.shape.as_deref(), d.param).map_err(|e| (e, Some(d.line)))?;
             names.push((d.name.clone(), id));
-            latest.insert(&d.name, id);
+            latest.define(&d.name);
         }
-        for s in &self.stmts {
+        for (k, s) in self.stmts.iter().enumerate() {
+            if let Some(ahead) = self.stmts.get(k + AHEAD) {
+                ahead.args.iter().for_each(|a| latest.prefetch(a));
+                latest.prefetch(&ahead.out);
+            }
             let mut args = Vec::with_capacity(s.args.len());
             for a in &s.args {
-                let id = latest
-                    .get(a.as_str())
-                    .copied()
+                let id = latest.get(a).and_then(|at| names.get(at)).map(|(_, t)| *t);
+                let id = id
                     .ok_or_else(|| (InferError::UnknownTensor { name: a.clone() }, Some(s.line)))?;
                 args.push(id);
             }
@@ -393,11 +392,18 @@ impl Program {
                 .add_named_step(&s.out, s.op, &args, s.spec.as_deref())
                 .map_err(|e| (e, Some(s.line)))?;
             names.push((s.out.clone(), id));
-            latest.insert(&s.out, id);
+            latest.define(&s.out);
         }
         Ok(())
     }
 }
+
+/// How many statements ahead the names a statement uses are looked up early, so that their
+/// slots are in the cache when it comes to them.
+pub(crate) const AHEAD: usize = 4;
+
+/// The bytes a typical name takes, for reserving room for the names of a program.
+pub(crate) const NAME_BYTES: usize = 8;
 
 /// The error for a line that is neither a declaration nor `name = op args`, with a hint when
 /// its first word is a misspelt `tensor` or `param`.

@@ -175,4 +175,9 @@ fn tiled_transposes() {
     }
     transposes(3, 70_000, false, &opts(1, 4096));
     transposes(20, 5000, true, &opts(2, 4096));
+    // Outputs of 4.4 MB in f64: large enough for huge pages, so not filled before the tiles
+    // write them.
+    for (reverse, threads) in [(false, 1), (true, 2)] {
+        transposes(730, 760, reverse, &opts(threads, 4096));
+    }
 }

@@ -7,7 +7,9 @@ use std::collections::HashMap;
 use super::spec::{einsum_lints, numpy_lints};
 use crate::code::ErrorCode;
 use crate::diagnostic::{closest, Diagnostic, Location, Severity, Source};
+use crate::infer::latest::Latest;
 use crate::infer::program::{Program, Stmt};
+use crate::infer::program::{AHEAD, NAME_BYTES};
 use crate::infer::source::{decl_spans, stmt_spans, StmtSpans};
 use crate::infer::OpKind;
 use crate::span::Span;
@@ -42,30 +44,36 @@ type Hasher = foldhash::fast::RandomState;
 /// ```
 pub fn check_program(program: &Program, source: Option<&Source>) -> Vec<Diagnostic> {
     let mut c = Checker { source, list: Vec::new(), left_out: [0, 0], suggestions: 0 };
-    // Names known so far, with the line of their latest definition, in build order: every
-    // declaration first, then each statement's result.
-    let names = program.decls.len() + program.stmts.len();
-    let mut known: HashMap<&str, usize, Hasher> =
-        HashMap::with_capacity_and_hasher(names, Hasher::default());
-    for d in &program.decls {
-        if let Some(&before) = known.get(d.name.as_str()) {
-            c.defined_again(&d.name, d.line, before, None);
+    // Every definition in build order (each declaration, then each statement's result) by
+    // position, and the latest definition of each name known so far.
+    let def = Definitions(program);
+    let mut known = Latest::with_capacity(program.decls.len() + program.stmts.len(), NAME_BYTES);
+    for (k, d) in program.decls.iter().enumerate() {
+        if let Some(ahead) = program.decls.get(k + AHEAD) {
+            known.prefetch(&ahead.name);
         }
-        known.insert(&d.name, d.line);
+        if let (_, Some(before)) = known.define(&d.name) {
+            c.defined_again(&d.name, d.line, def.line(before), None);
+        }
     }
     // Where each statement's result is defined, to say "defined later" for a use before
     // (made on the first unknown name). A statement's spans are read only for a diagnostic.
     let mut later: Option<HashMap<&str, usize, Hasher>> = None;
     let mut specs: HashMap<(&str, OpKind, usize), Vec<Diagnostic>, Hasher> = HashMap::default();
-    for s in &program.stmts {
+    for (k, s) in program.stmts.iter().enumerate() {
+        if let Some(ahead) = program.stmts.get(k + AHEAD) {
+            ahead.args.iter().for_each(|a| known.prefetch(a));
+            known.prefetch(&ahead.out);
+        }
         let spans = || source.and_then(|src| src.line(s.line)).and_then(stmt_spans);
-        for (k, a) in s.args.iter().enumerate() {
-            if !known.contains_key(a.as_str()) {
-                let at = spans().and_then(|sp| sp.args.get(k).copied());
+        for (j, a) in s.args.iter().enumerate() {
+            if known.get(a).is_none() {
+                let at = spans().and_then(|sp| sp.args.get(j).copied());
                 let later = later.get_or_insert_with(|| {
                     program.stmts.iter().rev().map(|s| (s.out.as_str(), s.line)).collect()
                 });
-                c.unknown_tensor(a, s.line, at, later.get(a.as_str()).copied(), &known);
+                let so_far = def.before(program.decls.len() + k);
+                c.unknown_tensor(a, s.line, at, later.get(a.as_str()).copied(), so_far);
             }
         }
         c.arity(s, &spans);
@@ -76,12 +84,37 @@ pub fn check_program(program: &Program, source: Option<&Source>) -> Vec<Diagnost
                 c.spec(s, text, found, spans().as_ref());
             }
         }
-        if let Some(&before) = known.get(s.out.as_str()) {
-            c.defined_again(&s.out, s.line, before, spans().map(|sp| sp.out));
+        if let (_, Some(before)) = known.define(&s.out) {
+            c.defined_again(&s.out, s.line, def.line(before), spans().map(|sp| sp.out));
         }
-        known.insert(&s.out, s.line);
     }
     c.finish()
+}
+
+/// A program's definitions by position: its declarations, then its statements' results.
+#[derive(Clone, Copy)]
+struct Definitions<'a>(&'a Program);
+
+impl<'a> Definitions<'a> {
+    /// The name and line of the definition at `at`.
+    fn at(self, at: usize) -> Option<(&'a str, usize)> {
+        let (decls, stmts) = (&self.0.decls, &self.0.stmts);
+        match decls.get(at) {
+            Some(d) => Some((&d.name, d.line)),
+            None => stmts.get(at - decls.len()).map(|s| (s.out.as_str(), s.line)),
+        }
+    }
+
+    fn line(self, at: usize) -> usize {
+        self.at(at).map_or(0, |(_, line)| line)
+    }
+
+    /// The names of the definitions before position `end`.
+    fn before(self, end: usize) -> impl Iterator<Item = &'a str> + Clone {
+        let (decls, stmts) = (&self.0.decls, &self.0.stmts);
+        let stmts = &stmts[..end.saturating_sub(decls.len()).min(stmts.len())];
+        decls.iter().take(end).map(|d| d.name.as_str()).chain(stmts.iter().map(|s| s.out.as_str()))
+    }
 }
 
 /// The diagnostics of a statement's spec against its operands, in the spec's own text (made
@@ -180,7 +213,7 @@ impl<'a> Checker<'_, 'a> {
         line: usize,
         at: Option<Span>,
         later: Option<usize>,
-        known: &HashMap<&str, usize, Hasher>,
+        known: impl Iterator<Item = &'a str> + Clone,
     ) {
         let mut d = Diagnostic::error(ErrorCode::Name, format!("unknown tensor `{name}`"))
             .at(self.place(line, at).with_tensor(name));
@@ -192,7 +225,7 @@ impl<'a> Checker<'_, 'a> {
             }
             _ if self.suggestions < MAX_SUGGESTIONS => {
                 self.suggestions += 1;
-                if let Some(near) = closest(name, known.keys().copied()) {
+                if let Some(near) = closest(name, known) {
                     d = d.help(format!("did you mean `{near}`?"));
                 }
             }

@@ -60,7 +60,7 @@ impl Graph {
                 (ShapeRef::store(&shape, &mut self.solver.env.store), Some(declared), open)
             }
         };
-        let name = self.names.intern(name);
+        let name = super::name_id(&mut self.names, name.into());
         let t = self.add_tensor(TensorEntry { name, shape, leaf: true, param });
         self.events.push(Event::Declare(t, text));
         if open {

@@ -47,10 +47,10 @@ pub(super) enum Event {
 #[cfg(target_pointer_width = "64")]
 const _: () = assert!(std::mem::size_of::<Event>() == 16);
 
-/// What a step event keeps besides the step: the name given to its result, numpy subscripts.
+/// What a step event keeps besides the step (whose result's name the graph keeps): numpy
+/// subscripts, captures.
 #[derive(Clone, Debug)]
 pub(super) struct StepExtra {
-    pub name: Option<String>,
     pub numpy: Option<String>,
     /// The labels and row variables captured as handles.
     pub captures: Option<Box<[Name]>>,
@@ -100,7 +100,8 @@ impl Graph {
                 let s @ Step { op, args, .. } = source.steps.get(step.index())?;
                 let extra = extra.as_deref();
                 let spec = s.spec_text().or(extra.and_then(|x| x.numpy.as_deref()));
-                self.next_name = extra.and_then(|x| x.name.clone());
+                // The result's name as the graph has it now (a later rename replays after).
+                self.next_name = source.given_name(s.out);
                 match extra.and_then(|x| x.captures.as_deref()) {
                     Some(names) => {
                         let names: Vec<&str> = names.iter().map(|n| n.as_str()).collect();

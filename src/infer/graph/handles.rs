@@ -252,11 +252,11 @@ impl Graph {
         Ok(Captured { tensor, step, handles })
     }
 
-    /// The extra record of a step event: its result's name, numpy subscripts, captures.
+    /// The extra record of a step event: numpy subscripts, captures.
     pub(super) fn step_extra(&self, numpy: Option<String>) -> Option<Box<StepExtra>> {
-        match (self.next_name.clone(), numpy, self.capture.clone()) {
-            (None, None, None) => None,
-            (name, numpy, captures) => Some(Box::new(StepExtra { name, numpy, captures })),
+        match (numpy, self.capture.clone()) {
+            (None, None) => None,
+            (numpy, captures) => Some(Box::new(StepExtra { numpy, captures })),
         }
     }
 

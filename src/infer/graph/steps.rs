@@ -59,7 +59,7 @@ impl Graph {
         args: &[TensorId],
         spec: Option<&str>,
     ) -> Result<TensorId, InferError> {
-        self.next_name = Some(name.to_string());
+        self.next_name = Some(Name::new(name));
         let result = self.add_step(op, args, spec);
         self.next_name = None;
         result
@@ -82,7 +82,7 @@ impl Graph {
         let elsewhere = |s: &crate::infer::ShapeError| s.step.is_some_and(|st| st != this);
         match &mut result {
             Err(InferError::Shape(s)) if !elsewhere(s) => {
-                let name = given.unwrap_or_else(|| format!("t{id}"));
+                let name = given.map_or_else(|| format!("t{id}"), |n| n.to_string());
                 let names: Vec<Name> = args
                     .iter()
                     .filter(|a| a.index() < self.tensors.len())
@@ -235,7 +235,7 @@ impl Graph {
 
     /// Adds the result tensor of a step, named as asked or after its id.
     fn add_result(&mut self, shape: ShapeRef) -> TensorId {
-        let name = self.next_name.take().map(|n| self.names.intern(&n));
+        let name = self.next_name.take().map(|n| super::name_id(&mut self.names, n));
         self.add_tensor(TensorEntry::result(name, shape))
     }
 
