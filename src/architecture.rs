@@ -48,8 +48,9 @@
 //!
 //! **Memory layout of the solver.**
 //! - ena values are small and `Copy` (an index into an arena of bound values); provenance
-//!   (origins, names, bounds) lives in side tables. Names are interned: a tensor entry holds a
-//!   name id, and a result nobody named is named after its id when asked ([`Graph::name`]).
+//!   (origins, names, bounds) lives in side tables. Labels are interned; tensor names, nearly
+//!   all distinct, are listed: a tensor entry holds a name id, and a result nobody named is
+//!   named after its id when asked ([`Graph::name`]).
 //!   The dims of the steps' labels live in one table of the graph and their names once per
 //!   spec ([`Graph::step_labels`]).
 //! - A [`Dim`](crate::shape::Dim) is a small `Copy` value too: the structure of affine and

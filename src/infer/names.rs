@@ -1,6 +1,6 @@
-//! Interned names: labels of dim variables and names of tensors. A program uses few distinct
-//! names many times (every layer declares a `gamma`), so each is stored once and referred to
-//! by a `u32`.
+//! Interned names: the labels of dim variables. A program uses few distinct labels many
+//! times (every layer's einsum names its `h` and `k`), so each is stored once and referred to
+//! by a `u32`. (Tensor names, nearly all distinct, are listed by the graph instead.)
 
 use std::collections::HashMap;
 
