@@ -69,14 +69,15 @@ impl Solver {
         Err(self.error(ErrorCode::Mismatch, msg))
     }
 
-    /// `known + Σ unknown parts of side = total` with `total` fully solved.
-    fn one_side_unknown(&mut self, total: Solved, known: Solved, side: &Dim, s: &Summary) -> Res {
+    /// What the unknown parts must sum to when the known ones sum to `known` and the whole is
+    /// `total`: an error when the known parts are too large or carry a basis `total` lacks.
+    fn remainder(&self, total: Solved, known: Solved) -> Result<Solved, InferError> {
         if known.basis.is_named() && !total.basis.is_named() {
             let msg = "dimension mismatch (different bases): a concatenation with a named basis \
                        against a dimension without one";
             return Err(self.error(ErrorCode::Mismatch, msg.into()));
         }
-        let Some(rest) = total.size.checked_sub(known.size) else {
+        let Some(size) = total.size.checked_sub(known.size) else {
             let msg = format!(
                 "concatenated components ({}) exceed the concatenated size {}",
                 { known.size },
@@ -85,6 +86,12 @@ impl Solver {
             return Err(self.error(ErrorCode::Mismatch, msg));
         };
         let basis = if total.basis.is_named() { total.basis } else { Basis::DEFAULT };
+        Ok(Solved { size, basis })
+    }
+
+    /// `known + Σ unknown parts of side = total` with `total` fully solved.
+    fn one_side_unknown(&mut self, total: Solved, known: Solved, side: &Dim, s: &Summary) -> Res {
+        let Solved { size: rest, basis } = self.remainder(total, known)?;
         if s.unknown == 1 {
             let parts = self.env.unknown_parts(*side, 1).unwrap_or_default();
             if let [only] = parts[..] {
@@ -126,20 +133,7 @@ impl Solver {
 
     /// `total = known + Σ unknown`, the unknown parts listed.
     fn residual(&mut self, total: Solved, known: Solved, unknown: Vec<Dim>) -> Res {
-        if known.basis.is_named() && !total.basis.is_named() {
-            let msg = "dimension mismatch (different bases): a concatenation with a named basis \
-                       against a dimension without one";
-            return Err(self.error(ErrorCode::Mismatch, msg.into()));
-        }
-        let Some(rest) = total.size.checked_sub(known.size) else {
-            let msg = format!(
-                "concatenated components ({}) exceed the concatenated size {}",
-                { known.size },
-                { total.size }
-            );
-            return Err(self.error(ErrorCode::Mismatch, msg));
-        };
-        let basis = if total.basis.is_named() { total.basis } else { Basis::DEFAULT };
+        let Solved { size: rest, basis } = self.remainder(total, known)?;
         if unknown.len() == 1 {
             return self.unify_dim(&unknown[0], &Dim::Solved(Solved { size: rest, basis }));
         }
