@@ -1,6 +1,8 @@
-//! The element types the kernel computes in, as numpy arrays hold them: one table row per type
-//! (the Rust type, numpy's kind character, its name). Adding a type the kernel computes in is
-//! one row.
+//! The element types einrow runs in, as numpy arrays hold them: one table row per type (the
+//! Rust type, numpy's kind character, its name, the type it is computed in). Compiled plans
+//! run on every one of them (the crate's storage types: narrower types are computed in
+//! int64 or float32 and written back); einsum computes in the compute types (float32,
+//! float64, int64, bool). Adding a type is one row.
 
 use std::os::raw::c_long;
 
@@ -9,18 +11,27 @@ use einrow::project::Storage;
 use numpy::npyffi::NPY_TYPES;
 use numpy::{PyArrayDescr, PyArrayDescrMethods};
 use pyo3::prelude::*;
+use pyo3::types::PyTypeMethods;
 
-/// Code run for one element type (the dispatch target of [`Dt::dispatch`]).
+/// Code run for one storage type (the dispatch target of [`Dt::dispatch`]).
 pub trait ForType {
     /// The result.
     type Out;
     /// Runs with `T` the element type.
-    fn run<T: Scalar + Storage + numpy::Element>(self) -> Self::Out;
+    fn run<T: Storage>(self) -> Self::Out;
+}
+
+/// Code run for one compute type (the dispatch target of [`Dt::dispatch_compute`]).
+pub trait ForCompute {
+    /// The result.
+    type Out;
+    /// Runs with `T` the compute type.
+    fn run<T: Scalar + Storage>(self) -> Self::Out;
 }
 
 macro_rules! dtypes {
-    ($($variant:ident => $t:ty, $kind:literal, $name:literal;)*) => {
-        /// A supported element type, narrowest first.
+    ($($variant:ident => $t:ty, $kind:literal, $name:literal, $compute:ident;)*) => {
+        /// An element type einrow runs in.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
         pub enum Dt {
             $($variant,)*
@@ -37,15 +48,10 @@ macro_rules! dtypes {
                 }
             }
 
-            /// numpy's type number.
-            pub fn npy(self) -> NPY_TYPES {
+            /// The type it is computed in (itself for the compute types).
+            pub fn compute(self) -> Dt {
                 match self {
-                    Dt::F32 => NPY_TYPES::NPY_FLOAT,
-                    Dt::F64 => NPY_TYPES::NPY_DOUBLE,
-                    Dt::Bool => NPY_TYPES::NPY_BOOL,
-                    // numpy's int64 is C's `long` where that has 64 bits, else `long long`.
-                    Dt::I64 if std::mem::size_of::<c_long>() == 8 => NPY_TYPES::NPY_LONG,
-                    Dt::I64 => NPY_TYPES::NPY_LONGLONG,
+                    $(Dt::$variant => Dt::$compute,)*
                 }
             }
 
@@ -56,8 +62,9 @@ macro_rules! dtypes {
                 }
             }
 
-            /// The supported type of numpy's kind character and item size (`b'f'`, 8: float64).
-            pub fn from_kind(kind: u8, itemsize: usize) -> Option<Dt> {
+            /// The type of numpy's kind character and item size (`b'f'`, 8: float64); the
+            /// types numpy does not define itself (bfloat16) are found by name.
+            fn from_kind(kind: u8, itemsize: usize) -> Option<Dt> {
                 $(if kind == $kind && itemsize == std::mem::size_of::<$t>() {
                     return Some(Dt::$variant);
                 })*
@@ -75,18 +82,76 @@ macro_rules! dtypes {
 }
 
 dtypes! {
-    F32 => f32, b'f', "float32";
-    F64 => f64, b'f', "float64";
-    I64 => i64, b'i', "int64";
-    Bool => bool, b'b', "bool";
+    F32 => f32, b'f', "float32", F32;
+    F64 => f64, b'f', "float64", F64;
+    I64 => i64, b'i', "int64", I64;
+    Bool => bool, b'b', "bool", Bool;
+    I8 => i8, b'i', "int8", I64;
+    U8 => u8, b'u', "uint8", I64;
+    I16 => i16, b'i', "int16", I64;
+    I32 => i32, b'i', "int32", I64;
+    F16 => half::f16, b'f', "float16", F32;
+    // numpy has no bfloat16 of its own: `ml_dtypes` registers one (kind `V`, found by name).
+    BF16 => half::bf16, b'\0', "bfloat16", F32;
+}
+
+impl Dt {
+    /// Whether einsum computes in the type itself.
+    pub fn is_compute(self) -> bool {
+        self.compute() == self
+    }
+
+    /// numpy's type number (`None` for bfloat16, which numpy does not number).
+    pub fn npy(self) -> Option<NPY_TYPES> {
+        Some(match self {
+            Dt::F32 => NPY_TYPES::NPY_FLOAT,
+            Dt::F64 => NPY_TYPES::NPY_DOUBLE,
+            Dt::Bool => NPY_TYPES::NPY_BOOL,
+            // numpy's int64 is C's `long` where that has 64 bits, else `long long`.
+            Dt::I64 if std::mem::size_of::<c_long>() == 8 => NPY_TYPES::NPY_LONG,
+            Dt::I64 => NPY_TYPES::NPY_LONGLONG,
+            Dt::I8 => NPY_TYPES::NPY_BYTE,
+            Dt::U8 => NPY_TYPES::NPY_UBYTE,
+            Dt::I16 => NPY_TYPES::NPY_SHORT,
+            Dt::I32 => NPY_TYPES::NPY_INT,
+            Dt::F16 => NPY_TYPES::NPY_HALF,
+            Dt::BF16 => return None,
+        })
+    }
+
+    /// Runs `f` with the type this one is computed in.
+    pub fn dispatch_compute<F: ForCompute>(self, f: F) -> F::Out {
+        match self.compute() {
+            Dt::F32 => f.run::<f32>(),
+            Dt::F64 => f.run::<f64>(),
+            Dt::Bool => f.run::<bool>(),
+            // Every integer type is computed in int64.
+            _ => f.run::<i64>(),
+        }
+    }
 }
 
 /// The supported type of a numpy type descriptor, whatever its byte order.
 pub fn of_descr(descr: &Bound<'_, PyArrayDescr>) -> Option<Dt> {
-    Dt::from_kind(descr.kind(), descr.itemsize())
+    if let Some(dt) = Dt::from_kind(descr.kind(), descr.itemsize()) {
+        return Some(dt);
+    }
+    let named_bf16 = descr.kind() == b'V'
+        && descr.itemsize() == 2
+        && descr.typeobj().name().is_ok_and(|n| n == Dt::BF16.name());
+    named_bf16.then_some(Dt::BF16)
 }
 
-/// The supported names, for error messages (`float32, float64, int64, bool`).
+/// The compute types' names, for error messages (`float32, float64, int64, bool`).
 pub fn supported() -> String {
-    Dt::ALL.iter().map(|d| d.name()).collect::<Vec<_>>().join(", ")
+    names(Dt::ALL.iter().copied().filter(|d| d.is_compute()))
+}
+
+/// Every type's name, for error messages.
+pub fn all_supported() -> String {
+    names(Dt::ALL.iter().copied())
+}
+
+fn names(types: impl Iterator<Item = Dt>) -> String {
+    types.map(|d| d.name()).collect::<Vec<_>>().join(", ")
 }

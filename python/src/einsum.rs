@@ -11,7 +11,7 @@ use pyo3::types::{IntoPyDict, PyTuple};
 use smallvec::SmallVec;
 
 use crate::arrays::{element_type, holds_objects, Memory, NotInPlace};
-use crate::dtypes::{supported, ForType};
+use crate::dtypes::{supported, ForCompute};
 use crate::operands::split_operands;
 use crate::types::{self, Types};
 use crate::{cache, errors, np, path, threads};
@@ -168,7 +168,7 @@ fn run(
     out: &Memory,
 ) -> Result<(), EinsumError> {
     let job = Job { plan, inputs, out, opts: threads::run_options() };
-    threads::run_kernel(py, out.dt, work, job)
+    threads::run_kernel(py, work, || out.dt.dispatch_compute(job))
 }
 
 /// One run of a plan, generic over the element type.
@@ -179,10 +179,10 @@ struct Job<'a> {
     opts: RunOptions,
 }
 
-impl ForType for Job<'_> {
+impl ForCompute for Job<'_> {
     type Out = Result<(), EinsumError>;
 
-    fn run<T: Scalar + einrow::project::Storage + numpy::Element>(self) -> Self::Out {
+    fn run<T: Scalar + einrow::project::Storage>(self) -> Self::Out {
         let mut refs: SmallVec<[StridedRef<'_, T>; 4]> = SmallVec::with_capacity(self.inputs.len());
         for m in self.inputs {
             let layout = Layout::from_parts(&m.shape, &m.strides, m.offset)?;

@@ -11,7 +11,8 @@ use einrow::spec::SpecError;
 use einrow::{Coded, ErrorCode, Span};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyType};
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyDict, PyList, PyTuple, PyType};
 
 pyo3::create_exception!(
     einrow,
@@ -33,6 +34,10 @@ macro_rules! code_classes {
         fn class_of(py: Python<'_>, code: ErrorCode) -> Bound<'_, PyType> {
             match code {
                 $(ErrorCode::$code => py.get_type::<$class>(),)*
+                ErrorCode::Type => match DTYPE_ERROR.get(py) {
+                    Some(class) => class.bind(py).clone(),
+                    None => py.get_type::<ShapeError>(),
+                },
                 _ => py.get_type::<ShapeError>(),
             }
         }
@@ -42,6 +47,7 @@ macro_rules! code_classes {
             let py = m.py();
             m.add("ShapeError", py.get_type::<ShapeError>())?;
             $(m.add(stringify!($class), py.get_type::<$class>())?;)*
+            m.add("DTypeError", dtype_error_class(py)?)?;
             Ok(())
         }
     };
@@ -61,6 +67,30 @@ code_classes! {
     Value => BadValueError, "Code `value`: a number or argument value that is not allowed.";
     Unsupported => UnsupportedError, "Code `unsupported`: a request einrow cannot serve.";
     Resource => ResourceError, "Code `resource`: a limit einrow keeps on its own work was reached.";
+}
+
+/// `DTypeError`, code `type`: arrays of an element type a compiled plan does not run in, or
+/// of several types where one is needed. A [`ShapeError`] and a `TypeError` (what numpy
+/// raises for a wrong type), so either `except` catches it.
+static DTYPE_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+
+const DTYPE_ERROR_DOC: &str = "Code `type`: arrays of an element type einrow does not run \
+     in, or of several element types where one is needed. Both a `ShapeError` and a \
+     `TypeError`.";
+
+fn dtype_error_class(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
+    let class = DTYPE_ERROR.get_or_try_init(py, || {
+        let bases = PyTuple::new(
+            py,
+            [py.get_type::<ShapeError>(), py.get_type::<pyo3::exceptions::PyTypeError>()],
+        )?;
+        let attrs = PyDict::new(py);
+        attrs.set_item("__doc__", DTYPE_ERROR_DOC)?;
+        attrs.set_item("__module__", "einrow")?;
+        let made = py.get_type::<PyType>().call1(("DTypeError", bases, attrs))?;
+        Ok::<_, PyErr>(made.cast_into::<PyType>()?.unbind())
+    })?;
+    Ok(class.bind(py))
 }
 
 /// What a [`ShapeError`] carries; fields a Rust error does not have stay `None` or empty.
@@ -207,6 +237,11 @@ pub fn program_error(py: Python<'_>, e: &ProgramError) -> PyErr {
     d.rendered = format!("error[{}]: {e}", e.code());
     d.line = (e.line > 0).then_some(e.line);
     d.into_err(py)
+}
+
+/// An element type a compiled plan cannot run in (`DTypeError`, code `type`).
+pub fn dtype_error(py: Python<'_>, message: String) -> PyErr {
+    Details::plain(ErrorCode::Type, message).into_err(py)
 }
 
 /// A plain coded error (a bad argument that is a value, not a type, problem).

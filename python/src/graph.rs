@@ -3,15 +3,19 @@
 //! tensor's shape back as a tuple, and take the indexing plan of any step.
 
 use einrow::ids::TensorId;
-use einrow::infer::{Graph, Handle, InferError, OpKind, ShapeBuilder};
+use einrow::infer::{Graph, InferError, OpKind, TensorSizes};
 use einrow::project::{derive_plan, Compute};
 use einrow::spec::ast::RowKind;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+use pyo3::types::{PyDict, PyList, PyTuple};
 
+use crate::compiled_graph::{self, PyCompiledGraph};
+use crate::declare::{declared, type_name, Declared};
 use crate::errors;
+use crate::handles::{handle_object, handle_of, PyRowVar};
 use crate::plan::{parse_compute, PyPlan};
+use crate::scheme::PyScheme;
 
 /// A tensor program whose shapes einrow infers.
 ///
@@ -25,7 +29,7 @@ use crate::plan::{parse_compute, PyPlan};
 /// ```
 #[pyclass(module = "einrow", name = "Graph")]
 pub struct PyGraph {
-    g: Graph,
+    pub(crate) g: Graph,
 }
 
 /// A tensor of a [`PyGraph`].
@@ -35,27 +39,13 @@ pub struct PyTensor {
     id: TensorId,
 }
 
-/// A row variable of a [`PyGraph`]: axes several tensors share (a batch row).
-#[pyclass(module = "einrow", name = "RowVar", frozen)]
-pub struct PyRowVar {
-    graph: Py<PyGraph>,
-    handle: Handle,
-    name: String,
-}
-
-/// A declared shape: a shape string, or typed rows.
-enum Declared {
-    Text(String),
-    Typed(Box<ShapeBuilder>),
-}
-
 impl PyGraph {
-    fn infer_err(&self, py: Python<'_>, e: &InferError) -> PyErr {
+    pub(crate) fn infer_err(&self, py: Python<'_>, e: &InferError) -> PyErr {
         errors::infer_error(py, Some(&self.g), e, None)
     }
 
     /// The tensor id of `t`, which must belong to this graph.
-    fn id_of(slf: &Bound<'_, Self>, t: &Bound<'_, PyAny>) -> PyResult<TensorId> {
+    pub(crate) fn id_of(slf: &Bound<'_, Self>, t: &Bound<'_, PyAny>) -> PyResult<TensorId> {
         let t = t.cast::<PyTensor>().map_err(|_| {
             PyTypeError::new_err(format!(
                 "expected an einrow.Tensor of this graph, not {}",
@@ -70,7 +60,7 @@ impl PyGraph {
         Ok(t.id)
     }
 
-    fn tensor(slf: &Bound<'_, Self>, id: TensorId) -> PyTensor {
+    pub(crate) fn tensor(slf: &Bound<'_, Self>, id: TensorId) -> PyTensor {
         PyTensor { graph: slf.clone().unbind(), id }
     }
 
@@ -114,98 +104,30 @@ impl PyGraph {
     }
 }
 
-fn type_name(obj: &Bound<'_, PyAny>) -> String {
-    obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into())
+/// A tensor's sizes by row, as a dict of tuples.
+pub fn sizes_dict<'py>(py: Python<'py>, sizes: &TensorSizes) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("batch", PyTuple::new(py, &sizes.batch)?)?;
+    d.set_item("input", PyTuple::new(py, &sizes.input)?)?;
+    d.set_item("output", PyTuple::new(py, &sizes.output)?)?;
+    Ok(d)
 }
 
-/// Reads a declaration's shape: `shape` (a shape string or a tuple of sizes) or the rows.
-fn declared(
-    slf: &Bound<'_, PyGraph>,
-    shape: Option<&Bound<'_, PyAny>>,
-    rows: [Option<&Bound<'_, PyAny>>; 3],
-) -> PyResult<Declared> {
-    let any_row = rows.iter().any(Option::is_some);
-    match shape {
-        Some(_) if any_row => {
-            Err(PyTypeError::new_err("give either `shape` or the rows `batch`, `input`, `output`"))
-        }
-        Some(s) => {
-            if let Ok(text) = s.cast::<PyString>() {
-                return Ok(Declared::Text(text.to_str()?.to_string()));
-            }
-            let sizes = sizes_of(slf.py(), s, "shape")?;
-            Ok(Declared::Typed(Box::new(ShapeBuilder::array(sizes))))
-        }
-        None if !any_row => Ok(Declared::Typed(Box::new(ShapeBuilder::unknown()))),
-        None => {
-            let mut b = ShapeBuilder::new();
-            for (kind, row) in
-                [RowKind::Batch, RowKind::Input, RowKind::Output].into_iter().zip(rows)
-            {
-                if let Some(row) = row {
-                    b = row_items(slf, b, kind, row)?;
-                }
-            }
-            Ok(Declared::Typed(Box::new(b)))
-        }
+/// The operation of an einsum spec over `n` operands.
+fn einsum_op(n: usize) -> OpKind {
+    match n {
+        1 => OpKind::Permute,
+        3 => OpKind::Einsum3,
+        _ => OpKind::Einsum,
     }
 }
 
-/// Sizes given as a sequence of non-negative integers.
-fn sizes_of(py: Python<'_>, obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<u64>> {
-    let items: Vec<i128> = obj.extract().map_err(|_| {
-        PyTypeError::new_err(format!(
-            "`{what}` is a tuple of sizes (integers) or a shape string, not {}",
-            type_name(obj)
-        ))
-    })?;
-    items
-        .into_iter()
-        .map(|n| {
-            u64::try_from(n).map_err(|_| {
-                let msg = format!("`{what}` has the size {n}; sizes are non-negative");
-                errors::value_error(py, einrow::ErrorCode::Value, msg)
-            })
-        })
-        .collect()
-}
-
-/// One row's items: sizes, `...` (a row variable of the tensor's own) and row variables.
-fn row_items(
-    slf: &Bound<'_, PyGraph>,
-    mut b: ShapeBuilder,
-    kind: RowKind,
-    row: &Bound<'_, PyAny>,
-) -> PyResult<ShapeBuilder> {
-    let py = slf.py();
-    let bad = |item: &Bound<'_, PyAny>| {
-        PyTypeError::new_err(format!(
-            "the {} row holds sizes, `...` and einrow.RowVar, not {}",
-            kind.name(),
-            type_name(item)
-        ))
-    };
-    let items = match row.cast::<PyRowVar>() {
-        Ok(_) => vec![row.clone()],
-        Err(_) => row.try_iter().map_err(|_| bad(row))?.collect::<PyResult<Vec<_>>>()?,
-    };
-    for item in &items {
-        if item.is(py.Ellipsis()) {
-            b = b.open(kind);
-        } else if let Ok(v) = item.cast::<PyRowVar>() {
-            b = b.var(kind, v.get().handle);
-        } else if let Ok(n) = item.extract::<i128>() {
-            let n = u64::try_from(n).map_err(|_| {
-                let msg =
-                    format!("the {} row has the size {n}; sizes are non-negative", kind.name());
-                errors::value_error(py, einrow::ErrorCode::Value, msg)
-            })?;
-            b = b.sizes(kind, [n]);
-        } else {
-            return Err(bad(item));
-        }
-    }
-    Ok(b)
+/// A row's kind by name.
+fn row_kind(py: Python<'_>, row: &str) -> PyResult<RowKind> {
+    RowKind::ALL.into_iter().find(|k| k.name() == row).ok_or_else(|| {
+        let msg = format!("unknown row {row:?}; the rows are \"batch\", \"input\", \"output\"");
+        errors::value_error(py, einrow::ErrorCode::Value, msg)
+    })
 }
 
 #[pymethods]
@@ -251,7 +173,7 @@ impl PyGraph {
     /// A row variable to share between declarations (`batch=(g.row_var("batch"), 8)`).
     fn row_var(slf: &Bound<'_, Self>, name: &str) -> PyRowVar {
         let handle = slf.borrow_mut().g.row_var(name);
-        PyRowVar { graph: slf.clone().unbind(), handle, name: name.to_string() }
+        PyRowVar::new(slf.clone().unbind(), handle, name.to_string())
     }
 
     /// Fixes the number of elements of a row variable (the product of its axes).
@@ -261,7 +183,7 @@ impl PyGraph {
         row: &Bound<'_, PyRowVar>,
         size: u64,
     ) -> PyResult<()> {
-        let h = row.get().handle;
+        let h = row.get().handle();
         self.g.set_dim(h, size).map_err(|e| self.infer_err(py, &e))
     }
 
@@ -318,11 +240,7 @@ impl PyGraph {
         name: Option<&str>,
     ) -> PyResult<PyTensor> {
         let args: Vec<_> = args.iter().collect();
-        let op = match args.len() {
-            1 => OpKind::Permute,
-            3 => OpKind::Einsum3,
-            _ => OpKind::Einsum,
-        };
+        let op = einsum_op(args.len());
         Self::step(slf, op, &args, Some(spec), name)
     }
 
@@ -379,11 +297,7 @@ impl PyGraph {
         let id = Self::id_of(slf, t)?;
         let this = slf.borrow();
         let sizes = this.g.sizes(id).map_err(|e| this.infer_err(py, &e))?;
-        let d = PyDict::new(py);
-        d.set_item("batch", PyTuple::new(py, &sizes.batch)?)?;
-        d.set_item("input", PyTuple::new(py, &sizes.input)?)?;
-        d.set_item("output", PyTuple::new(py, &sizes.output)?)?;
-        Ok(d)
+        sizes_dict(py, &sizes)
     }
 
     /// A tensor's shape as a shape string (`"32|784"`, `"2|4->3"`).
@@ -431,8 +345,107 @@ impl PyGraph {
         Ok(PyPlan::new(plan))
     }
 
+    /// The row variable of a tensor's row as declared (`...` in `"...,8|32"`), or of a
+    /// result's row before solving: `row` is `"batch"`, `"input"` or `"output"`. A
+    /// `LabelError` when that row has none.
+    fn row_of(slf: &Bound<'_, Self>, t: &Bound<'_, PyAny>, row: &str) -> PyResult<PyRowVar> {
+        let py = slf.py();
+        let id = Self::id_of(slf, t)?;
+        let kind = row_kind(py, row)?;
+        let mut this = slf.borrow_mut();
+        let h = this.g.row_of(id, kind).map_err(|e| this.infer_err(py, &e))?;
+        let name = this.g.handle_name(h).map_err(|e| this.infer_err(py, &e))?.to_string();
+        Ok(PyRowVar::new(slf.clone().unbind(), h, name))
+    }
+
+    /// An einsum spec step (as `einsum`) that also returns a handle for each of `names`: a
+    /// `Dim` for a label, a `RowVar` for a row variable (`...` is named after its row:
+    /// `"batch"`, `"input"`, `"output"`). Returns `(tensor, [handles])`. A name the spec
+    /// does not have is a `LabelError` (nothing is added).
+    #[pyo3(signature = (spec, *args, names, name = None))]
+    fn capture<'py>(
+        slf: &Bound<'py, Self>,
+        spec: &str,
+        args: &Bound<'py, PyTuple>,
+        names: Vec<String>,
+        name: Option<&str>,
+    ) -> PyResult<(PyTensor, Vec<Bound<'py, PyAny>>)> {
+        let py = slf.py();
+        let ids: Vec<TensorId> =
+            args.iter().map(|a| Self::id_of(slf, &a)).collect::<PyResult<_>>()?;
+        let op = einsum_op(ids.len());
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        let captured = {
+            let mut this = slf.borrow_mut();
+            let c = this
+                .g
+                .add_step_capturing(op, &ids, spec, &names)
+                .map_err(|e| this.infer_err(py, &e))?;
+            if let Some(n) = name {
+                this.g.set_name(c.tensor, n);
+            }
+            c
+        };
+        let handles =
+            captured.handles.iter().map(|&h| handle_object(slf, h)).collect::<PyResult<_>>()?;
+        Ok((Self::tensor(slf, captured.tensor), handles))
+    }
+
+    /// Fixes a handle's size: a label's size, or a row's number of elements (the product
+    /// of its axes). A contradiction is an error naming the setting and the steps.
+    fn set_dim(slf: &Bound<'_, Self>, handle: &Bound<'_, PyAny>, size: i128) -> PyResult<()> {
+        let py = slf.py();
+        let h = handle_of(slf, handle)?;
+        let size = u64::try_from(size).map_err(|_| {
+            let msg = format!("set_dim to {size}: sizes are non-negative");
+            errors::value_error(py, einrow::ErrorCode::Value, msg)
+        })?;
+        let mut this = slf.borrow_mut();
+        this.g.set_dim(h, size).map_err(|e| this.infer_err(py, &e))
+    }
+
+    /// Requires two handles to be equal: two labels the same size, two row variables the
+    /// same axes, a label and a row (one side known) the label's size the row's elements.
+    fn set_equal(
+        slf: &Bound<'_, Self>,
+        a: &Bound<'_, PyAny>,
+        b: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let py = slf.py();
+        let (a, b) = (handle_of(slf, a)?, handle_of(slf, b)?);
+        let mut this = slf.borrow_mut();
+        this.g.set_equal(a, b).map_err(|e| this.infer_err(py, &e))
+    }
+
+    /// Solves the graph once as a `Scheme` with the row variables `vars` kept symbolic
+    /// (typically the batch row the inputs share); the graph itself is left unsolved.
+    /// Instantiate the scheme for concrete sizes without solving again.
+    #[pyo3(signature = (*vars))]
+    fn solve_scheme(slf: &Bound<'_, Self>, vars: &Bound<'_, PyTuple>) -> PyResult<PyScheme> {
+        PyScheme::solve(slf, vars)
+    }
+
+    /// Derives and compiles the plan of every step of the solved graph into a
+    /// `CompiledGraph`. `compute` maps a result tensor to what its step computes, an
+    /// `(accum, combine)` pair (`("+", "*")`, `("max", None)`; see `plan`); other steps
+    /// compute their operation's default.
+    #[pyo3(signature = (*, compute = None))]
+    fn compile(
+        slf: &Bound<'_, Self>,
+        compute: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyCompiledGraph> {
+        compiled_graph::compile_graph(slf, compute)
+    }
+
     fn __repr__(&self) -> String {
         format!("<einrow.Graph: {} tensors, {} steps>", self.g.tensor_count(), self.g.steps().len())
+    }
+}
+
+impl PyTensor {
+    /// The tensor's id.
+    pub fn id(&self) -> TensorId {
+        self.id
     }
 }
 
@@ -471,26 +484,5 @@ impl PyTensor {
 
     fn __hash__(&self) -> u64 {
         (self.graph.as_ptr() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ self.id.index() as u64
-    }
-}
-
-#[pymethods]
-impl PyRowVar {
-    /// The name given.
-    #[getter]
-    fn name(&self) -> &str {
-        &self.name
-    }
-
-    /// The solved sizes of the row's axes (after `Graph.solve`).
-    #[getter]
-    fn dims<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        let g = self.graph.borrow(py);
-        let dims = g.g.handle_dims(self.handle).map_err(|e| g.infer_err(py, &e))?;
-        PyTuple::new(py, dims)
-    }
-
-    fn __repr__(&self) -> String {
-        format!("<einrow.RowVar {:?}>", self.name)
     }
 }

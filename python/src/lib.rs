@@ -5,16 +5,21 @@
 
 mod arrays;
 mod cache;
+mod compiled_graph;
 mod convert;
+mod declare;
 mod dtypes;
 mod einsum;
 mod errors;
 mod graph;
+mod handles;
 mod np;
 mod operands;
 mod path;
 mod plan;
 mod program;
+mod run;
+mod scheme;
 mod threads;
 mod types;
 
@@ -31,7 +36,11 @@ fn _einrow(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(threads::get_num_threads, m)?)?;
     m.add_class::<graph::PyGraph>()?;
     m.add_class::<graph::PyTensor>()?;
-    m.add_class::<graph::PyRowVar>()?;
+    m.add_class::<handles::PyRowVar>()?;
+    m.add_class::<handles::PyDim>()?;
+    m.add_class::<scheme::PyScheme>()?;
+    m.add_class::<scheme::PyInstance>()?;
+    m.add_class::<compiled_graph::PyCompiledGraph>()?;
     m.add_class::<plan::PyPlan>()?;
     m.add_class::<plan::PyExecutable>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -120,7 +120,12 @@ unsafe fn new_array<'py>(
     let mut dims: Vec<npy_intp> = shape.iter().map(|&d| d as npy_intp).collect();
     let strides = strides.map_or(ptr::null_mut(), |s| s.as_mut_ptr());
     // The descriptor's reference is stolen by the constructor.
-    let descr = PY_ARRAY_API.PyArray_DescrFromType(py, dt.npy() as c_int);
+    let descr = match dt.npy() {
+        Some(n) => PY_ARRAY_API.PyArray_DescrFromType(py, n as c_int),
+        // A type numpy does not number (bfloat16): the descriptor its name gives, which the
+        // package defining it (ml_dtypes) registered when the operands were made.
+        None => DTYPE.get(py)?.call1((dt.name(),))?.into_ptr().cast(),
+    };
     if descr.is_null() {
         return Err(PyErr::fetch(py));
     }

@@ -6,24 +6,18 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use einrow::kernel::RunOptions;
 use pyo3::prelude::*;
 
-use crate::dtypes::{Dt, ForType};
 use crate::errors;
 
 /// Work (points of the loop nests) from which the GIL is released while the kernel runs;
 /// below it, releasing and taking the GIL back costs more than it lets other threads do.
 pub const RELEASE_WORK: u128 = 1 << 15;
 
-/// Runs `job` in the element type `dt`, without the GIL when its `work` reaches
-/// [`RELEASE_WORK`].
-pub fn run_kernel<F>(py: Python<'_>, dt: Dt, work: u128, job: F) -> F::Out
-where
-    F: ForType + Send,
-    F::Out: Send,
-{
+/// Runs `job`, without the GIL when its `work` reaches [`RELEASE_WORK`].
+pub fn run_kernel<R: Send>(py: Python<'_>, work: u128, job: impl FnOnce() -> R + Send) -> R {
     if work >= RELEASE_WORK {
-        py.detach(|| dt.dispatch(job))
+        py.detach(job)
     } else {
-        dt.dispatch(job)
+        job()
     }
 }
 

@@ -61,7 +61,8 @@ pub fn resolve<'py>(
         None => return Ok(Types { compute: Dt::F64, cast_to: None }),
         Some(Err(_)) => None,
     };
-    if let Some(dt) = first.filter(|&dt| read.iter().all(|r| matches!(r, Ok(m) if m.dt == dt))) {
+    let same = |dt: Dt| read.iter().all(|r| matches!(r, Ok(m) if m.dt == dt));
+    if let Some(dt) = first.filter(|&dt| dt.is_compute() && same(dt)) {
         return Ok(Types { compute: dt, cast_to: None });
     }
     let result = np::RESULT_TYPE.get(py)?.call1(PyTuple::new(py, arrays)?)?;
@@ -71,14 +72,14 @@ pub fn resolve<'py>(
 /// How a result of type `descr` is computed.
 fn computed_as(descr: Bound<'_, PyArrayDescr>) -> PyResult<Types<'_>> {
     if descr.is_native_byteorder() != Some(false) {
-        if let Some(dt) = of_descr(&descr) {
+        if let Some(dt) = of_descr(&descr).filter(|dt| dt.is_compute()) {
             return Ok(Types { compute: dt, cast_to: None });
         }
     }
     if matches!(descr.kind(), b'i' | b'u') && descr.itemsize() <= 8 {
         return Ok(Types { compute: Dt::I64, cast_to: Some(descr) });
     }
-    if descr.kind() == b'f' && descr.itemsize() == 2 {
+    if matches!(of_descr(&descr), Some(Dt::F16 | Dt::BF16)) {
         return Ok(Types { compute: Dt::F32, cast_to: Some(descr) });
     }
     Err(PyTypeError::new_err(format!(
