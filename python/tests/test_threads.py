@@ -64,6 +64,20 @@ def test_large_compiled_plan_releases_the_gil(one_thread, rng):
     assert runs_beside(lambda: exe.run(a, a))
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.int8])
+def test_a_large_compiled_graph_releases_the_gil(one_thread, rng, dtype):
+    g = einrow.Graph()
+    batch = g.row_var("batch")
+    x = g.input("x", batch=(batch,), output=(400,))
+    w = g.parameter("w", input=(...,), output=(400,))
+    y = g.compose(w, x)
+    program = g.solve_scheme(batch).instantiate({batch: 400}).compile()
+    buffers = {x: (rng.uniform(size=(400, 400)) * 4).astype(dtype),
+               w: (rng.uniform(size=(400, 400)) * 4).astype(dtype)}
+    assert runs_beside(lambda: program.run(buffers))
+    assert buffers[y].dtype == dtype
+
+
 def test_threads_share_plans_and_get_right_results(rng):
     mats = [rng.uniform(size=(64, 64)) for _ in range(4)]
     results = [None] * 4
