@@ -2,8 +2,9 @@
 //! numpy's result type when that is another. int64, bool, float32 and float64 operands are
 //! computed in their own type; numpy's other integer types in int64, the result cast back
 //! (wrapping sums of products agree modulo the narrower width, so the values are numpy's);
-//! float16 in float32, the result rounded back to float16 (numpy's half loops also multiply
-//! and add in float32, rounding at each store: a long sum may differ in its last half ulp).
+//! float16 (and ml_dtypes' bfloat16) in float32, the result rounded back (numpy's half loops
+//! also multiply and add in float32, rounding at each store: a long sum may differ in its
+//! last half ulp).
 
 use numpy::{PyArrayDescr, PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::PyTypeError;
