@@ -9,8 +9,8 @@ use std::collections::HashMap;
 use foldhash::fast::FixedState;
 use smallvec::SmallVec;
 
-use super::error::ProjectError;
 use super::components::{Choice, Components, Reads};
+use super::error::ProjectError;
 use super::plan::{room_for, Index, Loop, PartOperand, PlanPart};
 use super::sizes::Sizes;
 use crate::spec::ast::{self, AxisKind, EinsumSpec, Name, Padding, RowKind, ShapeSpec};
