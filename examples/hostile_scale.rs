@@ -20,6 +20,8 @@
 //! * `self-concat`: `n` steps alternating `a;b=>a^b` of a tensor with itself and `2*o=>o`;
 //! * `spec-plan`: the plan (`plan_einsum`, no graph) of an einsum reversing `n` labels of two
 //!   operands of size-1 axes;
+//! * `concat-plan`: the plan (`plan_einsum`, no graph) of a concatenation of `n` operands of
+//!   size 1, compiled and run: one part per operand, reading that operand alone;
 //! * `spec-lints`: the checks before a program is built (`check_program`) of one permute of
 //!   `n` labels whose result adds `n` labels no operand has (warned of in a bounded number of
 //!   diagnostics).
@@ -35,12 +37,12 @@ use einrow::ids::TensorId;
 use einrow::infer::program::Program;
 use einrow::infer::Graph;
 use einrow::lint::{check_program, MAX_LABEL_LINTS};
-use einrow::project::{plan_einsum, Concrete};
+use einrow::project::{plan_einsum, run_plan, Concrete};
 
 #[path = "../benches/support/peak.rs"]
 mod peak;
 
-const CLASSES: [&str; 10] = [
+const CLASSES: [&str; 11] = [
     "affine-chain",
     "conv-chain",
     "spec-labels",
@@ -50,6 +52,7 @@ const CLASSES: [&str; 10] = [
     "concat-operands",
     "self-concat",
     "spec-plan",
+    "concat-plan",
     "spec-lints",
 ];
 
@@ -102,6 +105,7 @@ fn run_one(class: &str, n: usize) {
     let start = Instant::now();
     match class {
         "spec-plan" => spec_plan(n),
+        "concat-plan" => concat_plan(n),
         "spec-lints" => spec_lints(n),
         _ => {
             let mut g = Graph::new();
@@ -133,6 +137,18 @@ fn spec_plan(n: usize) {
     let plan = plan_einsum(&format!("{};{}=>{}", l.join(","), l.join(","), r.join(",")), &[&x, &x])
         .expect("plans");
     assert_eq!(plan.parts[0].loops.len(), n, "one loop per label");
+}
+
+/// The plan of `x0;…=>x0^…` over `n` operands of size 1, compiled and run.
+fn concat_plan(n: usize) {
+    let l = labels("x", n);
+    let x = Concrete::output(&[1]);
+    let plan =
+        plan_einsum(&format!("{}=>{}", l.join(";"), l.join("^")), &vec![&x; n]).expect("plans");
+    assert!(plan.parts.iter().enumerate().all(|(k, p)| p.reads().eq([k])), "one read per part");
+    let values: Vec<f64> = (0..n).map(|k| k as f64).collect();
+    let inputs: Vec<&[f64]> = values.chunks(1).collect();
+    assert!(run_plan(&plan, &inputs).expect("runs") == values, "the operands in order");
 }
 
 /// The checks of `y = permute "l=>rev(l),b" x` for `n` labels `l` and `n` labels `b`.

@@ -96,8 +96,7 @@ fn interpret<C: Scalar>(plan: &IndexPlan, operands: &[Vec<C>]) -> Vec<C> {
             let reads: Vec<C> = part
                 .operands
                 .iter()
-                .enumerate()
-                .filter_map(|(i, idx)| idx.as_ref().map(|idx| (i, idx)))
+                .map(|o| (o.operand, &o.index))
                 .map(|(i, idx)| match address(idx, &plan.operand_dims[i], &point) {
                     Some(a) => operands[i][a],
                     None => neutral,

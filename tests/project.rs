@@ -83,7 +83,7 @@ fn a_repeated_concatenation_label_reads_every_operand() {
 fn same_convolution_pads_by_half_the_kernel() {
     let p = plan(OpKind::Einsum, Some("o=+k; k => o"), &["5", "3"]);
     assert_eq!(
-        p.parts[0].operands[0].as_ref().map(|i| format!("{i:?}")),
+        p.parts[0].operand(0).map(|i| format!("{i:?}")),
         Some("[Affine { terms: [(1, 0), (1, 1)], offset: -1, padded: true }]".into())
     );
     let out = run_plan(&p, &[&[1.0, 2.0, 3.0, 4.0, 5.0], &[1.0, 1.0, 1.0]]).expect("runs");

@@ -75,7 +75,8 @@ impl PyPlan {
     }
 
     /// The plan as a JSON string: `op`, `result_dims`, `operand_dims`, `accum`, `combine`,
-    /// `bijective`, and `parts` (each with `loops`, `result` and `operands` indices).
+    /// `bijective`, and `parts`, each with its `loops`, the index of each `result` axis, and
+    /// the `operands` it reads as `{"operand": k, "index": [...]}` (only those it reads).
     fn to_json(&self) -> String {
         self.plan.to_json().to_string()
     }

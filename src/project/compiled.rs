@@ -13,7 +13,7 @@ use std::sync::Mutex;
 use smallvec::SmallVec;
 
 use super::error::ProjectError;
-use super::plan::{Index, IndexPlan};
+use super::plan::{Index, IndexPlan, PlanPart};
 use super::storage::Storage;
 use super::view::{Strided, View, ViewMut};
 use crate::kernel::{
@@ -39,6 +39,22 @@ fn axis_index(i: &Index) -> AxisIndex {
             padded: *padded,
         },
     }
+}
+
+/// Checks that a part reads operands of the plan (`count` of them), each once, by increasing
+/// number (as [`PlanPart::operands`] lists them).
+fn check_reads(part: &PlanPart, count: usize) -> Result<(), ProjectError> {
+    let mut next = 0;
+    for k in part.reads() {
+        if k < next || k >= count {
+            let msg = format!(
+                "a part reads operand {k} out of order or out of the plan's {count} operands"
+            );
+            return Err(ProjectError::Misaligned(msg));
+        }
+        next = k + 1;
+    }
+    Ok(())
 }
 
 /// One nest of an executable, with what it needs to be re-aimed at other layouts.
@@ -147,30 +163,22 @@ impl Executable {
         let init = if fill_first { Init::No } else { Init::Touched };
         let mut parts = Vec::with_capacity(plan.parts.len());
         for part in &plan.parts {
-            if part.operands.len() != layouts.len() {
-                let msg = format!(
-                    "a part indexes {} operands of a plan of {}",
-                    part.operands.len(),
-                    layouts.len()
-                );
-                return Err(ProjectError::Misaligned(msg));
-            }
+            check_reads(part, layouts.len())?;
             let extents = usize_dims(&part.loops.iter().map(|l| l.size).collect::<Vec<_>>())?;
             let loops = extents.len();
             let result: Vec<AxisIndex> = part.result.iter().map(axis_index).collect();
             let output = Access::project(&out_layout, &result, loops)?;
             let mut inputs = Vec::new();
             let mut accesses = Vec::new();
-            for (i, idx) in part.operands.iter().enumerate() {
-                if let Some(idx) = idx {
-                    let axes: Vec<AxisIndex> = idx.iter().map(axis_index).collect();
-                    let mut access = Access::project(&layouts[i], &axes, loops)?;
-                    // A padded read yields the accumulation's neutral element (OCANNL's
-                    // `padding_elem`): 0 for `+`, 1 for `*`, -inf for max.
-                    access.fill = fill;
-                    accesses.push(access);
-                    inputs.push((i, axes));
-                }
+            for read in &part.operands {
+                let i = read.operand;
+                let axes: Vec<AxisIndex> = read.index.iter().map(axis_index).collect();
+                let mut access = Access::project(&layouts[i], &axes, loops)?;
+                // A padded read yields the accumulation's neutral element (OCANNL's
+                // `padding_elem`): 0 for `+`, 1 for `*`, -inf for max.
+                access.fill = fill;
+                accesses.push(access);
+                inputs.push((i, axes));
             }
             let combine = if accesses.len() == 1 { Combine::First } else { plan.combine };
             let nest = Nest { extents, output, inputs: accesses, accum: plan.accum, combine, init };

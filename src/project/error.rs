@@ -14,7 +14,8 @@ pub enum ProjectError {
     /// Solved shapes that do not line up (a solver bug, reported rather than hidden).
     #[error("projection: {0}")]
     Misaligned(String),
-    /// Too many concatenation parts to enumerate.
+    /// A plan too large to derive: too many combinations of concatenation parts, or parts
+    /// that together would hold more index entries than the operation's size allows.
     #[error("projection: {0}")]
     TooLarge(String),
     /// Leaf data missing or of the wrong length.

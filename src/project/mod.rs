@@ -6,6 +6,7 @@
 mod any_view;
 mod compiled;
 mod compiled_graph;
+mod components;
 mod concrete;
 mod derive;
 mod eager;
@@ -29,7 +30,7 @@ pub use derive::{derive_plan, Compute};
 pub use eager::{operand_name, plan_einsum, EinsumPlanner};
 pub use error::ProjectError;
 pub use instance::{instance_plan, instance_plans};
-pub use plan::{Index, IndexPlan, Loop, PlanPart};
+pub use plan::{Index, IndexPlan, Loop, PartOperand, PlanPart};
 pub use run::{run_graph, run_plan};
 pub use storage::Storage;
 pub use view::{View, ViewMut};

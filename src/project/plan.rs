@@ -45,15 +45,62 @@ pub enum Index {
     },
 }
 
+/// One operand a [`PlanPart`] reads, with the index of each of its axes.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PartOperand {
+    /// Which operand (counting from 0, in the order the operation takes them).
+    pub operand: usize,
+    /// The index of each of its axes (memory order: batch, output, input).
+    pub index: Vec<Index>,
+}
+
 /// One nest of a plan. Plans have one part, except concatenations: one part per component.
+///
+/// A part lists only the operands it reads: a concatenation of n operands has n parts of one
+/// operand each, not n lists of n.
+///
+/// ```
+/// use einrow::project::{plan_einsum, Concrete, Index};
+///
+/// let (a, b) = (Concrete::output(&[2]), Concrete::output(&[3]));
+/// let plan = plan_einsum("a;b=>a^b", &[&a, &b])?;
+/// // The second part writes `out[b + 2]` from operand 1 alone.
+/// let second = &plan.parts[1];
+/// assert_eq!(second.reads().collect::<Vec<_>>(), [1]);
+/// assert_eq!(second.operand(1), Some(&[Index::Iter(0)][..]));
+/// assert_eq!(second.operand(0), None);
+/// # Ok::<(), einrow::project::ProjectError>(())
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PlanPart {
     /// The product space.
     pub loops: Vec<Loop>,
     /// The index of each result axis (memory order: batch, output, input).
     pub result: Vec<Index>,
-    /// The index of each operand axis; `None` when the operand is not read in this part.
-    pub operands: Vec<Option<Vec<Index>>>,
+    /// The operands this part reads, by increasing operand number (each at most once); an
+    /// operand not listed is not read in this part.
+    pub operands: Vec<PartOperand>,
+}
+
+impl PlanPart {
+    /// The index of each axis of operand `i`, or `None` when this part does not read it
+    /// (a binary search of [`PlanPart::operands`]).
+    pub fn operand(&self, i: usize) -> Option<&[Index]> {
+        let at = self.operands.binary_search_by_key(&i, |o| o.operand).ok()?;
+        Some(&self.operands[at].index)
+    }
+
+    /// The operands this part reads, in increasing order.
+    pub fn reads(&self) -> impl ExactSizeIterator<Item = usize> + '_ {
+        self.operands.iter().map(|o| o.operand)
+    }
+
+    /// The number of index entries the part holds: its loops, its result's axes, and for each
+    /// operand it reads one entry plus its axes. Plans bound the sum over their parts.
+    pub fn entries(&self) -> usize {
+        let operands = self.operands.iter().map(|o| 1 + o.index.len()).sum::<usize>();
+        self.loops.len() + self.result.len() + operands
+    }
 }
 
 /// The indexing plan of one operation.
@@ -181,8 +228,7 @@ impl fmt::Display for IndexPlan {
             let args: Vec<String> = part
                 .operands
                 .iter()
-                .enumerate()
-                .filter_map(|(i, o)| o.as_ref().map(|o| format!("x{i}[{}]", idx(o))))
+                .map(|o| format!("x{}[{}]", o.operand, idx(&o.index)))
                 .collect();
             let args = args.join(combine_text(self.combine).trim_end_matches(','));
             let head = if loops.is_empty() {
@@ -197,7 +243,21 @@ impl fmt::Display for IndexPlan {
 }
 
 impl IndexPlan {
-    /// The plan as JSON: loops, per-axis indices of the result and each operand.
+    /// The plan as JSON: `op`, `result_dims`, `operand_dims`, `accum`, `combine`, `bijective`
+    /// and `parts`, each part with its `loops` (`name`, `size`), the index of each `result`
+    /// axis, and the `operands` it reads, by increasing number, as `{"operand": k, "index":
+    /// [...]}` (operands a part does not read are not listed). An axis index is `{"iter": l}`
+    /// (loop `l`), `{"fixed": n}` or `{"affine": [[coefficient, loop], ...], "offset": c,
+    /// "padded": bool}`.
+    ///
+    /// ```
+    /// use einrow::project::{plan_einsum, Concrete};
+    ///
+    /// let plan = plan_einsum("a;b=>a^b", &[&Concrete::output(&[2]), &Concrete::output(&[3])])?;
+    /// let json = plan.to_json();
+    /// assert_eq!(json["parts"][1]["operands"], serde_json::json!([{"operand": 1, "index": [{"iter": 0}]}]));
+    /// # Ok::<(), einrow::project::ProjectError>(())
+    /// ```
     pub fn to_json(&self) -> Value {
         let parts: Vec<Value> = self
             .parts
@@ -206,7 +266,10 @@ impl IndexPlan {
                 json!({
                     "loops": p.loops.iter().map(|l| json!({"name": l.name.as_str(), "size": l.size})).collect::<Vec<_>>(),
                     "result": p.result.iter().map(Index::json).collect::<Vec<_>>(),
-                    "operands": p.operands.iter().map(|o| o.as_ref().map(|o| o.iter().map(Index::json).collect::<Vec<_>>())).collect::<Vec<_>>(),
+                    "operands": p.operands.iter().map(|o| json!({
+                        "operand": o.operand,
+                        "index": o.index.iter().map(Index::json).collect::<Vec<_>>(),
+                    })).collect::<Vec<_>>(),
                 })
             })
             .collect();
@@ -227,8 +290,8 @@ impl IndexPlan {
     pub fn index_transform(&self, part: usize, operand: Option<usize>) -> Option<Value> {
         let p = self.parts.get(part)?;
         let axes = match operand {
-            None => &p.result,
-            Some(i) => p.operands.get(i)?.as_ref()?,
+            None => p.result.as_slice(),
+            Some(i) => p.operand(i)?,
         };
         let mut output = Vec::with_capacity(axes.len());
         for a in axes {

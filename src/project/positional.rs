@@ -6,7 +6,7 @@
 use smallvec::SmallVec;
 
 use super::error::ProjectError;
-use super::plan::{Index, Loop, PlanPart};
+use super::plan::{Index, Loop, PartOperand, PlanPart};
 use super::sizes::{RowSizes, Sizes};
 use crate::infer::OpKind;
 use crate::spec::ast::RowKind;
@@ -87,17 +87,17 @@ pub fn positional_part(
     let ci = b.row_loops("i", out.row(RowKind::Input));
     let result = memory_order([iters(&cb), iters(&ci), iters(&co)]);
     let missing = || ProjectError::Misaligned(format!("{op} is missing an operand"));
-    let operands = match op {
+    let indices = match op {
         OpKind::Pointwise => args
             .iter()
             .map(|a| {
                 let [ab, ai, ao] = rows(a);
-                Ok(Some(memory_order([align(&cb, ab)?, align(&ci, ai)?, align(&co, ao)?])))
+                Ok(memory_order([align(&cb, ab)?, align(&ci, ai)?, align(&co, ao)?]))
             })
             .collect::<Result<Vec<_>, ProjectError>>()?,
         OpKind::Transpose => {
             let [ab, ai, ao] = rows(args.first().ok_or_else(missing)?);
-            vec![Some(memory_order([align(&cb, ab)?, align(&co, ai)?, align(&ci, ao)?]))]
+            vec![memory_order([align(&cb, ab)?, align(&co, ai)?, align(&ci, ao)?])]
         }
         OpKind::Compose => {
             let (Some(a), Some(x)) = (args.first(), args.get(1)) else { return Err(missing()) };
@@ -106,15 +106,21 @@ pub fn positional_part(
             let a_idx = memory_order([align(&cb, ab)?, iters(&contracted), align(&co, ao)?]);
             let [xb, xi, xo] = rows(x);
             let x_idx = memory_order([align(&cb, xb)?, align(&ci, xi)?, align(&contracted, xo)?]);
-            vec![Some(a_idx), Some(x_idx)]
+            vec![a_idx, x_idx]
         }
         OpKind::BatchSlice => {
             let mut batch = RowIndices::new();
             batch.push(Index::Fixed(slice_index));
             batch.extend(iters(&cb));
-            vec![Some(memory_order([batch, iters(&ci), iters(&co)]))]
+            vec![memory_order([batch, iters(&ci), iters(&co)])]
         }
         other => return Err(ProjectError::Misaligned(format!("{other} is not positional"))),
     };
+    // Every operand is read, in order.
+    let operands = indices
+        .into_iter()
+        .enumerate()
+        .map(|(operand, index)| PartOperand { operand, index })
+        .collect();
     Ok(PlanPart { loops: b.loops, result, operands })
 }

@@ -4,15 +4,16 @@
 //! strided and convolution axes are affine indices, and a concatenation is one part per
 //! component.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use foldhash::fast::FixedState;
 use smallvec::SmallVec;
 
+use super::components::{Choice, Components, Reads};
 use super::error::ProjectError;
-use super::plan::{room_for, Index, Loop, PlanPart};
+use super::plan::{room_for, Index, Loop, PartOperand, PlanPart};
 use super::sizes::Sizes;
-use crate::spec::ast::{self, AxisKind, ConcatPart, EinsumSpec, Name, Padding, RowKind, ShapeSpec};
+use crate::spec::ast::{self, AxisKind, EinsumSpec, Name, Padding, RowKind, ShapeSpec};
 
 /// The solved size of each label of a step (`None` when unsolved), in the order of its labels.
 #[derive(Clone, Copy)]
@@ -49,29 +50,56 @@ impl Key<'_> {
     }
 }
 
-/// A concatenation axis: its label components (position and name) and fixed-size components.
-struct ConcatAxis<'s> {
-    parts: &'s [ConcatPart],
+/// The solved sizes of a step's labels, looked up in a list while they are few and in a table
+/// (made once per plan, on the first lookup) once they are [`INDEX_FROM`] or more.
+struct SizeTable<'a> {
+    labels: LabelSizes<'a>,
+    /// The sizes of `labels` by name (the first of a name).
+    index: Option<HashMap<&'a str, Option<u64>, FixedState>>,
 }
 
-struct Builder<'s, 'a> {
-    loops: &'a mut Vec<Loop>,
+impl<'a> SizeTable<'a> {
+    fn new(labels: LabelSizes<'a>) -> Self {
+        SizeTable { labels, index: None }
+    }
+
+    /// The solved size of a label, if it is known.
+    fn get(&mut self, name: &str) -> Option<u64> {
+        let all = self.labels.0;
+        if all.len() < INDEX_FROM {
+            return self.labels.get(name);
+        }
+        // Inserted last to first: the first of a name is the one kept, as in the list.
+        let index = self
+            .index
+            .get_or_insert_with(|| all.iter().rev().map(|(n, s)| (n.as_str(), *s)).collect());
+        index.get(name).copied().flatten()
+    }
+}
+
+/// The concatenation choice a part is built for.
+#[derive(Clone, Copy)]
+struct Chosen<'s, 'p> {
+    components: &'p Components<'s>,
+    choice: &'p Choice,
+}
+
+/// The builder of one part: `'s` the spec, `'p` the part's buffers, `'t` the label sizes.
+struct Builder<'s, 'p, 't> {
+    loops: &'p mut Vec<Loop>,
     keys: SmallVec<[(Key<'s>, usize); 8]>,
     /// The loop of each key in `keys`, once there are [`INDEX_FROM`] of them.
     index: HashMap<Key<'s>, usize, FixedState>,
-    label_size: LabelSizes<'a>,
-    /// The sizes of `label_size` by name (the first of a name), made on the first lookup when
-    /// there are [`INDEX_FROM`] labels or more.
-    size_index: Option<HashMap<&'a str, Option<u64>, FixedState>>,
-    /// Chosen component per concatenation axis, in spec order.
-    choice: &'a [usize],
+    sizes: &'p mut SizeTable<'t>,
+    chosen: Chosen<'s, 'p>,
+    /// The concatenation axis met next (axes count in spec order).
     concat_seen: usize,
 }
 
-impl<'s, 'a> Builder<'s, 'a> {
-    fn new(loops: &'a mut Vec<Loop>, label_size: LabelSizes<'a>, choice: &'a [usize]) -> Self {
-        let (keys, index, size_index) = (SmallVec::new(), HashMap::default(), None);
-        Builder { loops, keys, index, label_size, size_index, choice, concat_seen: 0 }
+impl<'s, 'p, 't> Builder<'s, 'p, 't> {
+    fn new(loops: &'p mut Vec<Loop>, sizes: &'p mut SizeTable<'t>, chosen: Chosen<'s, 'p>) -> Self {
+        let (keys, index) = (SmallVec::new(), HashMap::default());
+        Builder { loops, keys, index, sizes, chosen, concat_seen: 0 }
     }
 
     fn find(&self, key: Key<'s>) -> Option<usize> {
@@ -97,15 +125,7 @@ impl<'s, 'a> Builder<'s, 'a> {
 
     /// The solved size of a label, if it is known.
     fn size_of(&mut self, name: &str) -> Option<u64> {
-        let all = self.label_size.0;
-        if all.len() < INDEX_FROM {
-            return self.label_size.get(name);
-        }
-        // Inserted last to first: the first of a name is the one kept, as in the list.
-        let index = self
-            .size_index
-            .get_or_insert_with(|| all.iter().rev().map(|(n, s)| (n.as_str(), *s)).collect());
-        index.get(name).copied().flatten()
+        self.sizes.get(name)
     }
 
     fn row_pos(&mut self, var: &'s str, k: usize, size: u64) -> usize {
@@ -136,7 +156,7 @@ impl<'s, 'a> Builder<'s, 'a> {
             }
             AxisKind::Int(i) => Index::Fixed(*i),
             AxisKind::Affine(a) => self.affine(a),
-            AxisKind::Concat(parts) => self.concat(parts),
+            AxisKind::Concat(_) => self.concat(),
         }
     }
 
@@ -160,28 +180,19 @@ impl<'s, 'a> Builder<'s, 'a> {
         Index::Affine { terms, offset, padded }
     }
 
-    fn concat(&mut self, parts: &'s [ConcatPart]) -> Index {
-        let chosen = self.choice.get(self.concat_seen).copied().unwrap_or(0);
+    /// The index of the next concatenation axis: the chosen component's loop from its offset
+    /// (index 0 when the choice has none).
+    fn concat(&mut self) -> Index {
+        let axis = self.concat_seen;
         self.concat_seen += 1;
-        let mut offset: u64 = 0;
-        for (i, p) in parts.iter().enumerate() {
-            let size = match p {
-                ConcatPart::Label(n) => self.size_of(n).unwrap_or(0),
-                ConcatPart::Size(n) => *n,
-            };
-            if i == chosen {
-                if let ConcatPart::Label(n) = p {
-                    let l = self.label(n, size);
-                    return Index::Affine {
-                        terms: vec![(1, l)],
-                        offset: offset as i64,
-                        padded: false,
-                    };
-                }
+        match self.chosen.components.chosen(self.chosen.choice, axis) {
+            Some((name, offset)) => {
+                let l = self.label(name, 0);
+                let offset = i64::try_from(offset).unwrap_or(i64::MAX);
+                Index::Affine { terms: vec![(1, l)], offset, padded: false }
             }
-            offset += size;
+            None => Index::Fixed(0),
         }
-        Index::Fixed(0)
     }
 
     /// The indices of one tensor under one slot, in memory order, written into `out`
@@ -217,111 +228,6 @@ fn coeff(c: &ast::Coeff) -> i64 {
     }
 }
 
-fn concat_axes(spec: &EinsumSpec) -> Vec<ConcatAxis<'_>> {
-    let slots = std::iter::once(&spec.lhs).chain(&spec.rhs);
-    let mut out = Vec::new();
-    for slot in slots {
-        for kind in RowKind::MEMORY_ORDER {
-            for a in slot.row(kind).into_iter().flat_map(|r| r.axes()) {
-                if let AxisKind::Concat(parts) = &a.kind {
-                    out.push(ConcatAxis { parts });
-                }
-            }
-        }
-    }
-    out
-}
-
-fn concat_count(slot: &ShapeSpec) -> usize {
-    slot.rows()
-        .flat_map(|(_, r)| r.axes())
-        .filter(|a| matches!(a.kind, AxisKind::Concat(_)))
-        .count()
-}
-
-/// Labels looked up in a list while they are few, in a set once they are [`INDEX_FROM`] or
-/// more (a concatenation of n operands leaves n-1 labels out of each of its n parts).
-struct LabelSet<'s> {
-    list: Vec<&'s Name>,
-    set: HashSet<&'s str, FixedState>,
-}
-
-impl<'s> LabelSet<'s> {
-    fn new(list: Vec<&'s Name>) -> Self {
-        let set = if list.len() >= INDEX_FROM {
-            list.iter().map(|n| n.as_str()).collect()
-        } else {
-            HashSet::default()
-        };
-        LabelSet { list, set }
-    }
-
-    fn is_empty(&self) -> bool {
-        self.list.is_empty()
-    }
-
-    fn contains(&self, name: &str) -> bool {
-        if self.list.len() >= INDEX_FROM {
-            return self.set.contains(name);
-        }
-        self.list.iter().any(|n| n.as_str() == name)
-    }
-}
-
-/// Whether an axis of the slot mentions one of `labels` outside concatenations.
-fn mentions_any(slot: &ShapeSpec, labels: &LabelSet) -> bool {
-    let hit = |n: &Name| labels.contains(n);
-    slot.rows().flat_map(|(_, row)| row.axes()).any(|a| match &a.kind {
-        AxisKind::Label(n) => hit(n),
-        AxisKind::Affine(af) => hit(&af.over) || af.conv.as_ref().is_some_and(|c| hit(&c.kernel)),
-        _ => false,
-    })
-}
-
-/// The most combinations of concatenation parts a spec may make beyond one per part.
-const MAX_CHOICES: usize = 256;
-
-/// Every choice of one labelled component per concatenation axis, in spec order. Their
-/// number is the product of the axes' parts: it may be at most 256, or the number of parts in
-/// all (one concatenation of many operands has one choice per operand).
-fn choices(axes: &[ConcatAxis]) -> Result<Vec<Vec<usize>>, ProjectError> {
-    let parts: usize = axes.iter().map(|ax| ax.parts.len()).sum();
-    let most = MAX_CHOICES.max(parts);
-    let mut combos: Vec<Vec<usize>> = vec![Vec::new()];
-    for ax in axes {
-        let labelled: Vec<usize> =
-            (0..ax.parts.len()).filter(|i| matches!(ax.parts[*i], ConcatPart::Label(_))).collect();
-        combos = combos
-            .iter()
-            .flat_map(|c| labelled.iter().map(move |i| [c.clone(), vec![*i]].concat()))
-            .collect();
-        if combos.len() > most {
-            let msg = format!(
-                "the concatenation axes make more than {most} combinations of parts ({} of \
-                 their parts in all)",
-                parts
-            );
-            return Err(ProjectError::TooLarge(msg));
-        }
-    }
-    Ok(combos)
-}
-
-/// The labels of the components a choice leaves out, except those it also chooses (`i^i`
-/// repeats a label: every part iterates it, so no operand is left out for it).
-fn inactive_labels<'s>(axes: &[ConcatAxis<'s>], choice: &[usize]) -> LabelSet<'s> {
-    let label = |ax: &ConcatAxis<'s>, i: usize| match ax.parts.get(i) {
-        Some(ConcatPart::Label(n)) => Some(n),
-        _ => None,
-    };
-    let chosen = axes.iter().zip(choice).filter_map(|(ax, &c)| label(ax, c));
-    let chosen = LabelSet::new(chosen.collect());
-    let left_out = axes.iter().zip(choice).flat_map(|(ax, &c)| {
-        (0..ax.parts.len()).filter(move |&i| i != c).filter_map(move |i| label(ax, i))
-    });
-    LabelSet::new(left_out.filter(|n| !chosen.contains(n)).collect())
-}
-
 /// The sizes a spec operation's plan reads: the result's, the operands' and the labels'.
 #[derive(Clone, Copy)]
 pub struct SpecSizes<'a> {
@@ -333,65 +239,98 @@ pub struct SpecSizes<'a> {
     pub labels: LabelSizes<'a>,
 }
 
+/// Index entries a plan may hold beyond which its size is checked against its operation.
+const ENTRIES_FLOOR: usize = 1 << 20;
+
+/// Index entries a plan may hold per axis, label, operand and concatenation component of its
+/// operation (beyond [`ENTRIES_FLOOR`]).
+const ENTRIES_PER_ELEMENT: usize = 16;
+
+/// The most index entries ([`PlanPart::entries`], with the slots each part visits) the plan
+/// of an operation of these sizes may hold: a single part holds a few per axis, label and
+/// operand; a spec whose concatenation parts each repeat a large share of it (parts that
+/// all read the same large operands, or a result of many concatenation axes) would hold
+/// their product, and is refused.
+fn entries_bound(sizes: SpecSizes, components: &Components) -> usize {
+    let axes = sizes.args.iter().map(|a| a.memory().len()).sum::<usize>();
+    let elements = axes + sizes.out.memory().len() + sizes.labels.0.len() + sizes.args.len();
+    let elements = elements + components.component_count();
+    ENTRIES_FLOOR.max(elements.saturating_mul(ENTRIES_PER_ELEMENT))
+}
+
+fn too_many_entries(bound: usize, parts: usize) -> ProjectError {
+    ProjectError::TooLarge(format!(
+        "the plan's concatenation parts would hold more than {bound} index entries (past \
+         {parts} parts): each part repeats the axes of the result and of the operands it \
+         reads; concatenate fewer operands per operation, or read fewer operands in every part"
+    ))
+}
+
 /// The part of one choice of concatenation components, written into `part` (its buffers
-/// reused); `false` when the result or every operand is left out (then `part` holds no plan).
+/// reused): the result and the operands `reads` lists.
 fn part(
     spec: &EinsumSpec,
     sizes: SpecSizes,
-    (choice, inactive): (&[usize], &LabelSet),
+    (table, chosen): (&mut SizeTable, Chosen),
+    reads: &[usize],
     part: &mut PlanPart,
-) -> bool {
-    let active = |slot: &ShapeSpec| inactive.is_empty() || !mentions_any(slot, inactive);
-    if !active(&spec.lhs) {
-        return false;
-    }
+) {
     let PlanPart { loops, result, operands } = part;
     loops.clear();
-    // Every label is a loop (besides row variables' axes and placeholders).
-    room_for(loops, sizes.labels.0.len());
-    room_for(operands, sizes.args.len());
-    operands.resize_with(sizes.args.len(), || None);
-    let mut b = Builder::new(loops, sizes.labels, choice);
-    b.slot(&spec.lhs, sizes.out, result);
-    let mut any = false;
-    for ((slot, shape), indices) in spec.rhs.iter().zip(sizes.args).zip(operands.iter_mut()) {
-        if active(slot) {
-            b.slot(slot, shape, indices.get_or_insert_with(Vec::new));
-            any = true;
-        } else {
-            b.concat_seen += concat_count(slot);
-            *indices = None;
-        }
+    // Every label is a loop (besides row variables' axes and placeholders): room for all of
+    // them where the plan has one part; the parts of a concatenation grow theirs.
+    if chosen.components.axis_count() == 0 {
+        room_for(loops, sizes.labels.0.len());
     }
-    any
+    room_for(operands, reads.len());
+    operands.truncate(reads.len());
+    operands.resize_with(reads.len(), PartOperand::default);
+    let mut b = Builder::new(loops, table, chosen);
+    b.slot(&spec.lhs, sizes.out, result);
+    for (&k, read) in reads.iter().zip(operands.iter_mut()) {
+        let (Some(slot), Some(shape)) = (spec.rhs.get(k), sizes.args.get(k)) else { continue };
+        b.concat_seen = chosen.components.first_axis(Some(k));
+        read.operand = k;
+        b.slot(slot, shape, &mut read.index);
+    }
 }
 
 /// The plan parts of a spec operation, written into `parts`: the parts it holds are reused
-/// (their buffers keep their capacity), extra ones are dropped.
+/// (their buffers keep their capacity), extra ones are dropped. A choice of concatenation
+/// components whose result or every operand is left out makes no part.
 pub fn spec_parts(
     spec: &EinsumSpec,
     sizes: SpecSizes,
     parts: &mut Vec<PlanPart>,
 ) -> Result<(), ProjectError> {
-    let axes = concat_axes(spec);
-    let mut kept = 0;
-    let mut add = |parts: &mut Vec<PlanPart>, choice: (&[usize], &LabelSet)| {
-        if parts.len() == kept {
-            parts.push(PlanPart::default());
-        }
-        if part(spec, sizes, choice, &mut parts[kept]) {
+    let mut table = SizeTable::new(sizes.labels);
+    let components = Components::new(spec, &mut |name| table.get(name));
+    let count = components.choice_count()?;
+    let bound = entries_bound(sizes, &components);
+    if count.saturating_mul(components.axis_count() + 1) > bound {
+        return Err(too_many_entries(bound, 0));
+    }
+    room_for(parts, count);
+    let (mut kept, mut entries, mut reads) = (0, 0usize, Reads::default());
+    let mut next = components.first();
+    while let Some(choice) = next.as_mut() {
+        let (writes, work) = components.reads(choice, &mut reads);
+        entries = entries.saturating_add(work);
+        if writes && !reads.operands.is_empty() {
+            if parts.len() == kept {
+                parts.push(PlanPart::default());
+            }
+            let chosen = Chosen { components: &components, choice };
+            part(spec, sizes, (&mut table, chosen), &reads.operands, &mut parts[kept]);
+            entries = entries.saturating_add(parts[kept].entries());
             kept += 1;
         }
-    };
-    if axes.is_empty() {
-        room_for(parts, 1);
-        add(parts, (&[], &LabelSet::new(Vec::new())));
-    } else {
-        let choices = choices(&axes)?;
-        room_for(parts, choices.len());
-        for choice in choices {
-            let inactive = inactive_labels(&axes, &choice);
-            add(parts, (&choice, &inactive));
+        if entries > bound {
+            parts.truncate(kept);
+            return Err(too_many_entries(bound, kept));
+        }
+        if !components.advance(choice) {
+            next = None;
         }
     }
     parts.truncate(kept);

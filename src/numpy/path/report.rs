@@ -23,8 +23,30 @@ pub struct Contraction {
     pub flops: u128,
     /// Elements of the result.
     pub size: u128,
-    /// The remaining einsum after this step.
+    /// The remaining einsum after this step. Past [`MAX_REMAINING_TERMS`] operands, the
+    /// first and last terms around a count of those left out (`ab,bc,[960 more],cd->ad`).
     pub remaining: String,
+}
+
+/// The most terms a [`Contraction::remaining`] lists in full. Past it, half of them are
+/// shown first and half last, the rest counted: each line of the report of an einsum of n
+/// operands is bounded, and the report is linear in n rather than quadratic.
+pub const MAX_REMAINING_TERMS: usize = 64;
+
+/// The remaining einsum of a step: the terms of `list`, at most [`MAX_REMAINING_TERMS`] of
+/// them spelled out, then `->output`.
+fn remaining_text(list: &[Vec<usize>], term: &dyn Fn(&[usize]) -> String, output: &str) -> String {
+    let n = list.len();
+    let half = MAX_REMAINING_TERMS / 2;
+    let mut terms: Vec<String> = Vec::with_capacity(n.min(MAX_REMAINING_TERMS + 1));
+    if n <= MAX_REMAINING_TERMS {
+        terms.extend(list.iter().map(|ls| term(ls)));
+    } else {
+        terms.extend(list[..half].iter().map(|ls| term(ls)));
+        terms.push(format!("[{} more]", n - 2 * half));
+        terms.extend(list[n - half..].iter().map(|ls| term(ls)));
+    }
+    format!("{}->{output}", terms.join(","))
 }
 
 /// A planned path with its costs (numpy's `einsum_path` report; FLOPs as opt_einsum counts
@@ -116,7 +138,6 @@ fn report(
         let einsum = format!("{}->{}", inputs.join(","), term(&shown));
         remove_positions(&mut list, &step.positions);
         list.push(shown);
-        let terms: Vec<String> = list.iter().map(|ls| term(ls)).collect();
         contractions.push(Contraction {
             positions: step.positions.clone(),
             einsum,
@@ -124,7 +145,7 @@ fn report(
             scaling: involved.count_ones() as usize,
             flops: p.flops(involved, removed != 0, step.positions.len()),
             size: p.size(kept),
-            remaining: format!("{}->{output}", terms.join(",")),
+            remaining: remaining_text(&list, &term, &output),
         });
     }
     let all = p.all_labels();
