@@ -7,7 +7,7 @@
 
 use einrow::code::{Coded, ErrorCode};
 use einrow::infer::{Graph, OpKind};
-use einrow::kernel::{Accum, Combine, Scalar};
+use einrow::kernel::{Accum, Combine, RunOptions, Scalar};
 use einrow::project::{
     derive_plan, run_plan, Compute, Executable, Index, IndexPlan, View, ViewMut,
 };
@@ -279,4 +279,31 @@ fn bad_buffers_are_coded_errors() {
     assert_eq!(code(exe.run_views(&[right], &mut out)), ErrorCode::Arity);
     let err = View::strided(&a, &[2, 3], &[3, 2], 0).expect_err("reaches past the slice");
     assert_eq!(err.code(), ErrorCode::Elems);
+}
+
+#[test]
+fn per_call_options_change_the_threads_not_the_result() {
+    let plan = plan_of(OpKind::Einsum, Some("ij;jk=>ik"), &["300,200", "200,100"]);
+    let exe = plan.compile().expect("compiles");
+    let a: Vec<f64> = (0..60_000).map(|k| (k % 7) as f64 - 3.0).collect();
+    let b: Vec<f64> = (0..20_000).map(|k| (k % 5) as f64 - 2.0).collect();
+    let mut own = vec![0.0f64; 30_000];
+    exe.run(&[&a, &b], &mut own).expect("runs");
+    for threads in [1, 2, 4] {
+        let opts = RunOptions { threads, ..RunOptions::default() };
+        let mut out = vec![f64::NAN; 30_000];
+        exe.run_with(&[&a, &b], &mut out, &opts).expect("runs");
+        assert_eq!(out, own, "{threads} threads, contiguous");
+        let mut out = vec![f64::NAN; 30_000];
+        let views = [
+            View::contiguous(&a, &[300, 200]).expect("view"),
+            View::contiguous(&b, &[200, 100]).expect("view"),
+        ];
+        let mut o = ViewMut::strided(&mut out, &[300, 100], &[1, 300], 0).expect("view");
+        exe.run_views_with(&views, &mut o, &opts).expect("runs");
+        let transposed: Vec<f64> = (0..30_000).map(|k| out[(k % 100) * 300 + k / 100]).collect();
+        assert_eq!(transposed, own, "{threads} threads, strided result");
+    }
+    let bad = exe.run_with(&[&a], &mut own, &RunOptions::default()).expect_err("one operand");
+    assert_eq!(bad.code(), ErrorCode::Arity);
 }

@@ -172,6 +172,8 @@ impl ForType for Job<'_> {
         // SAFETY: as above; the output array is writeable (checked by the caller).
         let data = unsafe { o.slice_mut::<T>() };
         let mut out = ViewMut::strided(data, &sizes(o), &o.strides, o.offset)?;
-        self.exe.run_views(&views, &mut out)
+        // The thread count set from Python (`einrow.set_num_threads`) holds for compiled
+        // plans too.
+        self.exe.run_views_with(&views, &mut out, &crate::threads::run_options())
     }
 }

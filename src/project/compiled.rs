@@ -221,8 +221,32 @@ impl Executable {
     /// overwrites. Errors (coded): an operand count other than the plan's (`arity`), a slice
     /// of the wrong length (`elems`).
     pub fn run<T: Storage>(&self, inputs: &[&[T]], output: &mut [T]) -> Result<(), ProjectError> {
+        self.run_with(inputs, output, &self.opts)
+    }
+
+    /// [`run`](Executable::run) with kernel options for this call only (threads, GEMM
+    /// dispatch) instead of the executable's own.
+    ///
+    /// ```
+    /// use einrow::kernel::RunOptions;
+    /// use einrow::project::{plan_einsum, Concrete, Executable};
+    ///
+    /// let plan = plan_einsum("ij;j=>i", &[&Concrete::output(&[2, 2]), &Concrete::output(&[2])])?;
+    /// let exe = Executable::compile(&plan)?;
+    /// let one_thread = RunOptions { threads: 1, ..RunOptions::default() };
+    /// let mut out = [0.0f64; 2];
+    /// exe.run_with(&[&[1.0, 2.0, 3.0, 4.0], &[1.0, 1.0]], &mut out, &one_thread)?;
+    /// assert_eq!(out, [3.0, 7.0]);
+    /// # Ok::<(), einrow::project::ProjectError>(())
+    /// ```
+    pub fn run_with<T: Storage>(
+        &self,
+        inputs: &[&[T]],
+        output: &mut [T],
+        opts: &RunOptions,
+    ) -> Result<(), ProjectError> {
         self.check_lens(inputs, output.len())?;
-        T::run_contiguous(self, inputs, output)
+        T::run_contiguous(self, inputs, output, opts)
     }
 
     /// Runs the plan on strided views of the operands into a strided view of the result
@@ -251,6 +275,16 @@ impl Executable {
         inputs: &[View<'_, T>],
         output: &mut ViewMut<'_, T>,
     ) -> Result<(), ProjectError> {
+        self.run_views_with(inputs, output, &self.opts)
+    }
+
+    /// [`run_views`](Executable::run_views) with kernel options for this call only.
+    pub fn run_views_with<T: Storage>(
+        &self,
+        inputs: &[View<'_, T>],
+        output: &mut ViewMut<'_, T>,
+        opts: &RunOptions,
+    ) -> Result<(), ProjectError> {
         self.check_arity(inputs.len())?;
         for (i, (v, want)) in inputs.iter().zip(&self.operand_dims).enumerate() {
             if !v.layout.has_sizes(want) {
@@ -260,7 +294,7 @@ impl Executable {
         if !output.layout.has_sizes(&self.result_dims) {
             return Err(wrong_sizes("the result", &output.sizes(), &self.result_dims));
         }
-        T::run_views(self, inputs, output)
+        T::run_views(self, inputs, output, opts)
     }
 
     fn check_arity(&self, n: usize) -> Result<(), ProjectError> {
@@ -294,13 +328,14 @@ impl Executable {
         &self,
         inputs: &[&[T]],
         output: &mut [T],
+        opts: &RunOptions,
     ) -> Result<(), ProjectError> {
         if self.fill_first {
             output.fill(T::from_fill(self.fill));
         }
         for part in &self.parts {
             let bufs: SmallVec<[&[T]; 4]> = part.inputs.iter().map(|(i, _)| inputs[*i]).collect();
-            part.nest.run(&bufs, output, &self.opts)?;
+            part.nest.run(&bufs, output, opts)?;
         }
         Ok(())
     }
@@ -311,6 +346,7 @@ impl Executable {
         scratch: &mut Scratch,
         inputs: &[(&[T], &Strided)],
         output: (&mut [T], &Strided),
+        opts: &RunOptions,
     ) -> Result<(), ProjectError> {
         let (out, out_layout) = output;
         if self.fill_first {
@@ -325,7 +361,7 @@ impl Executable {
                 aim(access, inputs[*i].1, axes)?;
             }
             let bufs: SmallVec<[&[T]; 4]> = part.inputs.iter().map(|(i, _)| inputs[*i].0).collect();
-            nest.run_lean_or_general(&bufs, out, &self.opts)?;
+            nest.run_lean_or_general(&bufs, out, opts)?;
         }
         Ok(())
     }

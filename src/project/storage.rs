@@ -10,7 +10,7 @@
 use super::compiled::{Executable, Scratch};
 use super::error::ProjectError;
 use super::view::{View, ViewMut};
-use crate::kernel::Scalar;
+use crate::kernel::{RunOptions, Scalar};
 use crate::tensor::Element;
 
 mod sealed {
@@ -36,6 +36,7 @@ pub trait Storage: Element + sealed::Sealed {
         exe: &Executable,
         inputs: &[&[Self]],
         output: &mut [Self],
+        opts: &RunOptions,
     ) -> Result<(), ProjectError>;
 
     /// Runs `exe` on views whose sizes were checked.
@@ -44,6 +45,7 @@ pub trait Storage: Element + sealed::Sealed {
         exe: &Executable,
         inputs: &[View<'_, Self>],
         output: &mut ViewMut<'_, Self>,
+        opts: &RunOptions,
     ) -> Result<(), ProjectError>;
 }
 
@@ -97,14 +99,16 @@ macro_rules! direct {
                 exe: &Executable,
                 inputs: &[&[$t]],
                 output: &mut [$t],
+                opts: &RunOptions,
             ) -> Result<(), ProjectError> {
-                exe.run_direct(inputs, output)
+                exe.run_direct(inputs, output, opts)
             }
 
             fn run_views(
                 exe: &Executable,
                 inputs: &[View<'_, $t>],
                 output: &mut ViewMut<'_, $t>,
+                opts: &RunOptions,
             ) -> Result<(), ProjectError> {
                 let contiguous = inputs.iter().all(|v| v.layout.is_contiguous())
                     && output.layout.is_contiguous();
@@ -117,12 +121,12 @@ macro_rules! direct {
                         .map(|(v, &n)| v.data.get(..n).unwrap_or_default())
                         .collect();
                     let out = output.data.get_mut(..len).unwrap_or_default();
-                    return exe.run_direct(&bufs, out);
+                    return exe.run_direct(&bufs, out, opts);
                 }
                 let ins: smallvec::SmallVec<[_; 4]> =
                     inputs.iter().map(|v| (v.data, &v.layout)).collect();
                 let layout = &output.layout;
-                exe.with_scratch(|s| exe.run_strided(s, &ins, (&mut *output.data, layout)))
+                exe.with_scratch(|s| exe.run_strided(s, &ins, (&mut *output.data, layout), opts))
             }
         }
     };
@@ -140,9 +144,11 @@ macro_rules! converted {
                 exe: &Executable,
                 inputs: &[&[$t]],
                 output: &mut [$t],
+                opts: &RunOptions,
             ) -> Result<(), ProjectError> {
                 exe.with_scratch(|s| {
-                    convert_run::<$t, $c>(exe, s, inputs.iter().map(|i| Source::Slice(i)), output)
+                    let sources = inputs.iter().map(|i| Source::Slice(i));
+                    convert_run::<$t, $c>(exe, s, sources, output, opts)
                 })
             }
 
@@ -150,10 +156,11 @@ macro_rules! converted {
                 exe: &Executable,
                 inputs: &[View<'_, $t>],
                 output: &mut ViewMut<'_, $t>,
+                opts: &RunOptions,
             ) -> Result<(), ProjectError> {
                 exe.with_scratch(|s| {
                     let sources = inputs.iter().map(|v| Source::View(v));
-                    convert_run_into::<$t, $c>(exe, s, sources, &mut Target::View(output))
+                    convert_run_into::<$t, $c>(exe, s, sources, &mut Target::View(output), opts)
                 })
             }
         }
@@ -184,8 +191,9 @@ fn convert_run<'s, 'a: 's, S: Element, C: Compute>(
     scratch: &mut Scratch,
     sources: impl Iterator<Item = Source<'s, 'a, S>>,
     output: &mut [S],
+    opts: &RunOptions,
 ) -> Result<(), ProjectError> {
-    convert_run_into::<S, C>(exe, scratch, sources, &mut Target::Slice(output))
+    convert_run_into::<S, C>(exe, scratch, sources, &mut Target::Slice(output), opts)
 }
 
 /// Converts the operands into buffers of the compute type, runs the contiguous nests, and
@@ -195,6 +203,7 @@ fn convert_run_into<'s, 'a: 's, S: Element, C: Compute>(
     scratch: &mut Scratch,
     sources: impl Iterator<Item = Source<'s, 'a, S>>,
     output: &mut Target<'_, '_, S>,
+    opts: &RunOptions,
 ) -> Result<(), ProjectError> {
     let (lens, out_len) = exe.lens();
     let bufs = C::bufs(scratch);
@@ -210,7 +219,7 @@ fn convert_run_into<'s, 'a: 's, S: Element, C: Compute>(
     out_buf.clear();
     out_buf.resize(out_len, C::ZERO);
     let ins: smallvec::SmallVec<[&[C]; 4]> = in_bufs.iter().map(|b| b.as_slice()).collect();
-    exe.run_direct(&ins, out_buf)?;
+    exe.run_direct(&ins, out_buf, opts)?;
     match output {
         Target::Slice(out) => {
             for (o, &v) in out.iter_mut().zip(out_buf.iter()) {
