@@ -11,7 +11,9 @@
 //! Families of subscripts (labels are the 52 letters, so longer lists repeat them):
 //! * `same`: `a,a,…,a->a`; `same-sum`: the same summed away (`->`);
 //! * `chain`: `ab,bc,cd,…->` around the 52 letters;
-//! * `disjoint`: `a,b,c,…` (no label shared within 52 operands), output every letter used.
+//! * `disjoint`: `a,b,c,…` (no label shared within 52 operands), output every letter used;
+//! * `subsets`: operand `k` has the letters of the set bits of `k + 1` among 17, summed
+//!   away: up to 131071 distinct label sets, which greedy (as opt_einsum's) compares pairwise.
 //!
 //! Actions: `path-greedy` and `path-auto` (`einsum_path`, the report included), `einsum`
 //! (the default greedy order, run) and `optimized` (`einsum_optimized` along `auto`, run).
@@ -28,7 +30,7 @@ use einrow::tensor::Tensor;
 #[path = "../benches/support/peak.rs"]
 mod peak;
 
-const FAMILIES: [&str; 4] = ["same", "same-sum", "chain", "disjoint"];
+const FAMILIES: [&str; 5] = ["same", "same-sum", "chain", "disjoint", "subsets"];
 const ACTIONS: [&str; 4] = ["path-greedy", "path-auto", "einsum", "optimized"];
 const LETTERS: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
@@ -82,40 +84,45 @@ fn main() {
     }
 }
 
-/// The subscripts of `family` over `n` operands, and each operand's rank.
-fn subscripts(family: &str, n: usize) -> (String, usize) {
+/// The subscripts of `family` over `n` operands.
+fn subscripts(family: &str, n: usize) -> String {
     let letter = |i: usize| char::from(LETTERS[i % LETTERS.len()]);
-    let (terms, output, rank): (Vec<String>, String, usize) = match family {
-        "same" => (vec!["a".into(); n], "a".into(), 1),
-        "same-sum" => (vec!["a".into(); n], String::new(), 1),
-        "chain" => {
-            ((0..n).map(|i| format!("{}{}", letter(i), letter(i + 1))).collect(), "".into(), 2)
+    let (terms, output): (Vec<String>, String) = match family {
+        "same" => (vec!["a".into(); n], "a".into()),
+        "same-sum" => (vec!["a".into(); n], String::new()),
+        "chain" => ((0..n).map(|i| format!("{}{}", letter(i), letter(i + 1))).collect(), "".into()),
+        "disjoint" => {
+            ((0..n).map(|i| letter(i).to_string()).collect(), (0..n.min(52)).map(letter).collect())
         }
-        "disjoint" => (
-            (0..n).map(|i| letter(i).to_string()).collect(),
-            (0..n.min(52)).map(letter).collect(),
-            1,
-        ),
+        "subsets" => {
+            let set = |k: usize| (0..17).filter(|b| (k + 1) >> b & 1 == 1).map(letter).collect();
+            ((0..n).map(set).collect(), String::new())
+        }
         other => panic!("unknown family {other}"),
     };
-    (format!("{}->{output}", terms.join(",")), rank)
+    format!("{}->{output}", terms.join(","))
 }
 
 /// Plans or runs one einsum; prints one table row.
 fn run_one(family: &str, action: &str, n: usize) {
-    let (spec, rank) = subscripts(family, n);
-    let shape = vec![1usize; rank];
+    let spec = subscripts(family, n);
+    let ranks: Vec<usize> =
+        spec.split("->").next().unwrap_or("").split(',').map(str::len).collect();
+    let ones: Vec<Vec<usize>> = ranks.iter().map(|&r| vec![1; r]).collect();
     let start = Instant::now();
     match action {
         "path-greedy" | "path-auto" => {
-            let shapes: Vec<&[usize]> = vec![&shape[..]; n];
+            let shapes: Vec<&[usize]> = ones.iter().map(Vec::as_slice).collect();
             let o = if action == "path-greedy" { Optimize::Greedy } else { Optimize::Auto };
             let report = einsum_path(&spec, &shapes, &PathOptions::new(o)).expect("plans");
             assert_eq!(report.path().len(), n.max(2) - 1, "one step per operand but one");
         }
         "einsum" | "optimized" => {
-            let one = Tensor::from_vec(&shape, vec![1.0f64]).expect("a tensor of one element");
-            let ops: Vec<&Tensor> = vec![&one; n];
+            let tensors: Vec<Tensor> = ones
+                .iter()
+                .map(|s| Tensor::from_vec(s, vec![1.0f64]).expect("a tensor of one element"))
+                .collect();
+            let ops: Vec<&Tensor> = tensors.iter().collect();
             let r = if action == "einsum" {
                 einsum(&spec, &ops)
             } else {
