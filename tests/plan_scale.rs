@@ -6,8 +6,13 @@
 
 use einrow::code::{Coded, ErrorCode};
 use einrow::infer::Graph;
-use einrow::numpy::{einsum_path, Optimize, PathOptions, MAX_REMAINING_TERMS};
+use einrow::kernel::RunOptions;
+use einrow::numpy::{
+    einsum, einsum_into, einsum_optimized, einsum_path, MemoryLimit, Optimize, PathOptions,
+    StridedMut, StridedRef, MAX_REMAINING_TERMS,
+};
 use einrow::project::{plan_einsum, CompiledGraph, Concrete, Index, PartOperand};
+use einrow::tensor::Tensor;
 
 /// `x0;x1;…=>x0^x1^…` over `n` operands.
 fn concat_spec(n: usize) -> String {
@@ -134,4 +139,100 @@ fn the_path_report_of_an_einsum_of_many_operands_is_linear() {
     let text = big.to_string();
     assert!(text.len() < 300 * n, "{} characters for {n} operands", text.len());
     assert!(big.to_json().to_string().len() < 400 * n);
+}
+
+/// `n` operands of `family`'s subscripts over the 52 letters (longer lists repeat them):
+/// `a,a,…->a`, a chain `ab,bc,…->`, or `a,b,c,…->` with every letter used kept.
+fn numpy_family(family: &str, n: usize) -> (String, usize) {
+    let letter =
+        |i: usize| char::from(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"[i % 52]);
+    let (terms, output, rank): (Vec<String>, String, usize) = match family {
+        "same" => (vec!["a".into(); n], "a".into(), 1),
+        "chain" => {
+            ((0..n).map(|i| format!("{}{}", letter(i), letter(i + 1))).collect(), "".into(), 2)
+        }
+        _ => ((0..n).map(|i| letter(i).to_string()).collect(), (0..52).map(letter).collect(), 1),
+    };
+    (format!("{}->{output}", terms.join(",")), rank)
+}
+
+/// Each step of a numpy path removed its operands from a vector of those left and scanned
+/// all of them for the labels still needed: O(n²) for n operands, about 19 s for 100k through
+/// `einrow path`. The list is now a Fenwick tree over slots with per-label counts.
+#[test]
+fn numpy_paths_of_100k_operands_plan_in_n_log_n() {
+    let n = 100_000;
+    for (family, o) in
+        [("same", Optimize::Auto), ("chain", Optimize::Greedy), ("disjoint", Optimize::Auto)]
+    {
+        let (spec, rank) = numpy_family(family, n);
+        let shape = vec![1usize; rank];
+        let shapes = vec![&shape[..]; n];
+        {
+            let report = einsum_path(&spec, &shapes, &PathOptions::new(o)).expect("plans");
+            let path = report.path();
+            assert_eq!(path.len(), n - 1, "{family}: one pairwise step per operand but one");
+            // Every step takes two positions within the list left, which shrinks by one.
+            for (k, step) in path.iter().enumerate() {
+                assert!(step.len() == 2 && step.iter().all(|&p| p < n - k), "{family} {k}");
+            }
+            // In SSA form every operand and every result but the last is taken once.
+            let mut taken = vec![0u8; 2 * n - 1];
+            for &id in report.ssa_path().iter().flatten() {
+                taken[id] += 1;
+            }
+            assert!(taken[..2 * n - 2].iter().all(|&c| c == 1), "{family}");
+            assert_eq!(report.contractions().len(), n - 1);
+        }
+    }
+    // An explicit path of one step over all operands but one, then the last pair.
+    let (spec, _) = numpy_family("same", n);
+    let shapes = vec![&[1usize][..]; n];
+    let path = vec![(0..n - 1).collect(), vec![0, 1]];
+    let opts =
+        PathOptions::new(Optimize::Explicit(path.clone())).memory_limit(MemoryLimit::Elements(1));
+    let report = einsum_path(&spec, &shapes, &opts).expect("plans");
+    assert_eq!(report.path(), &path[..]);
+    assert_eq!(report.ssa_path()[1], vec![n - 1, n]);
+    let mut repeated = path;
+    repeated[0][n - 2] = 7;
+    let e = einsum_path(&spec, &shapes, &PathOptions::new(Optimize::Explicit(repeated)));
+    assert_eq!(e.unwrap_err().code(), ErrorCode::Value);
+}
+
+/// Running such an einsum followed the same lists: the default order, a planned path and
+/// a plan over strided arrays each contract 100k operands of one element.
+#[test]
+fn numpy_einsums_of_100k_operands_run_in_n_log_n() {
+    let n: usize = 100_000;
+    // Every third operand is -1: the product is (-1)^(number of them).
+    let sign = if n.div_ceil(3) % 2 == 1 { -1.0 } else { 1.0 };
+    let plus = Tensor::from_vec(&[1], vec![1.0f64]).expect("tensor");
+    let minus = Tensor::from_vec(&[1], vec![-1.0f64]).expect("tensor");
+    let ops: Vec<&Tensor> = (0..n).map(|k| if k % 3 == 0 { &minus } else { &plus }).collect();
+    for family in ["same", "disjoint"] {
+        let (spec, _) = numpy_family(family, n);
+        let want = vec![sign];
+        let r = einsum(&spec, &ops).expect("runs");
+        assert_eq!(r.shape().iter().product::<usize>(), 1, "{family}");
+        assert_eq!(r.to_f64_vec(), want, "{family}");
+        let r = einsum_optimized(&spec, &ops, &PathOptions::default()).expect("runs");
+        assert_eq!(r.to_f64_vec(), want, "{family}");
+    }
+    let (spec, _) = numpy_family("chain", n);
+    let chain: Vec<Tensor> = (0..n)
+        .map(|k| {
+            Tensor::from_vec(&[1, 1], vec![if k % 3 == 0 { -1.0 } else { 1.0 }]).expect("tensor")
+        })
+        .collect();
+    let refs: Vec<&Tensor> = chain.iter().collect();
+    assert_eq!(einsum(&spec, &refs).expect("runs").to_f64_vec(), vec![sign]);
+    let data: Vec<[f64; 1]> = (0..n).map(|k| [if k % 3 == 0 { -1.0 } else { 1.0 }]).collect();
+    let inputs: Vec<StridedRef<'_, f64>> =
+        data.iter().map(|d| StridedRef::contiguous(d, &[1, 1]).expect("view")).collect();
+    let mut out = [0.0f64];
+    let mut view = StridedMut::contiguous(&mut out, &[]).expect("view");
+    let greedy = PathOptions::new(Optimize::Greedy);
+    einsum_into(&spec, &inputs, &mut view, Some(&greedy), &RunOptions::default()).expect("runs");
+    assert_eq!(out, [sign]);
 }

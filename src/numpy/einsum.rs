@@ -3,7 +3,7 @@
 
 use super::error::EinsumError;
 use super::lower::{contract, Operand};
-use super::path::{greedy, planned_steps, PathOptions, PathStep};
+use super::path::{greedy, planned_steps, LiveList, PathOptions, PathStep};
 use super::recent;
 use super::shapes::{analyze, Analysis};
 use crate::kernel::{RunOptions, Scalar};
@@ -164,26 +164,20 @@ fn compute<T: Scalar>(
         return contract::<T>(&ops, &an.output, opts);
     }
     let steps = greedy(&labels, &an.output, &an.sizes);
+    let mut live = LiveList::new(tensors.into_iter().zip(labels).collect(), steps.len());
     for step in steps {
         let (i, j) = step.pair;
-        let ops = [
-            Operand { tensor: &tensors[i], labels: &labels[i] },
-            Operand { tensor: &tensors[j], labels: &labels[j] },
-        ];
+        let taken: SmallVec<[(Tensor, Vec<usize>); 2]> =
+            live.take(&[i, j]).into_iter().flatten().collect();
+        let ops: SmallVec<[Operand<'_>; 2]> =
+            taken.iter().map(|(t, l)| Operand { tensor: t, labels: l }).collect();
         let r = contract::<T>(&ops, &step.keep, opts)?;
-        for k in [j, i] {
-            tensors.remove(k);
-            labels.remove(k);
-        }
-        tensors.push(r);
-        labels.push(step.keep);
+        live.push((r, step.keep));
     }
-    match (tensors.pop(), labels.pop()) {
-        (Some(t), Some(l)) if l == an.output => Ok(t),
-        (Some(t), Some(l)) => {
-            contract::<T>(&[Operand { tensor: &t, labels: &l }], &an.output, opts)
-        }
-        _ => Err(EinsumError::Arity { terms: 0, operands: 0 }),
+    match live.into_items().pop() {
+        Some((t, l)) if l == an.output => Ok(t),
+        Some((t, l)) => contract::<T>(&[Operand { tensor: &t, labels: &l }], &an.output, opts),
+        None => Err(EinsumError::Arity { terms: 0, operands: 0 }),
     }
 }
 
@@ -213,8 +207,9 @@ fn presum<T: Scalar>(
     labels: &mut [Vec<usize>],
     opts: &RunOptions,
 ) -> Result<(), EinsumError> {
+    let holders = label_holders(an, labels);
     for k in 0..tensors.len() {
-        let Some(keep) = presum_labels(an, labels, k) else { continue };
+        let Some(keep) = presum_labels(&holders, &labels[k]) else { continue };
         let r = contract::<T>(&[Operand { tensor: &tensors[k], labels: &labels[k] }], &keep, opts)?;
         tensors[k] = r;
         labels[k] = keep;
@@ -222,17 +217,38 @@ fn presum<T: Scalar>(
     Ok(())
 }
 
-/// The labels operand `k` keeps when [`presum`] sums it alone: each label the output or
-/// another operand has, once; `None` when that is all of its labels already.
-pub(super) fn presum_labels(an: &Analysis, labels: &[Vec<usize>], k: usize) -> Option<Vec<usize>> {
-    let elsewhere = |l: usize| {
-        an.output.contains(&l) || labels.iter().enumerate().any(|(o, ls)| o != k && ls.contains(&l))
-    };
+/// Per label of `an`, how many places need it: each operand of `labels` that has it once,
+/// and the output once more.
+pub(super) fn label_holders(an: &Analysis, labels: &[Vec<usize>]) -> Vec<usize> {
+    let mut holders = vec![0usize; an.sizes.len()];
+    let mut last_seen = vec![usize::MAX; an.sizes.len()];
+    for (k, ls) in labels.iter().enumerate() {
+        for &l in ls {
+            if let (Some(h), Some(seen)) = (holders.get_mut(l), last_seen.get_mut(l)) {
+                if *seen != k {
+                    (*h, *seen) = (*h + 1, k);
+                }
+            }
+        }
+    }
+    for &l in &an.output {
+        if let Some(h) = holders.get_mut(l) {
+            *h += 1;
+        }
+    }
+    holders
+}
+
+/// The labels an operand with labels `ls` keeps when [`presum`] sums it alone: each label
+/// the output or another operand has (`holders` counts them with this operand, see
+/// [`label_holders`]), once; `None` when that is all of its labels already.
+pub(super) fn presum_labels(holders: &[usize], ls: &[usize]) -> Option<Vec<usize>> {
+    let elsewhere = |l: usize| holders.get(l).is_some_and(|&h| h >= 2);
     let mut keep: Vec<usize> = Vec::new();
-    for &l in &labels[k] {
+    for &l in ls {
         if elsewhere(l) && !keep.contains(&l) {
             keep.push(l);
         }
     }
-    (keep.len() != labels[k].len()).then_some(keep)
+    (keep.len() != ls.len()).then_some(keep)
 }

@@ -4,7 +4,7 @@
 use super::einsum::einsum_planned;
 use super::error::EinsumError;
 use super::lower::{contract, Operand};
-use super::path::{remove_positions, PathOptions, PathStep};
+use super::path::{LiveList, PathOptions, PathStep};
 use crate::kernel::{RunOptions, Scalar};
 use crate::tensor::Tensor;
 
@@ -45,29 +45,27 @@ pub fn einsum_optimized_with(
 /// Runs the planned `steps` (valid for the operands) on tensors of the compute type `T`
 /// with these labels; the last step yields the output.
 pub(super) fn run_steps<T: Scalar>(
-    mut tensors: Vec<Tensor>,
-    mut labels: Vec<Vec<usize>>,
+    tensors: Vec<Tensor>,
+    labels: Vec<Vec<usize>>,
     steps: &[PathStep],
     output: &[usize],
     opts: &RunOptions,
 ) -> Result<Tensor, EinsumError> {
+    let mut live = LiveList::new(tensors.into_iter().zip(labels).collect(), steps.len());
     for step in steps {
-        let ops: Vec<Operand<'_>> = step
-            .positions
-            .iter()
-            .filter_map(|&p| Some(Operand { tensor: tensors.get(p)?, labels: labels.get(p)? }))
-            .collect();
+        let taken: Vec<(Tensor, Vec<usize>)> =
+            live.take(&step.positions).into_iter().flatten().collect();
+        let ops: Vec<Operand<'_>> =
+            taken.iter().map(|(t, l)| Operand { tensor: t, labels: l }).collect();
         let result = contract::<T>(&ops, &step.keep, opts)?;
-        remove_positions(&mut tensors, &step.positions);
-        remove_positions(&mut labels, &step.positions);
-        tensors.push(result);
-        labels.push(step.keep.clone());
+        live.push((result, step.keep.clone()));
     }
-    match (tensors.pop(), labels.pop()) {
-        (Some(t), Some(l)) if tensors.is_empty() && l == output => Ok(t),
-        (Some(t), Some(l)) if tensors.is_empty() => {
+    let left = live.len();
+    match live.into_items().pop() {
+        Some((t, l)) if left == 1 && l == output => Ok(t),
+        Some((t, l)) if left == 1 => {
             contract::<T>(&[Operand { tensor: &t, labels: &l }], output, opts)
         }
-        _ => Err(EinsumError::Arity { terms: tensors.len() + 1, operands: 1 }),
+        _ => Err(EinsumError::Arity { terms: left, operands: 1 }),
     }
 }

@@ -3,11 +3,11 @@
 //! ([`EinsumPlan`], [`einsum_into`]). What a binding to an array library runs: the arrays are
 //! never copied, and an einsum repeated on the same shapes is analysed and planned once.
 
-use super::einsum::{presum_labels, view_strides};
+use super::einsum::{label_holders, presum_labels, view_strides};
 use super::error::EinsumError;
 use super::last_nest::LastNest;
 use super::lower::{contract_slabs, Slab};
-use super::path::{greedy, planned_steps, remove_positions, PathOptions, PathStep};
+use super::path::{greedy, planned_steps, LiveList, PathOptions, PathStep};
 use super::shapes::{analyze, Analysis};
 use crate::kernel::{RunOptions, Scalar};
 use crate::spec::parse_numpy;
@@ -144,8 +144,9 @@ impl EinsumPlan {
         let mut labels = an.operands.clone();
         let mut presum = vec![None; labels.len()];
         if labels.len() >= 2 {
+            let holders = label_holders(&an, &labels);
             for k in 0..labels.len() {
-                if let Some(keep) = presum_labels(&an, &labels, k) {
+                if let Some(keep) = presum_labels(&holders, &labels[k]) {
                     labels[k] = keep.clone();
                     presum[k] = Some(keep);
                 }
@@ -237,36 +238,43 @@ impl EinsumPlan {
             });
             return Ok(());
         }
-        let mut held: Vec<Held<'_, T>> =
-            inputs.iter().map(|i| Held::Borrowed(i.data, &i.layout)).collect();
-        let mut labels: Vec<Vec<usize>> = self.an.operands.clone();
-        for (k, keep) in self.presum.iter().enumerate() {
+        let mut held: Vec<(Held<'_, T>, Vec<usize>)> = inputs
+            .iter()
+            .zip(&self.an.operands)
+            .map(|(i, l)| (Held::Borrowed(i.data, &i.layout), l.clone()))
+            .collect();
+        for ((h, labels), keep) in held.iter_mut().zip(&self.presum) {
             if let Some(keep) = keep {
-                let summed = contract_slabs(&[held[k].slab(&labels[k])?], keep, opts)?;
-                held[k] = Held::Owned(summed);
-                labels[k] = keep.clone();
+                let summed = contract_slabs(&[h.slab(labels)?], keep, opts)?;
+                (*h, *labels) = (Held::Owned(summed), keep.clone());
             }
         }
         let (last, before) = match self.steps.split_last() {
             Some((last, before)) => (Some(last), before),
             None => (None, &[][..]),
         };
+        let mut live = LiveList::new(held, before.len());
         for step in before {
-            let ops = slabs(&held, &labels, &step.positions)?;
-            let result = contract_slabs(&ops, &step.keep, opts)?;
-            remove_positions(&mut held, &step.positions);
-            remove_positions(&mut labels, &step.positions);
-            held.push(Held::Owned(result));
-            labels.push(step.keep.clone());
+            let len = live.len();
+            let taken = live.take(&step.positions);
+            let result = contract_slabs(&slabs(&taken, &step.positions, len)?, &step.keep, opts)?;
+            live.push((Held::Owned(result), step.keep.clone()));
         }
-        let all: Vec<usize> = (0..held.len()).collect();
+        let left = live.len();
+        let all: Vec<usize> = (0..left).collect();
         let positions = last.map_or(&all[..], |step| &step.positions[..]);
-        if positions.len() != held.len() {
+        if positions.len() != left {
             // A planned path contracts everything left in its last step.
-            return Err(EinsumError::Arity { terms: held.len(), operands: positions.len() });
+            return Err(EinsumError::Arity { terms: left, operands: positions.len() });
         }
-        let ops = slabs(&held, &labels, positions)?;
-        self.last.run(&ops, &self.an.output, out.data, &out.layout, opts)
+        let taken = live.take(positions);
+        self.last.run(
+            &slabs(&taken, positions, left)?,
+            &self.an.output,
+            out.data,
+            &out.layout,
+            opts,
+        )
     }
 
     fn check_shapes<T>(
@@ -291,17 +299,19 @@ impl EinsumPlan {
     }
 }
 
-/// The operands at `positions` of the current list.
+/// The operands taken at `positions` from the current list of `len` operands (`None`: a
+/// position past it).
 fn slabs<'s, T: Scalar>(
-    held: &'s [Held<'_, T>],
-    labels: &'s [Vec<usize>],
+    taken: &'s [Option<(Held<'_, T>, Vec<usize>)>],
     positions: &[usize],
+    len: usize,
 ) -> Result<Vec<Slab<'s, T>>, EinsumError> {
-    positions
+    taken
         .iter()
-        .map(|&p| match (held.get(p), labels.get(p)) {
-            (Some(h), Some(l)) => h.slab(l),
-            _ => Err(EinsumError::Arity { terms: held.len(), operands: p + 1 }),
+        .zip(positions)
+        .map(|(t, &p)| match t {
+            Some((h, l)) => h.slab(l),
+            None => Err(EinsumError::Arity { terms: len, operands: p + 1 }),
         })
         .collect()
 }

@@ -78,13 +78,15 @@ fn label_sizes(equation: &str, shapes: &[&[usize]]) -> HashMap<char, usize> {
 fn loops(report: &PathReport, shapes: &[&[usize]]) -> Vec<String> {
     let sizes = label_sizes(report.equation(), shapes);
     let size = |c: char| sizes.get(&c).copied().unwrap_or(1);
+    // Every tensor by its SSA id: operands, then each step's result.
     let mut list: Vec<(String, Vec<usize>)> =
         shapes.iter().enumerate().map(|(i, s)| (format!("x{i}"), s.to_vec())).collect();
     let steps = report.contractions();
     let mut out = Vec::with_capacity(steps.len());
-    for (k, c) in steps.iter().enumerate() {
+    for ((k, c), ids) in steps.iter().enumerate().zip(report.ssa_path()) {
         let (ins, keep) = c.einsum.split_once("->").unwrap_or((c.einsum.as_str(), ""));
-        let mut order = c.positions.clone();
+        // The subscripts list the operands by decreasing position, so by decreasing id.
+        let mut order = ids;
         order.sort_unstable_by(|a, b| b.cmp(a));
         let mut labels: Vec<char> = keep.chars().collect();
         for ch in ins.chars().filter(|&ch| ch != ',') {
@@ -119,11 +121,6 @@ fn loops(report: &PathReport, shapes: &[&[usize]]) -> Vec<String> {
         let head =
             if head.is_empty() { String::new() } else { format!("for {}: ", head.join(", ")) };
         out.push(format!("{head}{name}[{}] += {}", keep_idx.join(", "), args.join(" * ")));
-        for p in order {
-            if p < list.len() {
-                list.remove(p);
-            }
-        }
         list.push((name, keep.chars().map(size).collect()));
     }
     out

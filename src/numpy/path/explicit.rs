@@ -2,8 +2,11 @@
 //! twice in a step, every operand contracted into one result, intermediates within the
 //! memory limit.
 
+use std::collections::HashSet;
+
 use super::error::PathError;
-use super::problem::{remove_positions, Problem};
+use super::live_sets::LiveSets;
+use super::problem::Problem;
 
 /// Checks that `path` is a valid linear path over `n` operands.
 pub(crate) fn validate(path: &[Vec<usize>], n: usize) -> Result<(), PathError> {
@@ -11,15 +14,17 @@ pub(crate) fn validate(path: &[Vec<usize>], n: usize) -> Result<(), PathError> {
         return Err(PathError::EmptyPath { operands: n, span: None });
     }
     let mut left = n;
+    let mut seen: HashSet<usize> = HashSet::new();
     for (step, positions) in path.iter().enumerate() {
         if positions.is_empty() {
             return Err(PathError::EmptyStep { step, span: None });
         }
-        for (k, &position) in positions.iter().enumerate() {
+        seen.clear();
+        for &position in positions {
             if position >= left {
                 return Err(PathError::Position { step, position, operands: left, span: None });
             }
-            if positions[..k].contains(&position) {
+            if !seen.insert(position) {
                 return Err(PathError::RepeatedPosition { step, position, span: None });
             }
         }
@@ -35,15 +40,13 @@ pub(crate) fn validate(path: &[Vec<usize>], n: usize) -> Result<(), PathError> {
 /// Checks that every intermediate of the valid `path` (each step's result but the last)
 /// holds at most `limit` elements.
 pub(crate) fn check_limit(p: &Problem, path: &[Vec<usize>], limit: u128) -> Result<(), PathError> {
-    let mut list = p.inputs.clone();
+    let mut live = LiveSets::new(&p.inputs, p.output, path.len());
     for (step, positions) in path.iter().enumerate() {
-        let keep = p.kept(&list, positions);
+        let (_, keep) = live.contract(positions);
         let size = p.size(keep);
         if step + 1 < path.len() && size > limit {
             return Err(PathError::IntermediateTooLarge { step, size, limit, span: None });
         }
-        remove_positions(&mut list, positions);
-        list.push(keep);
     }
     Ok(())
 }

@@ -18,7 +18,7 @@
 //!
 //! Files: `problem.rs` (label sets, sizes, FLOPs), `ssa.rs` (path numberings), `greedy.rs`,
 //! `optimal.rs`, `dp.rs`, `explicit.rs` (the strategies and path checks), `plan.rs`
-//! (choosing), `walk.rs` (each step's result labels), `report.rs` ([`einsum_path`]),
+//! (choosing), `live.rs` and `live_sets.rs` (the current operand list, O(log n) a position), `walk.rs` (each step's result labels), `report.rs` ([`einsum_path`]),
 //! `display.rs` (the report as text and JSON), `options.rs`, `error.rs`, `pairwise.rs` (the
 //! default order of [`einsum`](crate::numpy::einsum)).
 
@@ -27,6 +27,8 @@ mod dp;
 mod error;
 mod explicit;
 mod greedy;
+mod live;
+mod live_sets;
 mod optimal;
 mod options;
 mod pairwise;
@@ -44,5 +46,5 @@ pub use plan::{Planner, AUTO_DP_BUDGET, AUTO_OPTIMAL_MAX_OPERANDS, DP_BUDGET};
 pub use report::{einsum_path, Contraction, PathReport, MAX_REMAINING_TERMS};
 pub use walk::PathStep;
 
-pub(crate) use problem::remove_positions;
+pub(crate) use live::LiveList;
 pub(crate) use report::planned_steps;

@@ -5,6 +5,8 @@
 //! set of labels is one `u64` bit mask. Planners compare costs as `f64` (exact below 2^53,
 //! and never overflowing); reports count them exactly as saturating `u128`.
 
+use super::live_sets::LiveSets;
+
 /// A set of labels: bit `l` is label `l`.
 pub(crate) type Labels = u64;
 
@@ -68,28 +70,14 @@ impl Problem {
         self.size_f(involved) * op_factor(inner, terms) as f64
     }
 
-    /// The labels of the result of contracting the operands `taken` (positions into `list`):
-    /// those the output or another operand of `list` still has.
-    pub fn kept(&self, list: &[Labels], taken: &[usize]) -> Labels {
-        let others = list
-            .iter()
-            .enumerate()
-            .filter(|(k, _)| !taken.contains(k))
-            .fold(self.output, |m, (_, &o)| m | o);
-        taken.iter().fold(0, |m, &k| m | list[k]) & others
-    }
-
     /// The FLOP count of a linear path (positions into the current operand list, results
-    /// appended), as a float; the path must be valid.
+    /// appended), as a float; the path must be valid. O(n log n) for n operands.
     pub fn path_cost_f(&self, path: &[Vec<usize>]) -> f64 {
-        let mut list = self.inputs.clone();
+        let mut live = LiveSets::new(&self.inputs, self.output, path.len());
         let mut total = 0.0;
         for step in path {
-            let keep = self.kept(&list, step);
-            let involved = step.iter().fold(0, |m, &k| m | list[k]);
+            let (involved, keep) = live.contract(step);
             total += self.flops_f(involved, involved & !keep != 0, step.len());
-            remove_positions(&mut list, step);
-            list.push(keep);
         }
         total
     }
@@ -109,15 +97,6 @@ pub(crate) fn bits(mut m: Labels) -> impl Iterator<Item = usize> {
             l
         })
     })
-}
-
-/// Removes the items at `positions` (distinct, in range) from `list`, highest first.
-pub(crate) fn remove_positions<T>(list: &mut Vec<T>, positions: &[usize]) {
-    let mut sorted = positions.to_vec();
-    sorted.sort_unstable_by(|a, b| b.cmp(a));
-    for p in sorted {
-        list.remove(p);
-    }
 }
 
 /// Label-set sizes by table lookup, one 256-entry table per byte of the mask: the inner loop

@@ -1,8 +1,10 @@
 //! [`einsum_path`]: the chosen path with its costs, like numpy's `einsum_path`.
 
+use super::live::LiveList;
 use super::options::PathOptions;
 use super::plan::{plan, Planner};
-use super::problem::{bits, remove_positions, Problem};
+use super::problem::{bits, Problem};
+use super::ssa::linear_to_ssa;
 use super::walk::{walk, PathStep};
 use crate::numpy::error::EinsumError;
 use crate::numpy::shapes::{analyze, Analysis, Label};
@@ -35,16 +37,21 @@ pub const MAX_REMAINING_TERMS: usize = 64;
 
 /// The remaining einsum of a step: the terms of `list`, at most [`MAX_REMAINING_TERMS`] of
 /// them spelled out, then `->output`.
-fn remaining_text(list: &[Vec<usize>], term: &dyn Fn(&[usize]) -> String, output: &str) -> String {
+fn remaining_text(
+    list: &LiveList<Vec<usize>>,
+    term: &dyn Fn(&[usize]) -> String,
+    output: &str,
+) -> String {
     let n = list.len();
     let half = MAX_REMAINING_TERMS / 2;
+    let terms_at = |r: std::ops::Range<usize>| r.filter_map(|p| list.get(p)).map(|ls| term(ls));
     let mut terms: Vec<String> = Vec::with_capacity(n.min(MAX_REMAINING_TERMS + 1));
     if n <= MAX_REMAINING_TERMS {
-        terms.extend(list.iter().map(|ls| term(ls)));
+        terms.extend(terms_at(0..n));
     } else {
-        terms.extend(list[..half].iter().map(|ls| term(ls)));
+        terms.extend(terms_at(0..half));
         terms.push(format!("[{} more]", n - 2 * half));
-        terms.extend(list[n - half..].iter().map(|ls| term(ls)));
+        terms.extend(terms_at(n - half..n));
     }
     format!("{}->{output}", terms.join(","))
 }
@@ -120,7 +127,7 @@ fn report(
     let term = |ls: &[usize]| ls.iter().map(|&l| names[l]).collect::<String>();
     let output = term(&an.output);
     let steps = walk(&an.operands, &an.output, &path);
-    let mut list: Vec<Vec<usize>> = an.operands.clone();
+    let mut list = LiveList::new(an.operands.clone(), steps.len());
     let mut contractions = Vec::with_capacity(steps.len());
     for (i, step) in steps.iter().enumerate() {
         // numpy shows an intermediate's labels by increasing size, then name (the order its
@@ -131,12 +138,12 @@ fn report(
         }
         let mut order = step.positions.clone();
         order.sort_unstable_by(|a, b| b.cmp(a));
-        let involved = order.iter().flat_map(|&k| &list[k]).fold(0u64, |m, &l| m | 1 << l);
+        let taken: Vec<Vec<usize>> = list.take(&order).into_iter().flatten().collect();
+        let involved = taken.iter().flatten().fold(0u64, |m, &l| m | 1 << l);
         let kept = step.keep.iter().fold(0u64, |m, &l| m | 1 << l);
         let removed = involved & !kept;
-        let inputs: Vec<String> = order.iter().map(|&k| term(&list[k])).collect();
+        let inputs: Vec<String> = taken.iter().map(|ls| term(ls)).collect();
         let einsum = format!("{}->{}", inputs.join(","), term(&shown));
-        remove_positions(&mut list, &step.positions);
         list.push(shown);
         contractions.push(Contraction {
             positions: step.positions.clone(),
@@ -188,6 +195,27 @@ impl PathReport {
     /// each result appended at the end.
     pub fn path(&self) -> &[Vec<usize>] {
         &self.path
+    }
+
+    /// The path with every tensor named once (opt_einsum's SSA form): operands `0..n`, the
+    /// result of step `k` is `n + k`; each step lists the tensors it takes in the order of
+    /// [`PathReport::path`].
+    ///
+    /// ```
+    /// use einrow::numpy::{einsum_path, Optimize, PathOptions};
+    /// let shapes: [&[usize]; 3] = [&[2, 2], &[2, 5], &[5, 2]];
+    /// let report = einsum_path("ij,jk,kl->il", &shapes, &PathOptions::new(Optimize::Optimal))?;
+    /// assert_eq!(report.ssa_path(), vec![vec![1, 2], vec![0, 3]]);
+    /// # Ok::<(), einrow::numpy::EinsumError>(())
+    /// ```
+    pub fn ssa_path(&self) -> Vec<Vec<usize>> {
+        linear_to_ssa(&self.path, self.operand_count())
+    }
+
+    /// The number of operands of the einsum.
+    fn operand_count(&self) -> usize {
+        // Each step takes its positions and adds one result; one tensor is left.
+        1 + self.path.iter().map(|s| s.len()).sum::<usize>() - self.path.len()
     }
 
     /// The steps with their result labels (label numbers of the einsum's analysis).

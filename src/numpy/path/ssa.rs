@@ -3,7 +3,7 @@
 //! path (what planners build) names every tensor once: operands `0..n`, then the result of
 //! step `k` is `n + k`.
 
-use smallvec::SmallVec;
+use super::live::LiveList;
 
 /// A path: per step, the tensors it contracts.
 pub(crate) type Path = Vec<Vec<usize>>;
@@ -11,22 +11,31 @@ pub(crate) type Path = Vec<Vec<usize>>;
 /// The linear path of an SSA path over `n` operands. Each step's positions come out in
 /// increasing order; every id must be alive when used (planners guarantee it).
 pub(crate) fn ssa_to_linear(ssa: &[Vec<usize>], n: usize) -> Path {
-    // Alive ids, kept sorted: removal keeps the order and new ids are the largest.
-    let mut ids: SmallVec<[usize; 16]> = (0..n).collect();
+    // An id is the slot its tensor was appended to.
+    let mut live = LiveList::new(vec![(); n], ssa.len());
     let mut path = Vec::with_capacity(ssa.len());
-    for (next, step) in (n..).zip(ssa) {
+    for step in ssa {
         let mut pos: Vec<usize> =
-            step.iter().map(|id| ids.binary_search(id).unwrap_or(ids.len())).collect();
+            step.iter().map(|&id| live.position_of(id).unwrap_or(live.len())).collect();
         pos.sort_unstable();
-        for &p in pos.iter().rev() {
-            if p < ids.len() {
-                ids.remove(p);
-            }
-        }
-        ids.push(next);
+        live.take(&pos);
+        live.push(());
         path.push(pos);
     }
     path
+}
+
+/// The SSA path of a valid linear path over `n` operands: per step, the ids of the tensors
+/// it takes (operands `0..n`, the result of step `k` is `n + k`), in the step's order.
+pub(crate) fn linear_to_ssa(path: &[Vec<usize>], n: usize) -> Path {
+    let mut live = LiveList::new(vec![(); n], path.len());
+    let mut ssa = Vec::with_capacity(path.len());
+    for step in path {
+        ssa.push(step.iter().filter_map(|&p| live.slot(p)).collect());
+        live.take(step);
+        live.push(());
+    }
+    ssa
 }
 
 /// A contraction tree over a subset bitmap, as planners that split subsets store it:
@@ -76,6 +85,7 @@ mod tests {
         assert_eq!(ssa_to_linear(&ssa, 4), vec![vec![0, 3], vec![1, 2], vec![0, 1]]);
         // A single-operand step keeps the count.
         assert_eq!(ssa_to_linear(&[vec![1], vec![0, 2]], 2), vec![vec![1], vec![0, 1]]);
+        assert_eq!(linear_to_ssa(&[vec![0, 3], vec![1, 2], vec![0, 1]], 4), ssa);
     }
 
     #[test]

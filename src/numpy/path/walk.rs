@@ -3,6 +3,9 @@
 
 use smallvec::SmallVec;
 
+use super::live::LiveList;
+use super::live_sets::LiveSets;
+
 /// One step of a path, ready to run: the positions (in the current operand list) it
 /// contracts, and the labels of its result, which is appended to the list.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -33,67 +36,57 @@ fn mask(labels: &[usize]) -> u64 {
     labels.iter().fold(0, |m, &l| m | bit(l).unwrap_or(0))
 }
 
-/// The steps of `path` (valid for `operands`) over operands with these labels per axis.
+/// The steps of `path` (valid for `operands`) over operands with these labels per axis;
+/// O(n log n) for n operands (plus the labels of each step).
 pub(crate) fn walk(
     operands: &[Vec<usize>],
     output: &[usize],
     path: &[Vec<usize>],
 ) -> Vec<PathStep> {
-    let out = mask(output);
-    let mut live: SmallVec<[(Source, u64); 16]> =
-        operands.iter().enumerate().map(|(k, o)| (Source::Operand(k), mask(o))).collect();
+    let masks: Vec<u64> = operands.iter().map(|o| mask(o)).collect();
+    let mut sets = LiveSets::new(&masks, mask(output), path.len());
+    let sources = (0..operands.len()).map(Source::Operand).collect();
+    let mut live = LiveList::new(sources, path.len());
     let mut steps: Vec<PathStep> = Vec::with_capacity(path.len());
     for (k, positions) in path.iter().enumerate() {
+        // The result keeps (below label 64) what the output or another live tensor has.
+        let (_, others) = sets.contract(positions);
+        let mut order: SmallVec<[usize; 4]> = (0..positions.len()).collect();
+        order.sort_unstable_by_key(|&i| positions[i]);
+        let taken = live.take(positions);
         let keep = if k + 1 == path.len() {
             output.to_vec()
         } else {
-            let taken = |p: usize| positions.contains(&p);
-            let others =
-                live.iter().enumerate().filter(|(p, _)| !taken(*p)).fold(out, |m, (_, e)| m | e.1);
-            let labels = |p: usize| -> &[usize] {
-                match live.get(p).map(|e| e.0) {
-                    Some(Source::Operand(o)) => &operands[o],
-                    Some(Source::Step(s)) => &steps[s].keep,
-                    None => &[],
-                }
-            };
-            kept(positions, &labels, output, others)
+            let labels: SmallVec<[&[usize]; 4]> = order
+                .iter()
+                .filter_map(|&i| match taken[i]? {
+                    Source::Operand(o) => operands.get(o).map(Vec::as_slice),
+                    Source::Step(s) => steps.get(s).map(|s: &PathStep| s.keep.as_slice()),
+                })
+                .collect();
+            kept(&labels, output, others)
         };
-        let mut sorted: SmallVec<[usize; 4]> = positions.iter().copied().collect();
-        sorted.sort_unstable_by(|a, b| b.cmp(a));
-        for p in sorted {
-            if p < live.len() {
-                live.remove(p);
-            }
-        }
-        live.push((Source::Step(k), mask(&keep)));
+        live.push(Source::Step(k));
         steps.push(PathStep { positions: positions.clone(), keep });
     }
     steps
 }
 
-/// The labels of contracting the tensors at `positions` (whose labels `labels` gives) that
+/// The labels of contracting tensors with these labels (in increasing position order) that
 /// the output or another tensor (`others`, a set) has: output labels first in output order,
-/// then the rest in order of first appearance over the positions in increasing order.
-fn kept<'a>(
-    positions: &[usize],
-    labels: &dyn Fn(usize) -> &'a [usize],
-    output: &[usize],
-    others: u64,
-) -> Vec<usize> {
-    let mut sorted: SmallVec<[usize; 4]> = positions.iter().copied().collect();
-    sorted.sort_unstable();
-    let union = sorted.iter().fold(0, |m, &p| m | mask(labels(p)));
+/// then the rest in order of first appearance.
+fn kept(lists: &[&[usize]], output: &[usize], others: u64) -> Vec<usize> {
+    let union = lists.iter().fold(0, |m, ls| m | mask(ls));
     let out = mask(output);
     let taken = |l: usize| match bit(l) {
         Some(b) => union & b != 0,
-        None => sorted.iter().any(|&p| labels(p).contains(&l)),
+        None => lists.iter().any(|ls| ls.contains(&l)),
     };
     let in_output = |l: usize| bit(l).map_or_else(|| output.contains(&l), |b| out & b != 0);
     let needed = |l: usize| bit(l).is_none_or(|b| others & b != 0);
     let mut keep: Vec<usize> = output.iter().copied().filter(|&l| taken(l)).collect();
-    for &p in &sorted {
-        for &l in labels(p) {
+    for ls in lists {
+        for &l in *ls {
             if !in_output(l) && needed(l) && !keep.contains(&l) {
                 keep.push(l);
             }
