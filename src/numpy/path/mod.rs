@@ -41,7 +41,7 @@ pub use optimal::OPTIMAL_MAX_OPERANDS;
 pub use options::{MemoryLimit, Optimize, PathOptions};
 pub use pairwise::{greedy, Step};
 pub use plan::{Planner, AUTO_DP_BUDGET, AUTO_OPTIMAL_MAX_OPERANDS, DP_BUDGET};
-pub use report::{einsum_path, Contraction, PathReport};
+pub use report::{einsum_path, Contraction, PathReport, MAX_REMAINING_TERMS};
 pub use walk::PathStep;
 
 pub(crate) use problem::remove_positions;

@@ -23,9 +23,26 @@ pub struct Contraction {
     pub flops: u128,
     /// Elements of the result.
     pub size: u128,
-    /// The remaining einsum after this step.
+    /// The remaining einsum after this step. With more than [`MAX_REMAINING_TERMS`] operands
+    /// left it names the first of them, `[N more]` for the rest but the last (the step's
+    /// result), and the last: a report stays linear in the number of operands.
     pub remaining: String,
 }
+
+/// The most operands a [`Contraction::remaining`] einsum writes out in full.
+///
+/// ```
+/// use einrow::numpy::{einsum_path, Optimize, PathOptions, MAX_REMAINING_TERMS};
+/// let n = MAX_REMAINING_TERMS + 10;
+/// let spec = format!("{}->", vec!["i"; n].join(","));
+/// let shapes = vec![&[3usize][..]; n];
+/// let report = einsum_path(&spec, &shapes, &PathOptions::new(Optimize::Greedy))?;
+/// let first = &report.contractions()[0].remaining;
+/// assert!(first.contains(&format!("[{} more]", n - MAX_REMAINING_TERMS)), "{first}");
+/// assert_eq!(report.contractions().last().unwrap().remaining, "->");
+/// # Ok::<(), einrow::numpy::EinsumError>(())
+/// ```
+pub const MAX_REMAINING_TERMS: usize = 32;
 
 /// A planned path with its costs (numpy's `einsum_path` report; FLOPs as opt_einsum counts
 /// them). [`std::fmt::Display`] prints numpy's table; [`PathReport::to_json`] gives the same
@@ -116,7 +133,7 @@ fn report(
         let einsum = format!("{}->{}", inputs.join(","), term(&shown));
         remove_positions(&mut list, &step.positions);
         list.push(shown);
-        let terms: Vec<String> = list.iter().map(|ls| term(ls)).collect();
+        let terms = remaining_terms(&list, term);
         contractions.push(Contraction {
             positions: step.positions.clone(),
             einsum,
@@ -124,7 +141,7 @@ fn report(
             scaling: involved.count_ones() as usize,
             flops: p.flops(involved, removed != 0, step.positions.len()),
             size: p.size(kept),
-            remaining: format!("{}->{output}", terms.join(",")),
+            remaining: format!("{terms}->{output}"),
         });
     }
     let all = p.all_labels();
@@ -140,6 +157,20 @@ fn report(
         naive_flops: p.flops(all, shared, p.len()),
         naive_scaling: all.count_ones() as usize,
     }
+}
+
+/// The operand terms of `list`, comma-separated: with more than [`MAX_REMAINING_TERMS`], the
+/// first ones, `[N more]` and the last.
+fn remaining_terms(list: &[Vec<usize>], term: impl Fn(&[usize]) -> String) -> String {
+    let n = list.len();
+    if n <= MAX_REMAINING_TERMS {
+        return list.iter().map(|ls| term(ls)).collect::<Vec<_>>().join(",");
+    }
+    let head = MAX_REMAINING_TERMS - 1;
+    let mut shown: Vec<String> = list[..head].iter().map(|ls| term(ls)).collect();
+    shown.push(format!("[{} more]", n - MAX_REMAINING_TERMS));
+    shown.push(term(&list[n - 1]));
+    shown.join(",")
 }
 
 /// A character per label: letters stand for themselves; ellipsis dimensions take unused
