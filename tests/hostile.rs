@@ -559,3 +559,20 @@ fn a_numpy_step_of_many_operands_links_each_once() {
     assert_eq!(shape_of(&shapes, "y"), "2,3");
     assert_eq!(shape_of(&shapes, "x7"), "3");
 }
+
+/// The picture of an error whose trace runs through a chain of n steps looked each tensor and
+/// step up in the trace's lists (quadratic: 100k steps took 5 s). Marks are flags by index.
+#[test]
+fn the_picture_of_an_error_at_the_end_of_a_long_chain_marks_the_chain() {
+    use einrow::infer::explain::{to_dot_error, trace};
+    let n = 3_000;
+    let text = chain("tensor x: 3\ntensor z: 4\n", n, |i, p| format!("y{i} = pointwise_un {p}"));
+    let text = format!("{text}w = pointwise y{} z\n", n - 1);
+    let built = Program::parse_text(&text).expect("parses").build();
+    let (mut e, _) = built.result.expect_err("3 against 4");
+    trace(&built.graph, &mut e);
+    let dot = to_dot_error(&built.graph, &e);
+    let red_nodes = dot.lines().filter(|l| !l.contains("->") && l.contains("color = red")).count();
+    let red_edges = dot.lines().filter(|l| l.contains("->") && l.contains("penwidth = 2")).count();
+    assert!(red_nodes >= n && red_edges >= n, "{red_nodes} red tensors, {red_edges} red steps");
+}
