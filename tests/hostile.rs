@@ -572,7 +572,11 @@ fn the_picture_of_an_error_at_the_end_of_a_long_chain_marks_the_chain() {
     let (mut e, _) = built.result.expect_err("3 against 4");
     trace(&built.graph, &mut e);
     let dot = to_dot_error(&built.graph, &e);
-    let red_nodes = dot.lines().filter(|l| !l.contains("->") && l.contains("color = red")).count();
+    // Every step of the chain carried the 3; `x` and `z` wrote the two sizes.
     let red_edges = dot.lines().filter(|l| l.contains("->") && l.contains("penwidth = 2")).count();
-    assert!(red_nodes >= n && red_edges >= n, "{red_nodes} red tensors, {red_edges} red steps");
+    assert_eq!(red_edges, n, "red steps");
+    for leaf in ["\"x: 3\"", "\"z: 4\""] {
+        let line = dot.lines().find(|l| l.contains(leaf)).expect("the leaf is drawn");
+        assert!(line.contains("color = red"), "{line}");
+    }
 }

@@ -37,8 +37,9 @@ pub struct Contraction {
 /// let spec = format!("{}->", vec!["i"; n].join(","));
 /// let shapes = vec![&[3usize][..]; n];
 /// let report = einsum_path(&spec, &shapes, &PathOptions::new(Optimize::Greedy))?;
+/// // The first step contracts two operands: n - 1 are left.
 /// let first = &report.contractions()[0].remaining;
-/// assert!(first.contains(&format!("[{} more]", n - MAX_REMAINING_TERMS)), "{first}");
+/// assert!(first.contains(&format!(",[{} more],", n - 1 - MAX_REMAINING_TERMS)), "{first}");
 /// assert_eq!(report.contractions().last().unwrap().remaining, "->");
 /// # Ok::<(), einrow::numpy::EinsumError>(())
 /// ```
