@@ -8,6 +8,7 @@ use std::fmt;
 use serde::de::{self, DeserializeSeed, Deserializer, SeqAccess, Visitor};
 
 use super::convert::ConvertError;
+use super::tensorstore::byte_offset;
 use crate::span::Span;
 
 /// The shape and row-major values of the nested JSON array `text`.
@@ -124,13 +125,6 @@ impl<'de> Visitor<'de> for Level<'_> {
         }
         self.state.list(self.depth, n)
     }
-}
-
-/// The byte offset of 1-based `line` and `column` (serde_json's error position).
-fn byte_offset(text: &str, line: usize, column: usize) -> usize {
-    let line_start: usize =
-        text.split_inclusive('\n').take(line.saturating_sub(1)).map(str::len).sum();
-    (line_start + column.saturating_sub(1)).min(text.len())
 }
 
 #[cfg(test)]
