@@ -162,6 +162,15 @@ fn program_texts_past_the_statement_limit_are_a_resource_error() {
     assert_eq!(Program::parse_text(&text).expect("at the limit").decls.len(), MAX_STATEMENTS);
 }
 
+/// The same limit for an `infer` case: its lists are counted before they are read.
+#[test]
+fn infer_cases_past_the_statement_limit_are_a_resource_error() {
+    let case = json!({"tensors": [{"name": "x"}], "steps": vec![Value::Null; MAX_STATEMENTS]});
+    let e = Program::from_case(&case).expect_err("one past the limit");
+    assert_eq!(e.code(), ErrorCode::Resource, "{e}");
+    assert!(e.to_string().contains(&MAX_STATEMENTS.to_string()), "{e}");
+}
+
 #[test]
 fn declaration_errors_carry_their_line_and_a_span() {
     let mut text: String = (0..1000).map(|i| format!("tensor x{i}: 3\n")).collect();

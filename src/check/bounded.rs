@@ -11,6 +11,24 @@ use serde_json::{Map, Number, Value};
 /// The most JSON values (numbers, strings, lists, objects, ...) one case may hold.
 pub const MAX_CASE_VALUES: usize = 1 << 24;
 
+/// Reads one case from JSON text as `einrow check` reads each case of a file: `None` when it
+/// holds more than [`MAX_CASE_VALUES`] JSON values (the rest was read and dropped).
+///
+/// ```
+/// use einrow::check::read_case;
+/// let case = read_case(r#"{"tensors": [], "steps": []}"#)?.expect("small");
+/// assert_eq!(case["steps"], serde_json::json!([]));
+/// assert!(read_case("[1, 2").is_err());
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+pub fn read_case(text: &str) -> Result<Option<Value>, serde_json::Error> {
+    let mut seen = 0;
+    let mut de = serde_json::Deserializer::from_str(text);
+    let v = Bounded { seen: &mut seen, limit: MAX_CASE_VALUES }.deserialize(&mut de)?;
+    de.end()?;
+    Ok((seen <= MAX_CASE_VALUES).then_some(v))
+}
+
 /// Reads one JSON value, counting into `seen` every value read; only the first `limit` are
 /// kept (the others read as `null` and are left out of their lists and objects).
 pub(super) struct Bounded<'a> {

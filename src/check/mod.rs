@@ -17,6 +17,6 @@ mod tensorstore;
 mod vespa;
 mod view;
 
-pub use bounded::MAX_CASE_VALUES;
+pub use bounded::{read_case, MAX_CASE_VALUES};
 pub use case::{CaseOutcome, CaseResult};
 pub use runner::{collect_files, run_case, run_file, run_file_with, RunError, MAX_WALK_ENTRIES};

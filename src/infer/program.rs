@@ -404,8 +404,9 @@ impl Program {
     }
 }
 
-/// The most declarations and statements a program text holds (building one takes about
-/// 500 bytes a statement, 1 GiB at this limit; the reader stops at the line past it).
+/// The most declarations and statements a program holds, as text or as an `infer` case
+/// (building one takes about 500 bytes a statement, 1 GiB at this limit; the text reader stops
+/// at the line past it).
 pub const MAX_STATEMENTS: usize = 1 << 21;
 
 fn too_many_statements(line: usize) -> ProgramError {
