@@ -157,6 +157,36 @@ fn thread_counts_are_capped() {
     assert!(help.contains("At most 4 per available CPU"), "{help}");
 }
 
+/// `--bench N` kept the time of every run for the median: a count of 2^32 ran out of memory
+/// (an abort) after filling gigabytes. The count is capped, and the cap is stated.
+#[test]
+fn bench_run_counts_are_capped() {
+    for n in ["1000001", "4294967296", "18446744073709551615"] {
+        let err = assert_error(&run(&["run", "i->", "[1]", "--bench", n]), "value");
+        assert!(err.contains("cap of 1000000 runs"), "{err}");
+    }
+    let out = run(&["run", "i->", "[1,2]", "--bench", "3"]);
+    assert!(text(&out.stdout).contains("runs: 3"), "{}", text(&out.stdout));
+}
+
+/// `--named` read its operands as literals only: `@path` was taken for a literal (a syntax
+/// error), unlike every other operand. Options it does not use are refused.
+#[test]
+fn named_operands_read_files_too() {
+    let dir = temp_dir("named");
+    let path = dir.join("a.vespa");
+    std::fs::write(&path, "tensor(x[2]):[1,2]").unwrap();
+    let at = format!("@{}", path.display());
+    let out = run(&["run", "--named", "", &at, "tensor(x[2]):[3,4]"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("11"), "{}", text(&out.stdout));
+    let missing = format!("@{}", dir.join("none").display());
+    assert_error(&run(&["run", "--named", "x", &missing]), "io");
+    let out = run(&["run", "--named", "x", &at, "--random", "2"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[cfg(unix)]
 #[test]
 fn check_walks_symlink_loops_once() {

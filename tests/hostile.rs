@@ -9,7 +9,7 @@
 use einrow::code::{Coded, ErrorCode};
 use einrow::diagnostic::{Diagnostic, Source};
 use einrow::infer::program::Program;
-use einrow::infer::{Graph, InferError};
+use einrow::infer::{Graph, InferError, OpKind, MAX_GRAPH_AXES};
 use einrow::lint::{check_program, MAX_COMMAS_SHOWN, MAX_LABEL_LINTS};
 use einrow::project::{plan_einsum, Concrete, Index};
 
@@ -513,4 +513,70 @@ fn reads_of_deep_chains_need_no_stack() {
         g.solve().expect("solves");
         assert_eq!((read(&g, t), read(&g, doubled)), (long, wide));
     });
+}
+
+/// A wide leaf read by many steps: every result is as wide as the leaf, so a program of a few
+/// hundred kilobytes held rank times steps axes (50k axes over 5k steps ran out of memory). A
+/// graph's tables are bounded ([`MAX_GRAPH_AXES`] by default): the step past the limit is a
+/// `resource` error naming that step, and the graph keeps the steps before it.
+#[test]
+fn a_wide_leaf_read_by_many_steps_is_bounded() {
+    let rank = 1_000;
+    let limit = 100 * rank;
+    let mut g = Graph::new();
+    g.set_axis_limit(limit);
+    let x = g.declare("x", Some(&vec!["2"; rank].join(",")), false).expect("declares");
+    let mut added = 0;
+    let e = loop {
+        match g.add_named_step(&format!("y{added}"), OpKind::Pointwise, &[x, x], None) {
+            Ok(_) => added += 1,
+            Err(e) => break e,
+        }
+        assert!(added <= limit / rank, "{added} steps of {rank} axes under a limit of {limit}");
+    };
+    assert_eq!(e.code(), ErrorCode::Resource, "{e}");
+    assert!(e.to_string().contains(&format!("more than {limit} axes")), "{e}");
+    let InferError::Shape(s) = &e else { panic!("a shape error: {e:?}") };
+    assert_eq!(s.step.map(|st| st.index()), Some(added), "{e}");
+    assert!(added >= limit / rank / 2, "only {added} steps fit");
+    assert_eq!(g.steps().len(), added, "the failing step is not added");
+    g.solve().expect("the steps before it solve");
+    assert_eq!(g.shape_string(x).expect("solved"), vec!["2"; rank].join(","));
+    assert_eq!(Graph::new().axis_limit(), MAX_GRAPH_AXES);
+}
+
+/// A numpy step of n operands sharing a label links the label's variable to each operand's
+/// axis: each link was first searched for in the variable's list of links (quadratic: 200k
+/// operands took 12 s). Long lists are also kept as sets.
+#[test]
+fn a_numpy_step_of_many_operands_links_each_once() {
+    let n = 20_000;
+    let mut text: String = (0..n).map(|i| format!("tensor x{i}\n")).collect();
+    let names: Vec<String> = (0..n).map(|i| format!("x{i}")).collect();
+    text += &format!("y = numpy \"{}->...i\" {}\n", vec!["...i"; n].join(","), names.join(" "));
+    text += "tensor z: 2,3\nw = pointwise y z\n";
+    let shapes = solve(&text).expect("solves");
+    assert_eq!(shape_of(&shapes, "y"), "2,3");
+    assert_eq!(shape_of(&shapes, "x7"), "3");
+}
+
+/// The picture of an error whose trace runs through a chain of n steps looked each tensor and
+/// step up in the trace's lists (quadratic: 100k steps took 5 s). Marks are flags by index.
+#[test]
+fn the_picture_of_an_error_at_the_end_of_a_long_chain_marks_the_chain() {
+    use einrow::infer::explain::{to_dot_error, trace};
+    let n = 3_000;
+    let text = chain("tensor x: 3\ntensor z: 4\n", n, |i, p| format!("y{i} = pointwise_un {p}"));
+    let text = format!("{text}w = pointwise y{} z\n", n - 1);
+    let built = Program::parse_text(&text).expect("parses").build();
+    let (mut e, _) = built.result.expect_err("3 against 4");
+    trace(&built.graph, &mut e);
+    let dot = to_dot_error(&built.graph, &e);
+    // Every step of the chain carried the 3; `x` and `z` wrote the two sizes.
+    let red_edges = dot.lines().filter(|l| l.contains("->") && l.contains("penwidth = 2")).count();
+    assert_eq!(red_edges, n, "red steps");
+    for leaf in ["\"x: 3\"", "\"z: 4\""] {
+        let line = dot.lines().find(|l| l.contains(leaf)).expect("the leaf is drawn");
+        assert!(line.contains("color = red"), "{line}");
+    }
 }

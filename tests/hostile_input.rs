@@ -9,7 +9,8 @@ use einrow::check::{collect_files, run_case, run_file_with, CaseResult};
 use einrow::formats::convert::{read_tensor, to_vespa, write_nested_json};
 use einrow::formats::vespa::{self, is_dimension_name, EncodeOptions, Tensor as VespaTensor};
 use einrow::infer::explain::render_error;
-use einrow::infer::program::Program;
+use einrow::infer::program::{Program, MAX_STATEMENTS};
+use einrow::numpy::{einsum_path, Optimize, PathOptions, MAX_REMAINING_TERMS};
 use einrow::project::{plan_einsum, run_plan, Concrete};
 use einrow::tensor::{DType, Tensor};
 use einrow::{Coded, ErrorCode};
@@ -147,6 +148,29 @@ fn pointwise_operand_counts_are_checked_in_cases_and_text() {
 
 /// A bad shape string in a declaration is reported with the declaration's line and a span
 /// into the shape text, rendered with carets like a step's spec.
+/// A program text of millions of statements needs about 500 bytes a statement to build, and
+/// the reader took up to 1 GiB of text: 6M statements (150 MB) ran out of memory under 4 GiB.
+/// The reader stops at the first line past [`MAX_STATEMENTS`], with its line and span.
+#[test]
+fn program_texts_past_the_statement_limit_are_a_resource_error() {
+    let mut text = "tensor x\n".repeat(MAX_STATEMENTS);
+    text.push_str("# the limit\n\n  y = pointwise x x\n");
+    let e = Program::parse_text(&text).expect_err("one statement too many");
+    assert_eq!((e.code(), e.line), (ErrorCode::Resource, MAX_STATEMENTS + 3), "{e}");
+    assert_eq!(e.span.map(|s| (s.start, s.end)), Some((2, 19)), "{e}");
+    text.truncate(text.len() - "  y = pointwise x x\n".len());
+    assert_eq!(Program::parse_text(&text).expect("at the limit").decls.len(), MAX_STATEMENTS);
+}
+
+/// The same limit for an `infer` case: its lists are counted before they are read.
+#[test]
+fn infer_cases_past_the_statement_limit_are_a_resource_error() {
+    let case = json!({"tensors": [{"name": "x"}], "steps": vec![Value::Null; MAX_STATEMENTS]});
+    let e = Program::from_case(&case).expect_err("one past the limit");
+    assert_eq!(e.code(), ErrorCode::Resource, "{e}");
+    assert!(e.to_string().contains(&MAX_STATEMENTS.to_string()), "{e}");
+}
+
 #[test]
 fn declaration_errors_carry_their_line_and_a_span() {
     let mut text: String = (0..1000).map(|i| format!("tensor x{i}: 3\n")).collect();
@@ -427,4 +451,77 @@ fn vespa_literals_are_read_and_printed_as_java_does() {
         vespa::encode_json(&t, opts),
         json!({"type": "tensor<int8>(k{},x[2])", "blocks": {"a": [1, -2], "b c": [3, 4]}})
     );
+}
+
+// ---- reports and operands linear in their input ----------------------------------------------
+
+/// The path report wrote the whole remaining einsum at every step: n operands made a report of
+/// n^2/2 terms (50k operands of one label ran out of memory). Past
+/// [`MAX_REMAINING_TERMS`] operands the remaining einsum names the first and the last ones
+/// around a count of the rest.
+#[test]
+fn a_path_report_over_many_operands_is_linear() {
+    let n = 2_000;
+    let spec = format!("{}->", vec!["ab"; n].join(","));
+    let shapes = vec![&[3usize, 3][..]; n];
+    let report = einsum_path(&spec, &shapes, &PathOptions::new(Optimize::Greedy)).expect("plans");
+    let steps = report.contractions();
+    assert_eq!(steps.len(), n - 1);
+    let written: usize = steps.iter().map(|c| c.remaining.len()).sum();
+    assert!(written < 4 * MAX_REMAINING_TERMS * n, "{written} bytes of remaining einsums");
+    let first = &steps[0].remaining;
+    assert!(first.contains(&format!(",[{} more],", n - 1 - MAX_REMAINING_TERMS)), "{first}");
+    assert!(first.starts_with("ab,ab,") && first.ends_with(",ab->"), "{first}");
+    let short = &steps[n - 1 - MAX_REMAINING_TERMS].remaining;
+    assert_eq!(short, &format!("{}->", vec!["ab"; MAX_REMAINING_TERMS].join(",")));
+    assert_eq!(steps[n - 2].remaining, "->");
+}
+
+/// A nested JSON operand was read into a JSON tree first (about 40 bytes a number): a 300 MB
+/// operand ran out of memory under 4 GiB. It is read straight into its values; its errors say
+/// where reading stopped.
+#[test]
+fn nested_json_operands_are_read_without_a_tree() {
+    let n = 1 << 20;
+    let text = format!("[{}]", vec!["[1.5,-2]"; n].join(","));
+    let t = read_tensor(&text).expect("reads").tensor;
+    assert_eq!(t.shape(), &[n, 2]);
+    let values = t.to_f64_vec();
+    assert_eq!((values[0], values[1], values[2 * n - 1]), (1.5, -2.0, -2.0));
+    for (bad, at) in [("[[1,2],\n [3]]", 11), ("[[1,2],[3,\"x\"]]", 12), ("[1,2", 3)] {
+        let e = read_tensor(bad).expect_err(bad);
+        assert_eq!(e.code(), ErrorCode::Syntax, "{bad}: {e}");
+        let Some(span) = e.span() else { panic!("{bad}: {e} has no span") };
+        assert_eq!(span.start, at, "{bad}: {e}");
+    }
+}
+
+/// An operand of more than 64 axes was analysed before its rank was checked: an ellipsis
+/// over n axes looked each of its dims up in a list of the others (n^2: 40k axes took 1.5 s,
+/// a case file's 10M axes hung), and the error then reported the einsum's other dimensions
+/// ("iterates over 1 dimensions ... at most 64"). The rank is checked first and named.
+#[test]
+fn operands_of_more_than_64_axes_are_named_at_once() {
+    use einrow::numpy::{einsum_shape, EinsumError};
+    let wide = vec![1usize; 1 << 20];
+    for (spec, shapes) in [("...->...", vec![&wide[..]]), ("i,...->", vec![&[3][..], &wide[..]])] {
+        let e = einsum_shape(spec, &shapes).expect_err("too many axes");
+        assert_eq!(e.code(), ErrorCode::Rank, "{e}");
+        let operand = shapes.len() - 1;
+        assert!(
+            matches!(e, EinsumError::OperandRank { operand: o, axes, .. } if o == operand && axes == wide.len()),
+            "{e}"
+        );
+        assert!(
+            e.to_string().contains(&format!("operand {operand} has {} axes", wide.len())),
+            "{e}"
+        );
+        assert_eq!(
+            e.span().map(|s| &spec[s.range()]),
+            Some(spec.split([',', '-']).nth(operand).unwrap())
+        );
+    }
+    let long = "a".repeat(100);
+    let e = einsum_shape(&long, &[&[1; 100][..]]).expect_err("100 axes");
+    assert!(e.to_string().contains("operand 0 has 100 axes"), "{e}");
 }

@@ -5,6 +5,7 @@
 //! format of case files, the runner's contract and the error codes are described in
 //! [`format`](mod@format).
 
+mod bounded;
 mod case;
 pub mod compare;
 mod einsum;
@@ -16,5 +17,6 @@ mod tensorstore;
 mod vespa;
 mod view;
 
+pub use bounded::{read_case, MAX_CASE_VALUES};
 pub use case::{CaseOutcome, CaseResult};
 pub use runner::{collect_files, run_case, run_file, run_file_with, RunError, MAX_WALK_ENTRIES};

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
+use super::bounded::{Bounded, MAX_CASE_VALUES};
 use super::case::{CaseOutcome, CaseResult};
 use super::{einsum, infer, parse, tensorstore, vespa, view};
 
@@ -78,7 +79,9 @@ pub fn run_file(path: &Path, keep: &dyn Fn(&str) -> bool) -> Result<Vec<CaseResu
 ///
 /// The file is read as a stream: only the case being run is held in memory (not the whole
 /// document), so a file of any size runs in the memory of its largest case. Cases before a
-/// syntax error later in the file have run (and been reported) when the error is returned.
+/// syntax error later in the file have run (and been reported) when the error is returned. A
+/// case of more than [`MAX_CASE_VALUES`] JSON values fails with a `resource` error without
+/// being held whole.
 pub fn run_file_with(
     path: &Path,
     keep: &dyn Fn(&str) -> bool,
@@ -86,14 +89,22 @@ pub fn run_file_with(
 ) -> Result<(), RunError> {
     let f = std::fs::File::open(path).map_err(|e| io_error(path, e))?;
     let file = path.display().to_string();
-    let mut on_case = |case: Value| {
+    let mut on_case = |case: Value, too_large: bool| {
         let text = |key: &str| case.get(key).and_then(Value::as_str);
         let kind = text("kind").unwrap_or("").to_string();
         if !keep(&kind) {
             return;
         }
         let id = text("id").unwrap_or("?").to_string();
-        let (pass, detail) = match run_owned_case(case) {
+        let outcome = if too_large {
+            Err(format!(
+                "error [resource]: the case holds more than {MAX_CASE_VALUES} JSON values (a \
+                 guard on memory; split the case)"
+            ))
+        } else {
+            run_owned_case(case)
+        };
+        let (pass, detail) = match outcome {
             Ok(()) => (true, String::new()),
             Err(d) => (false, d),
         };
@@ -113,7 +124,7 @@ pub fn run_file_with(
 /// whose elements are read one at a time and handed to `on_case`. Its value says whether the
 /// file had a `cases` member.
 struct CaseFile<'a> {
-    on_case: &'a mut dyn FnMut(Value),
+    on_case: &'a mut dyn FnMut(Value, bool),
 }
 
 impl<'de> DeserializeSeed<'de> for CaseFile<'_> {
@@ -147,7 +158,7 @@ impl<'de> Visitor<'de> for CaseFile<'_> {
 
 /// The `cases` list, read element by element.
 struct Cases<'a> {
-    on_case: &'a mut dyn FnMut(Value),
+    on_case: &'a mut dyn FnMut(Value, bool),
 }
 
 impl<'de> DeserializeSeed<'de> for Cases<'_> {
@@ -166,10 +177,14 @@ impl<'de> Visitor<'de> for Cases<'_> {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        while let Some(case) = seq.next_element::<Value>()? {
-            (self.on_case)(case);
+        loop {
+            let mut seen = 0;
+            let bounded = Bounded { seen: &mut seen, limit: MAX_CASE_VALUES };
+            let Some(case) = seq.next_element_seed(bounded)? else {
+                return Ok(());
+            };
+            (self.on_case)(case, seen > MAX_CASE_VALUES);
         }
-        Ok(())
     }
 }
 

@@ -33,6 +33,12 @@ pub enum ConvertError {
         /// Where (a byte span of the text, when known).
         span: Option<Span>,
     },
+    /// Room for the values of a nested JSON array that the system cannot allocate.
+    #[error("cannot allocate room for {values} values")]
+    Allocation {
+        /// The values read when allocation failed.
+        values: usize,
+    },
     /// A Vespa literal error.
     #[error(transparent)]
     Vespa(#[from] VespaError),
@@ -54,11 +60,23 @@ impl Coded for ConvertError {
     fn code(&self) -> ErrorCode {
         match self {
             ConvertError::Json { .. } => ErrorCode::Syntax,
+            ConvertError::Allocation { .. } => ErrorCode::Value,
             ConvertError::Vespa(e) => e.code(),
             ConvertError::Unsupported(_) => ErrorCode::Unsupported,
             ConvertError::Tensor(e) => e.code(),
             ConvertError::Einsum(e) => e.code(),
             ConvertError::Io(_) => ErrorCode::Io,
+        }
+    }
+}
+
+impl ConvertError {
+    /// The byte span of the text read where the error is (JSON and Vespa readers), if known.
+    pub fn span(&self) -> Option<Span> {
+        match self {
+            ConvertError::Json { span, .. } => *span,
+            ConvertError::Vespa(e) => Some(e.span()),
+            _ => None,
         }
     }
 }
@@ -83,15 +101,14 @@ pub fn read_tensor(text: &str) -> Result<NamedTensor, ConvertError> {
         };
         return from_vespa(&v);
     }
-    let json: Value = serde_json::from_str(text).map_err(|e| ConvertError::Json {
-        message: format!("not a nested JSON array: {e}"),
-        span: None,
-    })?;
-    let (shape, data) = nested(&json)?;
+    let (shape, data) = read_nested(text)?;
     Ok(NamedTensor { tensor: Tensor::from_vec(&shape, data)?, names: None })
 }
 
-/// The shape and row-major values of a nested JSON array.
+pub use super::nested::read_nested;
+
+/// The shape and row-major values of a nested JSON array already read as a tree
+/// ([`read_nested`] reads one from text without a tree).
 pub fn nested(v: &Value) -> Result<(Vec<usize>, Vec<f64>), ConvertError> {
     let mut shape = Vec::new();
     let mut probe = v;

@@ -147,8 +147,10 @@
 //! `parse_spec` (the front ends on arbitrary text), `solve_graph` (well-formed programs
 //! interpreted from the bytes, or the bytes as program text: no panic, termination, solutions
 //! pass the checker), `kernel` (numpy einsum on strided views from the bytes against the naive
-//! reference) and `formats` (the Vespa and TensorStore readers). cargo-fuzz needs nightly
-//! features; on a stable toolchain:
+//! reference), `formats` (the Vespa and TensorStore readers) and `einsum_path` (numpy
+//! subscripts, shapes, a strategy or explicit path and a memory limit from text: a planned
+//! path contracts every operand into one; seeds in `fuzz/seeds/einsum_path`). cargo-fuzz
+//! needs nightly features; on a stable toolchain:
 //!
 //! ```text
 //! cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run solve_graph -- -max_total_time=600

@@ -3,7 +3,9 @@
 
 use serde_json::Value;
 
-use super::program::{op_from_name, text_arity, Decl, Program, ProgramError, Stmt, OP_NAMES};
+use super::program::{
+    op_from_name, text_arity, Decl, Program, ProgramError, Stmt, MAX_STATEMENTS, OP_NAMES,
+};
 use crate::code::ErrorCode;
 use crate::diagnostic::closest;
 
@@ -21,7 +23,9 @@ impl Program {
     /// list of `args`) are required. Every member is checked for its type: a shape that is not
     /// a string or `null`, an argument that is not a name, a list given as an object are
     /// `syntax` errors naming the place (`tensors[0].shape`), never read as "nothing known" or
-    /// dropped. A `pointwise*` step with the wrong operand count is an `arity` error.
+    /// dropped. A `pointwise*` step with the wrong operand count is an `arity` error; more than
+    /// [`MAX_STATEMENTS`](super::program::MAX_STATEMENTS) tensors and steps in all a `resource`
+    /// error.
     pub fn from_case(case: &Value) -> Result<Program, ProgramError> {
         if !case.is_object() {
             return Err(ProgramError::syntax(
@@ -34,6 +38,18 @@ impl Program {
                 0,
                 "this is a case file, not an infer case: run its cases with `einrow check`",
             ));
+        }
+        let len = |key: &str| case.get(key).and_then(Value::as_array).map_or(0, Vec::len);
+        if len("tensors") + len("steps") > MAX_STATEMENTS {
+            let mut e = ProgramError::syntax(
+                0,
+                &format!(
+                    "the case has more than {MAX_STATEMENTS} tensors and steps (a guard on \
+                     memory; split the program)"
+                ),
+            );
+            e.code = ErrorCode::Resource;
+            return Err(e);
         }
         let mut p = Program::default();
         for (i, t) in list(case, "tensors")?.iter().enumerate() {

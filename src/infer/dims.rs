@@ -215,13 +215,13 @@ impl Solver {
 
     fn var_le_var(&mut self, x: DimVar, y: DimVar) -> Outcome {
         // A reverse link closes a cycle: the two are equal.
-        if self.env.dim_info[x.index()].lower().contains(&y) {
+        if self.env.dim_info[x.index()].has_lower(y) {
             self.push(Constraint::DimEq(Dim::Var(x), Dim::Var(y)));
             return Outcome::Done;
         }
-        if !self.env.dim_info[x.index()].upper().contains(&y) {
-            self.env.dim_info[x.index()].facts_mut().upper.push(y);
-            self.env.dim_info[y.index()].facts_mut().lower.push(x);
+        if !self.env.dim_info[x.index()].has_upper(y) {
+            self.env.dim_info[x.index()].facts_mut().add_upper(y);
+            self.env.dim_info[y.index()].facts_mut().add_lower(x);
             self.env.linked_dims.push(x);
         }
         if let Some(cap) = self.env.dim_info[x.index()].cap().cloned() {

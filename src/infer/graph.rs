@@ -29,6 +29,7 @@ pub use identity::GraphId;
 pub use labels::StepLabels;
 pub(crate) use probe::SolvedAxes;
 pub(crate) use settings::{SetDimAt, SetDimRecord};
+pub use steps::MAX_GRAPH_AXES;
 use steps::{usage, SpecCache, TextHasher};
 pub use typed::{Leaf, ShapeBuilder, TensorSizes};
 
@@ -208,6 +209,8 @@ pub struct Graph {
     capture: Option<Box<[Name]>>,
     /// The row variables of the last spec step added while capturing.
     captured_rows: SmallVec<[(Name, crate::ids::RowVar); 2]>,
+    /// The most variables and stored axes the graph holds (see [`Graph::set_axis_limit`]).
+    axis_limit: usize,
 }
 
 impl Default for Graph {
@@ -242,6 +245,7 @@ impl Graph {
             handles: Vec::new(),
             capture: None,
             captured_rows: SmallVec::new(),
+            axis_limit: MAX_GRAPH_AXES,
         }
     }
 

@@ -1,6 +1,8 @@
 //! What the solver knows about an unbound variable, kept small: most variables never get a
 //! bound, a link or a cap, so those facts live in a box that only exists when there are some.
 
+use std::collections::HashSet;
+
 use smallvec::SmallVec;
 
 use super::constraint::OriginId;
@@ -22,6 +24,64 @@ pub struct DimFacts {
     pub cap: Option<Dim>,
     /// A lower bound on the size (from fixed indices).
     pub at_least: u64,
+    /// `lower` and `upper` as sets, once one of them is long (a label shared by many operands
+    /// gains a link per operand): adding a link then looks it up in O(1), not in the list.
+    sets: Option<Box<LinkSets>>,
+}
+
+/// The sets of [`DimFacts::sets`].
+#[derive(Clone, Debug, Default)]
+struct LinkSets {
+    lower: HashSet<DimVar>,
+    upper: HashSet<DimVar>,
+}
+
+/// The length of a link list past which its facts keep the links in sets too.
+const LONG_LINKS: usize = 16;
+
+impl DimFacts {
+    /// Whether `v` is among the variables known to refine this one.
+    pub fn has_lower(&self, v: DimVar) -> bool {
+        match &self.sets {
+            Some(s) => s.lower.contains(&v),
+            None => self.lower.contains(&v),
+        }
+    }
+
+    /// Whether `v` is among the variables this one refines.
+    pub fn has_upper(&self, v: DimVar) -> bool {
+        match &self.sets {
+            Some(s) => s.upper.contains(&v),
+            None => self.upper.contains(&v),
+        }
+    }
+
+    /// Adds a variable known to refine this one.
+    pub fn add_lower(&mut self, v: DimVar) {
+        self.lower.push(v);
+        self.index_links();
+        if let Some(s) = &mut self.sets {
+            s.lower.insert(v);
+        }
+    }
+
+    /// Adds a variable this one refines.
+    pub fn add_upper(&mut self, v: DimVar) {
+        self.upper.push(v);
+        self.index_links();
+        if let Some(s) = &mut self.sets {
+            s.upper.insert(v);
+        }
+    }
+
+    /// Builds the sets when a list becomes long.
+    fn index_links(&mut self) {
+        if self.sets.is_none() && self.lower.len().max(self.upper.len()) > LONG_LINKS {
+            let lower = self.lower.iter().copied().collect();
+            let upper = self.upper.iter().copied().collect();
+            self.sets = Some(Box::new(LinkSets { lower, upper }));
+        }
+    }
 }
 
 /// What is known about a dim variable (kept at its root): 16 bytes, with its facts (when it
@@ -65,6 +125,16 @@ impl DimInfo {
     /// Marks (or unmarks) the variable as a discardable concatenation component.
     pub fn set_discardable(&mut self, on: bool) {
         self.name = if on { self.name | DISCARDABLE } else { self.name & NO_NAME };
+    }
+
+    /// Whether `v` is known to refine this one.
+    pub fn has_lower(&self, v: DimVar) -> bool {
+        self.facts.as_ref().is_some_and(|f| f.has_lower(v))
+    }
+
+    /// Whether this one refines `v`.
+    pub fn has_upper(&self, v: DimVar) -> bool {
+        self.facts.as_ref().is_some_and(|f| f.has_upper(v))
     }
 
     /// Variables known to refine this one.

@@ -42,7 +42,7 @@ mod warnings;
 pub use error::{AxisRef, Conflict, Hop, InferError, Place, SetBy, ShapeError, Side, Trace};
 pub use graph::{
     Captured, Graph, GraphId, Handle, HandleKind, Leaf, RecordedTexts, ShapeBuilder, Step,
-    StepLabels, StepSpec, TensorEntry, TensorSizes,
+    StepLabels, StepSpec, TensorEntry, TensorSizes, MAX_GRAPH_AXES,
 };
 pub use op::OpKind;
 pub use scheme::{Instance, Scheme};

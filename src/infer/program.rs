@@ -188,8 +188,8 @@ pub struct ProgramError {
     pub line: usize,
     /// What is wrong.
     pub message: String,
-    /// Its class: `syntax`, `name` for an unknown op, or `arity` for a step with the wrong
-    /// number of operands.
+    /// Its class: `syntax`, `name` for an unknown op, `arity` for a step with the wrong
+    /// number of operands, or `resource` for a text past [`MAX_STATEMENTS`].
     pub code: ErrorCode,
     /// The offending text: a byte range of the line as written (text programs).
     pub span: Option<Span>,
@@ -306,6 +306,9 @@ impl Program {
     /// Reads the text format. `pointwise` takes any number of operands; `pointwise_un` and
     /// `pointwise3` must have 1 and 3 (an `arity` error saying so); other ops check their
     /// operands when built.
+    ///
+    /// A program of more than [`MAX_STATEMENTS`] declarations and statements is a `resource`
+    /// error at the first line past the limit.
     pub fn parse_text(text: &str) -> Result<Program, ProgramError> {
         let mut p = Program::default();
         for (i, raw) in text.lines().enumerate() {
@@ -316,6 +319,9 @@ impl Program {
             }
             // Spans are into the line as written: `line` starts `at` bytes in.
             let at = code.len() - code.trim_start().len();
+            if p.decls.len() + p.stmts.len() == MAX_STATEMENTS {
+                return Err(too_many_statements(i + 1).at(Span::new(at, at + line.len())));
+            }
             let err = |m: &str| ProgramError::syntax(i + 1, m);
             if let Some(rest) = line.strip_prefix("tensor ").or_else(|| line.strip_prefix("param "))
             {
@@ -395,6 +401,24 @@ impl Program {
             latest.define(&s.out);
         }
         Ok(())
+    }
+}
+
+/// The most declarations and statements a program holds, as text or as an `infer` case
+/// (building one takes about 500 bytes a statement, 1 GiB at this limit; the text reader stops
+/// at the line past it).
+pub const MAX_STATEMENTS: usize = 1 << 21;
+
+fn too_many_statements(line: usize) -> ProgramError {
+    ProgramError {
+        line,
+        message: format!(
+            "the program has more than {MAX_STATEMENTS} declarations and statements (a guard \
+             on memory; split the program)"
+        ),
+        code: ErrorCode::Resource,
+        span: None,
+        help: None,
     }
 }
 

@@ -30,6 +30,18 @@ pub enum EinsumError {
         /// The limit.
         max: usize,
     },
+    /// An operand with more axes than numpy's limit of 64 on an array's dimensions.
+    #[error("operand {operand} has {axes} axes; numpy arrays have at most {max}")]
+    OperandRank {
+        /// The operand (from 0).
+        operand: usize,
+        /// Its axes.
+        axes: usize,
+        /// The limit.
+        max: usize,
+        /// The operand's term.
+        span: Span,
+    },
     /// A different number of terms and operands (numpy: operand count).
     #[error("the spec has {terms} input terms but {operands} operands were given")]
     Arity {
@@ -162,6 +174,7 @@ impl EinsumError {
             | EinsumError::Mismatch { span, .. }
             | EinsumError::EllipsisMismatch { span, .. }
             | EinsumError::EllipsisDropped { span, .. }
+            | EinsumError::OperandRank { span, .. }
             | EinsumError::NotALabel { span } => Some(*span),
             _ => None,
         }
@@ -173,7 +186,9 @@ impl Coded for EinsumError {
         match self {
             EinsumError::Spec(e) => e.code(),
             EinsumError::Arity { .. } => ErrorCode::Arity,
-            EinsumError::Rank { .. } | EinsumError::TooManyDims { .. } => ErrorCode::Rank,
+            EinsumError::Rank { .. }
+            | EinsumError::TooManyDims { .. }
+            | EinsumError::OperandRank { .. } => ErrorCode::Rank,
             EinsumError::Diagonal { .. }
             | EinsumError::Mismatch { .. }
             | EinsumError::EllipsisMismatch { .. } => ErrorCode::Mismatch,

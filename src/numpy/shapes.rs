@@ -57,6 +57,12 @@ pub fn analyze(spec: &NumpySpec, shapes: &[&[usize]]) -> Result<Analysis, Einsum
     if spec.inputs.len() != shapes.len() {
         return Err(EinsumError::Arity { terms: spec.inputs.len(), operands: shapes.len() });
     }
+    // Checked first: the analysis below looks labels up in a list as long as the widest
+    // ellipsis.
+    if let Some((operand, s)) = shapes.iter().enumerate().find(|(_, s)| s.len() > MAX_DIMS) {
+        let span = spec.inputs[operand].span;
+        return Err(EinsumError::OperandRank { operand, axes: s.len(), max: MAX_DIMS, span });
+    }
     let mut terms: Vec<Term> = spec
         .inputs
         .iter()
@@ -110,7 +116,7 @@ pub fn analyze(spec: &NumpySpec, shapes: &[&[usize]]) -> Result<Analysis, Einsum
     }
     let output = output_labels(spec, &terms, &mut labels, &mut sizes, &ell)?;
     let summed = (0..labels.len()).filter(|l| !output.contains(l)).count();
-    if output.len() + summed > MAX_DIMS || shapes.iter().any(|s| s.len() > MAX_DIMS) {
+    if output.len() + summed > MAX_DIMS {
         let dims = output.len() + summed;
         return Err(EinsumError::TooManyDims { dims, output: output.len(), summed, max: MAX_DIMS });
     }

@@ -130,9 +130,18 @@ fn read_program(
     source: Option<&Source>,
 ) -> Result<Program, Box<Diagnostic>> {
     match source {
-        None => serde_json::from_str(text)
-            .map_err(|e| Box::new(Diagnostic::error(ErrorCode::Syntax, format!("{file}: {e}"))))
-            .and_then(|v| Program::from_case(&v).map_err(|e| Box::new(e.to_diagnostic(None)))),
+        None => match einrow::check::read_case(text) {
+            Err(e) => Err(Box::new(Diagnostic::error(ErrorCode::Syntax, format!("{file}: {e}")))),
+            Ok(None) => Err(Box::new(Diagnostic::error(
+                ErrorCode::Resource,
+                format!(
+                    "{file}: the case holds more than {} JSON values (a guard on memory; split \
+                     the program)",
+                    einrow::check::MAX_CASE_VALUES
+                ),
+            ))),
+            Ok(Some(v)) => Program::from_case(&v).map_err(|e| Box::new(e.to_diagnostic(None))),
+        },
         Some(src) => Program::parse_text(text)
             .map_err(|e| Box::new(e.to_diagnostic(src.line(e.line).filter(|_| e.line > 0)))),
     }

@@ -25,6 +25,10 @@ use crate::run_plan::NumpyPlan;
 /// `--threads` may ask for at most this many worker threads per available CPU.
 pub const THREADS_PER_CPU: usize = 4;
 
+/// `--bench` may ask for at most this many timed runs: each run's time is kept for the median
+/// (16 bytes a run), so the count bounds the memory as well as the time asked for.
+pub const MAX_BENCH_RUNS: usize = 1_000_000;
+
 /// Arguments of `einrow run`.
 #[derive(clap::Args)]
 pub struct Args {
@@ -40,7 +44,7 @@ pub struct Args {
     /// (integer and bool types hold the random values truncated toward zero).
     #[arg(long, default_value = "f64")]
     pub dtype: String,
-    /// Time N runs after a warm-up and print `median: <ms> ms`.
+    /// Time N runs after a warm-up and print `median: <ms> ms` (at most 1000000 runs).
     #[arg(long)]
     pub bench: Option<usize>,
     /// Worker threads (default: one per CPU). At most 4 per available CPU: a larger count is
@@ -67,7 +71,7 @@ pub struct Args {
     #[arg(long, requires = "vespa_names")]
     pub vespa_json: bool,
     /// Operands are Vespa tensors joined on equal dimension names; SPEC names the output's.
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["random", "bench", "plan", "optimize"])]
     pub named: bool,
     #[command(flatten)]
     pub report: ReportArgs,
@@ -76,7 +80,7 @@ pub struct Args {
 /// Runs `einrow run`: exit 0 when the result is printed, 1 on an error (or a denied warning).
 pub fn run(args: &Args, out: &mut Out) -> ExitCode {
     let mut diags = Vec::new();
-    let outcome = match thread_count(args.threads) {
+    let outcome = match bench_runs(args.bench).and_then(|()| thread_count(args.threads)) {
         Ok(threads) => match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
             Ok(pool) => pool.install(|| execute(args, &mut diags)),
             Err(e) => Err(Box::new(Diagnostic::error(ErrorCode::Io, e.to_string()))),
@@ -101,6 +105,21 @@ fn thread_count(asked: Option<usize>) -> Result<usize, Box<Diagnostic>> {
         ))),
         Some(n) => Ok(n),
         None => Ok(0),
+    }
+}
+
+/// Checks the run count of `--bench`: above [`MAX_BENCH_RUNS`] a `value` error that states
+/// the cap.
+fn bench_runs(asked: Option<usize>) -> Result<(), Box<Diagnostic>> {
+    match asked {
+        Some(n) if n > MAX_BENCH_RUNS => Err(Box::new(Diagnostic::error(
+            ErrorCode::Value,
+            format!(
+                "--bench {n} is above the cap of {MAX_BENCH_RUNS} runs (the time of every run \
+                 is kept for the median)"
+            ),
+        ))),
+        _ => Ok(()),
     }
 }
 
@@ -224,15 +243,20 @@ fn f64_data(t: &Tensor) -> Result<Cow<'_, [f64]>, Failure> {
     t.try_to_f64_vec().map(Cow::Owned).map_err(coded)
 }
 
+/// The text of operand `i` as given: `@path` reads the file (at most 1 GiB).
+pub fn operand_text(i: usize, text: &str) -> Result<Cow<'_, str>, Failure> {
+    match text.strip_prefix('@') {
+        Some(path) => crate::input::read_text(path).map(Cow::Owned).map_err(|e| {
+            Box::new(Diagnostic::error(ErrorCode::Io, format!("operand {i}: {path}: {e}")))
+        }),
+        None => Ok(Cow::Borrowed(text)),
+    }
+}
+
 fn operands(args: &Args) -> Result<Vec<NamedTensor>, Failure> {
     let mut out = Vec::new();
     for (i, text) in args.operands.iter().enumerate() {
-        let text = match text.strip_prefix('@') {
-            Some(path) => crate::input::read_text(path).map_err(|e| {
-                Box::new(Diagnostic::error(ErrorCode::Io, format!("operand {i}: {path}: {e}")))
-            })?,
-            None => text.clone(),
-        };
+        let text = operand_text(i, text)?;
         out.push(read_tensor(&text).map_err(|e| {
             let code = einrow::Coded::code(&e);
             Box::new(Diagnostic::error(code, format!("operand {i}: {e}")))

@@ -205,7 +205,8 @@ fn print_dense(
 pub fn run_named(args: &Args) -> Result<Outcome, Failure> {
     let mut vs = Vec::new();
     for (i, text) in args.operands.iter().enumerate() {
-        let v = VespaTensor::from_literal(text, None).map_err(|e| {
+        let text = crate::run_cmd::operand_text(i, text)?;
+        let v = VespaTensor::from_literal(&text, None).map_err(|e| {
             Box::new(Diagnostic::error(einrow::Coded::code(&e), format!("operand {i}: {e}")))
         })?;
         vs.push(v);

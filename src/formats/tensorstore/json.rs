@@ -86,7 +86,7 @@ fn parse_text(text: &str) -> TsResult<Value> {
 }
 
 /// The byte offset of 1-based `line` and `column` (serde_json's error position).
-fn byte_offset(text: &str, line: usize, column: usize) -> usize {
+pub(crate) fn byte_offset(text: &str, line: usize, column: usize) -> usize {
     let line_start: usize =
         text.split_inclusive('\n').take(line.saturating_sub(1)).map(str::len).sum();
     (line_start + column.saturating_sub(1)).min(text.len())

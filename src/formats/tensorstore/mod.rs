@@ -59,6 +59,7 @@ pub use expr_json::dim_expr_from_json;
 pub use interval::{
     Interval, OptInterval, INF_INDEX, INF_SIZE, MAX_FINITE_INDEX, MAX_RANK, MIN_FINITE_INDEX,
 };
+pub(crate) use json::byte_offset;
 pub use json::{from_json, to_json, JsonForm};
 pub use json_read::{
     domain_from_json, transform_from_json, transform_from_json_with_ranks, RankConstraint,

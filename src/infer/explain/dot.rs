@@ -19,10 +19,18 @@ pub fn to_dot(g: &Graph) -> String {
 /// solved yet show `?` (a graph whose solving failed is drawn as far as it got).
 pub fn to_dot_marked(g: &Graph, steps: &[StepId], tensors: &[TensorId]) -> String {
     let mut out = String::from("digraph {\n");
-    for i in 0..g.tensor_count() {
+    // The marks as flags by index: an error's trace can list every step of the program.
+    let flags = |n: usize, marked: &mut dyn Iterator<Item = usize>| {
+        let mut on = vec![false; n];
+        marked.filter(|&i| i < n).for_each(|i| on[i] = true);
+        on
+    };
+    let red_tensors = flags(g.tensor_count(), &mut tensors.iter().map(|t| t.index()));
+    let red_steps = flags(g.steps().len(), &mut steps.iter().map(|s| s.index()));
+    for (i, &red) in red_tensors.iter().enumerate() {
         let t = TensorId::from_index(i);
         let label = format!("{}: {}", g.name(t), shape_text(g, t));
-        let mark = if tensors.contains(&t) { ", color = red, fontcolor = red" } else { "" };
+        let mark = if red { ", color = red, fontcolor = red" } else { "" };
         let _ = writeln!(out, "    {i} [ label = {} {mark}]", quoted(&label));
     }
     for (k, step) in g.steps().iter().enumerate() {
@@ -30,8 +38,7 @@ pub fn to_dot_marked(g: &Graph, steps: &[StepId], tensors: &[TensorId]) -> Strin
             Some(s) => format!("{} {s}", step.op),
             None => step.op.to_string(),
         };
-        let marked = steps.contains(&StepId::from_index(k));
-        let mark = if marked { ", color = red, fontcolor = red, penwidth = 2" } else { "" };
+        let mark = if red_steps[k] { ", color = red, fontcolor = red, penwidth = 2" } else { "" };
         for a in &step.args {
             let _ = writeln!(
                 out,

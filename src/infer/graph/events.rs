@@ -62,6 +62,7 @@ impl Graph {
     pub(super) fn empty_like(&self) -> Graph {
         let mut g = Graph::new();
         g.direct = self.direct;
+        g.axis_limit = self.axis_limit;
         // The same graph, rebuilt: its handles stay valid.
         g.id = self.id;
         g

@@ -37,6 +37,7 @@ impl Graph {
             handles: self.handles.clone(),
             capture: None,
             captured_rows: SmallVec::new(),
+            axis_limit: self.axis_limit,
         }
     }
 

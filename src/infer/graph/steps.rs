@@ -162,7 +162,56 @@ impl Graph {
         };
         self.steps.push(Step { op, out, args: SmallVec::from_slice(args), spec: parsed, labels });
         self.solver.run()?;
+        self.check_stored(step)?;
         Ok(out)
+    }
+
+    /// Sets the most variables and stored axes the graph may hold ([`MAX_GRAPH_AXES`] unless
+    /// set): the step that takes it past the limit fails with a `resource` error (and is not
+    /// added). A step's result can be as wide as its operands whatever the length of its
+    /// text, so without a bound a short program (a wide leaf read by many steps) needs memory
+    /// of its rank times its steps.
+    ///
+    /// ```
+    /// use einrow::infer::{Graph, OpKind};
+    /// use einrow::ErrorCode;
+    /// let mut g = Graph::new();
+    /// g.set_axis_limit(100);
+    /// let x = g.declare("x", Some("2,2,2,2,2,2,2,2,2,2"), false)?;
+    /// let mut t = x;
+    /// let e = loop {
+    ///     match g.add_step(OpKind::Pointwise, &[t, x], None) {
+    ///         Ok(next) => t = next,
+    ///         Err(e) => break e,
+    ///     }
+    /// };
+    /// assert_eq!(einrow::Coded::code(&e), ErrorCode::Resource);
+    /// assert!(g.steps().len() < 10);
+    /// # Ok::<(), einrow::infer::InferError>(())
+    /// ```
+    pub fn set_axis_limit(&mut self, limit: usize) {
+        self.axis_limit = limit;
+    }
+
+    /// The most variables and stored axes the graph may hold (see [`Graph::set_axis_limit`]).
+    pub fn axis_limit(&self) -> usize {
+        self.axis_limit
+    }
+
+    /// A `resource` error once the graph holds more than its axis limit.
+    fn check_stored(&self, step: StepId) -> Result<(), InferError> {
+        let env = &self.solver.env;
+        let held = env.dim_count() + env.row_count() + env.store.dim_len();
+        let limit = self.axis_limit;
+        if held <= limit {
+            return Ok(());
+        }
+        let message = format!(
+            "shape inference stopped: the program's shapes hold more than {limit} axes and \
+             variables in all (a guard on memory; split the program, or give its wide tensors \
+             fewer axes)"
+        );
+        Err(with_step(InferError::shape(ErrorCode::Resource, message), step))
     }
 
     /// Marks a step's operands and result for closing at the next solve.
@@ -272,6 +321,12 @@ impl Graph {
         }
     }
 }
+
+/// The most variables and stored axes a [`Graph`] holds unless [`Graph::set_axis_limit`]
+/// says otherwise (each takes 8 to 16 bytes in the solver's tables, about 1 GiB in all): a
+/// step past it fails with a `resource` error. Programs of a million operations hold a few
+/// per operation.
+pub const MAX_GRAPH_AXES: usize = 1 << 26;
 
 pub(super) fn usage(code: ErrorCode, message: String) -> InferError {
     InferError::Usage { code, message }

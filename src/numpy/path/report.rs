@@ -33,6 +33,19 @@ pub struct Contraction {
 /// The most terms a [`Contraction::remaining`] lists in full. Past it, half of them are
 /// shown first and half last, the rest counted: each line of the report of an einsum of n
 /// operands is bounded, and the report is linear in n rather than quadratic.
+///
+/// ```
+/// use einrow::numpy::{einsum_path, Optimize, PathOptions, MAX_REMAINING_TERMS};
+/// let n = MAX_REMAINING_TERMS + 10;
+/// let spec = format!("{}->", vec!["i"; n].join(","));
+/// let shapes = vec![&[3usize][..]; n];
+/// let report = einsum_path(&spec, &shapes, &PathOptions::new(Optimize::Greedy))?;
+/// // The first step contracts two operands: n - 1 are left.
+/// let first = &report.contractions()[0].remaining;
+/// assert!(first.contains(&format!(",[{} more],", n - 1 - MAX_REMAINING_TERMS)), "{first}");
+/// assert_eq!(report.contractions().last().unwrap().remaining, "->");
+/// # Ok::<(), einrow::numpy::EinsumError>(())
+/// ```
 pub const MAX_REMAINING_TERMS: usize = 64;
 
 /// The remaining einsum of a step: the terms of `list`, at most [`MAX_REMAINING_TERMS`] of
