@@ -146,8 +146,6 @@ fn pointwise_operand_counts_are_checked_in_cases_and_text() {
     assert!(Program::parse_text("tensor a: 2\nb = pointwise3 a a a\n").is_ok());
 }
 
-/// A bad shape string in a declaration is reported with the declaration's line and a span
-/// into the shape text, rendered with carets like a step's spec.
 /// A program text of millions of statements needs about 500 bytes a statement to build, and
 /// the reader took up to 1 GiB of text: 6M statements (150 MB) ran out of memory under 4 GiB.
 /// The reader stops at the first line past [`MAX_STATEMENTS`], with its line and span.
@@ -162,6 +160,18 @@ fn program_texts_past_the_statement_limit_are_a_resource_error() {
     assert_eq!(Program::parse_text(&text).expect("at the limit").decls.len(), MAX_STATEMENTS);
 }
 
+/// A byte-order mark before the first statement (some editors write one) is skipped, and
+/// spans still point into the line as written.
+#[test]
+fn a_byte_order_mark_before_a_program_is_skipped() {
+    let p =
+        Program::parse_text("\u{feff}tensor a: 2,3\nb = transpose \"ij=>ji\" a\n").expect("parses");
+    assert_eq!((p.decls.len(), p.stmts.len()), (1, 1));
+    let e = Program::parse_text("\u{feff}  what\n").expect_err("not a statement");
+    assert_eq!((e.code(), e.line), (ErrorCode::Syntax, 1), "{e}");
+    assert_eq!(e.span.map(|s| (s.start, s.end)), Some((5, 9)), "{e}");
+}
+
 /// The same limit for an `infer` case: its lists are counted before they are read.
 #[test]
 fn infer_cases_past_the_statement_limit_are_a_resource_error() {
@@ -171,6 +181,8 @@ fn infer_cases_past_the_statement_limit_are_a_resource_error() {
     assert!(e.to_string().contains(&MAX_STATEMENTS.to_string()), "{e}");
 }
 
+/// A bad shape string in a declaration is reported with the declaration's line and a span
+/// into the shape text, rendered with carets like a step's spec.
 #[test]
 fn declaration_errors_carry_their_line_and_a_span() {
     let mut text: String = (0..1000).map(|i| format!("tensor x{i}: 3\n")).collect();

@@ -313,12 +313,14 @@ impl Program {
         let mut p = Program::default();
         for (i, raw) in text.lines().enumerate() {
             let code = raw.split('#').next().unwrap_or("");
-            let line = code.trim();
+            // A byte-order mark some editors write first is not part of the statement.
+            let body = if i == 0 { code.trim_start_matches('\u{feff}') } else { code };
+            let line = body.trim();
             if line.is_empty() {
                 continue;
             }
             // Spans are into the line as written: `line` starts `at` bytes in.
-            let at = code.len() - code.trim_start().len();
+            let at = code.len() - body.trim_start().len();
             if p.decls.len() + p.stmts.len() == MAX_STATEMENTS {
                 return Err(too_many_statements(i + 1).at(Span::new(at, at + line.len())));
             }
