@@ -34,8 +34,8 @@ pub use error::EinsumError;
 pub use optimized::{einsum_optimized, einsum_optimized_with};
 pub use path::{
     einsum_path, greedy, Contraction, MemoryLimit, Optimize, PathError, PathOptions, PathReport,
-    PathStep, Planner, Step, AUTO_DP_BUDGET, AUTO_OPTIMAL_MAX_OPERANDS, DP_BUDGET,
-    MAX_REMAINING_TERMS, OPTIMAL_MAX_OPERANDS,
+    PathStep, Planner, Step, AUTO_DP_BUDGET, AUTO_OPTIMAL_MAX_OPERANDS, CAPPED_PARTNERS, DP_BUDGET,
+    GREEDY_BUDGET, MAX_REMAINING_TERMS, OPTIMAL_MAX_OPERANDS,
 };
 pub use shapes::{analyze, Analysis, Label};
 pub use sublist::{

@@ -13,10 +13,22 @@
 //! With a memory limit (einrow's rule; opt_einsum switches to a branch search instead): a pair
 //! whose result exceeds the limit is never a candidate, and when the remaining tensors cannot
 //! be combined pairwise within the limit, the last step contracts all of them at once (no
-//! intermediate). Without a limit the path equals opt_einsum's.
+//! intermediate).
+//!
+//! The work is bounded (einrow's rule): opt_einsum compares every pair of tensors sharing a
+//! summed label, which for many operands of distinct label sets is quadratic. At most
+//! [`GREEDY_BUDGET`] pairs are examined in full, a pair counted once per summed label its
+//! tensors share (and each new result counted against every live tensor holding one of its
+//! summed labels); a search that would examine more pairs caps, from then on, each tensor's
+//! partners to the first [`CAPPED_PARTNERS`] live tensors (by SSA id) per shared label, so
+//! the rest of the path costs O(n · labels · [`CAPPED_PARTNERS`] · log n). Without a limit,
+//! and within the budget, the path equals opt_einsum's.
+//!
+//! Live tensors per summed label sit in an ordered map by SSA id: a contraction removes and
+//! inserts its tensors' entries in O(log n) each, and the map's length is the label's count.
 
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::{BTreeMap, BinaryHeap, HashMap};
 
 use smallvec::SmallVec;
 
@@ -34,8 +46,17 @@ struct Candidate {
     k12: Labels,
 }
 
-/// Tensors (by label set) sharing a label; few in most einsums.
-type Keys = SmallVec<[Labels; 6]>;
+/// The candidate pairs greedy examines in full (opt_einsum's search) before it caps each
+/// tensor's partners (see [`Optimize::Greedy`](super::Optimize::Greedy)): about a second of
+/// planning.
+pub const GREEDY_BUDGET: u64 = 1 << 24;
+
+/// Past [`GREEDY_BUDGET`], the partners of a tensor per shared summed label: the first this
+/// many live tensors (by SSA id) holding that label.
+pub const CAPPED_PARTNERS: usize = 16;
+
+/// The live tensors holding one summed label: SSA id -> label set.
+type Holders = BTreeMap<usize, Labels>;
 
 /// The greedy state over live tensors, each named by its label set (unique among the live).
 struct Greedy<'p> {
@@ -45,17 +66,26 @@ struct Greedy<'p> {
     /// Live label set -> SSA id.
     live: HashMap<Labels, usize, foldhash::fast::FixedState>,
     /// Per summed label, the live tensors that have it.
-    by_label: Vec<Keys>,
+    by_label: Vec<Holders>,
     /// Summed labels at least two / three live tensors have.
     ref2: Labels,
     ref3: Labels,
     queue: BinaryHeap<Reverse<Candidate>>,
     ssa: Path,
     next: usize,
+    /// Candidate pairs examined in full so far; past `budget`, `capped` is set.
+    spent: u64,
+    budget: u64,
+    capped: bool,
 }
 
 /// The greedy linear path (see the module documentation).
 pub(crate) fn greedy(p: &Problem, limit: Option<u128>) -> Path {
+    greedy_within(p, limit, GREEDY_BUDGET)
+}
+
+/// The greedy path examining at most `budget` candidate pairs in full.
+fn greedy_within(p: &Problem, limit: Option<u128>, budget: u64) -> Path {
     let n = p.len();
     if n <= 1 {
         return vec![(0..n).collect()];
@@ -66,12 +96,15 @@ pub(crate) fn greedy(p: &Problem, limit: Option<u128>) -> Path {
         output: p.output | common,
         limit,
         live: HashMap::with_capacity_and_hasher(n, foldhash::fast::FixedState::default()),
-        by_label: vec![Keys::new(); p.sizes.len()],
+        by_label: vec![Holders::new(); p.sizes.len()],
         ref2: 0,
         ref3: 0,
         queue: BinaryHeap::with_capacity(2 * n),
         ssa: Vec::with_capacity(n),
         next: n,
+        spent: 0,
+        budget,
+        capped: false,
     };
     if !g.dedup() {
         return vec![(0..n).collect()];
@@ -110,21 +143,57 @@ impl Greedy<'_> {
         let mut keys: SmallVec<[(usize, Labels); 16]> =
             self.live.iter().map(|(&k, &id)| (id, k)).collect();
         keys.sort_unstable();
-        for &(_, key) in &keys {
+        for &(id, key) in &keys {
             for l in bits(key & !self.output) {
-                self.by_label[l].push(key);
+                self.by_label[l].insert(id, key);
             }
         }
         for l in 0..self.by_label.len() {
             self.update_refs(l);
         }
         for l in 0..self.by_label.len() {
-            // `by_label[l]` is in id order (filled from `keys`).
-            let dims = self.by_label[l].clone();
+            // In id order: each tensor against those with larger ids.
+            let dims: Vec<Labels> = self.by_label[l].values().copied().collect();
             for (i, &k1) in dims.iter().enumerate() {
-                self.push_best(k1, &dims[i + 1..]);
+                let later = &dims[i + 1..];
+                let partners = if self.afford(later.len()) {
+                    later
+                } else {
+                    &later[..later.len().min(CAPPED_PARTNERS)]
+                };
+                self.push_best(k1, partners);
             }
         }
+    }
+
+    /// Whether `pairs` more candidate pairs fit in the budget (counting them if so); once
+    /// one does not, none do.
+    fn afford(&mut self, pairs: usize) -> bool {
+        let pairs = u64::try_from(pairs).unwrap_or(u64::MAX);
+        match self.spent.checked_add(pairs) {
+            Some(total) if !self.capped && total <= self.budget => {
+                self.spent = total;
+                true
+            }
+            _ => {
+                self.capped = true;
+                false
+            }
+        }
+    }
+
+    /// The partners of a new result: every live tensor sharing a summed label with it, or
+    /// past the budget the first [`CAPPED_PARTNERS`] per label; sorted, without duplicates.
+    fn partners(&mut self, k12: Labels) -> Vec<Labels> {
+        let summed = k12 & !self.output;
+        let holders: usize = bits(summed).map(|l| self.by_label[l].len()).sum();
+        let take = if self.afford(holders) { usize::MAX } else { CAPPED_PARTNERS };
+        let mut partners: Vec<Labels> = bits(summed)
+            .flat_map(|l| self.by_label[l].values().filter(|&&k| k != k12).take(take).copied())
+            .collect();
+        partners.sort_unstable();
+        partners.dedup();
+        partners
     }
 
     fn update_refs(&mut self, l: usize) {
@@ -166,32 +235,32 @@ impl Greedy<'_> {
             }
             let id1 = self.live.remove(&c.k1).unwrap_or(0);
             let id2 = self.live.remove(&c.k2).unwrap_or(0);
-            for k in [c.k1, c.k2] {
-                for l in bits(k & !self.output) {
-                    self.by_label[l].retain(|x| *x != k);
-                }
-            }
+            self.unlist(c.k1, id1);
+            self.unlist(c.k2, id2);
             self.ssa.push(vec![id1, id2]);
             if let Some(&same) = self.live.get(&c.k12) {
                 // A live tensor has the same labels: multiply them at once.
+                self.unlist(c.k12, same);
                 self.ssa.push(vec![same, self.next]);
                 self.next += 1;
-            } else {
-                for l in bits(c.k12 & !self.output) {
-                    self.by_label[l].push(c.k12);
-                }
+            }
+            for l in bits(c.k12 & !self.output) {
+                self.by_label[l].insert(self.next, c.k12);
             }
             self.live.insert(c.k12, self.next);
             self.next += 1;
             for l in bits(c.k1 | (c.k2 & !self.output)) {
                 self.update_refs(l);
             }
-            let mut partners: Keys =
-                bits(c.k12).flat_map(|l| self.by_label[l].iter().copied()).collect();
-            partners.sort_unstable();
-            partners.dedup();
-            partners.retain(|k| *k != c.k12);
+            let partners = self.partners(c.k12);
             self.push_best(c.k12, &partners);
+        }
+    }
+
+    /// Takes the tensor `key` (SSA id `id`) off its labels' holder lists.
+    fn unlist(&mut self, key: Labels, id: usize) {
+        for l in bits(key & !self.output) {
+            self.by_label[l].remove(&id);
         }
     }
 
@@ -274,5 +343,29 @@ mod tests {
         // opt_einsum's test_can_optimize_outer_products.
         let p = letters("ab,cd,ef,fg", &|c| if c == 'g' { 2 } else { 10 });
         assert_eq!(greedy(&p, None), vec![vec![2, 3], vec![0, 2], vec![0, 1]]);
+    }
+
+    /// Operand `k` holds the letters of the set bits of `k + 1` among the first 12.
+    fn subsets(n: usize) -> Problem {
+        let terms: Vec<String> = (1..=n)
+            .map(|k| (0..12).filter(|b| k >> b & 1 == 1).map(|b| char::from(b'a' + b)).collect())
+            .collect();
+        letters(&format!("{}->", terms.join(",")), &|_| 2)
+    }
+
+    #[test]
+    fn capped_partners_still_contract_everything() {
+        let p = subsets(600);
+        let full = greedy_within(&p, None, u64::MAX);
+        assert_eq!(greedy(&p, None), full, "within the budget the search is exact");
+        for budget in [0, 1_000, 20_000] {
+            let path = greedy_within(&p, None, budget);
+            assert_ne!(path, full, "budget {budget}: capped");
+            assert_eq!(path.len(), 599, "budget {budget}: pairwise to the end");
+            // Each step takes two positions of the list left, which shrinks by one.
+            for (k, step) in path.iter().enumerate() {
+                assert!(step.len() == 2 && step[0] < step[1] && step[1] < 600 - k, "{k}");
+            }
+        }
     }
 }

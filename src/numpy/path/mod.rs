@@ -7,7 +7,9 @@
 //! times `max(1, operands - 1)`, plus one more product when a label is summed away.
 //!
 //! Strategies ([`Optimize`]):
-//! - `greedy`: opt_einsum's greedy heuristic (same cost, ties and kept labels);
+//! - `greedy`: opt_einsum's greedy heuristic (same cost, ties and kept labels), its path
+//!   unless more than [`GREEDY_BUDGET`] candidate pairs would be examined (then each tensor's
+//!   partners are capped to [`CAPPED_PARTNERS`] per shared label);
 //! - `optimal`: the cheapest pairwise path, by exhaustive dynamic programming over subsets
 //!   (up to [`OPTIMAL_MAX_OPERANDS`] operands);
 //! - `dp`: opt_einsum's dynamic programming over connected subgraphs, minimising FLOPs
@@ -39,6 +41,7 @@ mod ssa;
 mod walk;
 
 pub use error::PathError;
+pub use greedy::{CAPPED_PARTNERS, GREEDY_BUDGET};
 pub use optimal::OPTIMAL_MAX_OPERANDS;
 pub use options::{MemoryLimit, Optimize, PathOptions};
 pub use pairwise::{greedy, Step};

@@ -11,7 +11,11 @@ use crate::span::Span;
 #[non_exhaustive]
 pub enum Optimize {
     /// opt_einsum's greedy heuristic: repeatedly the pair whose result frees the most memory.
-    /// Fast for any operand count.
+    /// Fast for any operand count: the path is opt_einsum's unless more than
+    /// [`GREEDY_BUDGET`](super::GREEDY_BUDGET) candidate pairs would be examined (many
+    /// operands of distinct label sets sharing summed labels); past that, each new tensor is
+    /// compared with at most [`CAPPED_PARTNERS`](super::CAPPED_PARTNERS) live tensors per
+    /// shared label (the oldest), so planning stays O(n log n) in the operands.
     Greedy,
     /// The cheapest pairwise path by FLOPs, found exhaustively (up to
     /// [`OPTIMAL_MAX_OPERANDS`](super::OPTIMAL_MAX_OPERANDS) operands).
@@ -19,7 +23,8 @@ pub enum Optimize {
     /// opt_einsum's dynamic programming over connected subgraphs (no outer products except
     /// between disconnected parts, or when a memory limit needs them), minimising FLOPs.
     Dp,
-    /// einrow's default: the cheapest of the exhaustive search (few operands), dp and greedy.
+    /// einrow's default: the cheapest of the exhaustive search (few operands), dp and greedy
+    /// (greedy bounded as under [`Optimize::Greedy`]).
     #[default]
     Auto,
     /// A path given by the caller, in numpy's convention: each step lists positions in the
