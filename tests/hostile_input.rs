@@ -6,6 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use einrow::check::{collect_files, run_case, run_file_with, CaseResult};
+use einrow::diagnostic::{render, Label};
 use einrow::formats::convert::{read_tensor, to_vespa, write_nested_json};
 use einrow::formats::vespa::{self, is_dimension_name, EncodeOptions, Tensor as VespaTensor};
 use einrow::infer::explain::render_error;
@@ -13,7 +14,7 @@ use einrow::infer::program::{Program, MAX_STATEMENTS};
 use einrow::numpy::{einsum_path, Optimize, PathOptions, MAX_REMAINING_TERMS};
 use einrow::project::{plan_einsum, run_plan, Concrete};
 use einrow::tensor::{DType, Tensor};
-use einrow::{Coded, ErrorCode};
+use einrow::{Coded, ErrorCode, Span};
 use serde_json::{json, Value};
 
 // ---- allocation ------------------------------------------------------------------------------
@@ -170,6 +171,10 @@ fn a_byte_order_mark_before_a_program_is_skipped() {
     let e = Program::parse_text("\u{feff}  what\n").expect_err("not a statement");
     assert_eq!((e.code(), e.line), (ErrorCode::Syntax, 1), "{e}");
     assert_eq!(e.span.map(|s| (s.start, s.end)), Some((5, 9)), "{e}");
+    // The mark is drawn with no width: the carets stand under `what`.
+    let label = Label { span: Span::new(5, 9), note: String::new() };
+    let text = render("\u{feff}  what", ErrorCode::Syntax, "not a statement", &[label]);
+    assert!(text.ends_with("\n  |   ^^^^\n"), "{text}");
 }
 
 /// The same limit for an `infer` case: its lists are counted before they are read.

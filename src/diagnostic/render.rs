@@ -32,7 +32,7 @@ fn source_block(out: &mut String, indent: &str, source: &str, labels: &[Label]) 
     if labels.is_empty() {
         return;
     }
-    let width = source.chars().count();
+    let width = char_column(source, source.len());
     out.push_str(&format!("{indent}| {source}\n"));
     for label in labels {
         let start = char_column(source, label.span.start as usize);
@@ -44,10 +44,11 @@ fn source_block(out: &mut String, indent: &str, source: &str, labels: &[Label]) 
     }
 }
 
-/// The column (in characters) of byte offset `byte`, clamped to the text.
+/// The column (in characters drawn) of byte offset `byte`, clamped to the text; a byte-order
+/// mark, drawn with no width, takes no column.
 fn char_column(source: &str, byte: usize) -> usize {
     let byte = byte.min(source.len());
-    source.char_indices().take_while(|(i, _)| *i < byte).count()
+    source.char_indices().take_while(|(i, _)| *i < byte).filter(|(_, c)| *c != '\u{feff}').count()
 }
 
 /// Where a location is, in words: `t.ein:6`, `line 6`, or nothing.
