@@ -3,7 +3,7 @@
 
 use super::error::EinsumError;
 use super::lower::{contract, Operand};
-use super::path::{greedy, planned_steps, LiveList, PathOptions, PathStep};
+use super::path::{greedy, planned_steps, PathOptions, PathStep};
 use super::recent;
 use super::shapes::{analyze, Analysis};
 use crate::kernel::{RunOptions, Scalar};
@@ -163,22 +163,11 @@ fn compute<T: Scalar>(
             tensors.iter().zip(&labels).map(|(t, l)| Operand { tensor: t, labels: l }).collect();
         return contract::<T>(&ops, &an.output, opts);
     }
-    let steps = greedy(&labels, &an.output, &an.sizes);
-    let mut live = LiveList::new(tensors.into_iter().zip(labels).collect(), steps.len());
-    for step in steps {
-        let (i, j) = step.pair;
-        let taken: SmallVec<[(Tensor, Vec<usize>); 2]> =
-            live.take(&[i, j]).into_iter().flatten().collect();
-        let ops: SmallVec<[Operand<'_>; 2]> =
-            taken.iter().map(|(t, l)| Operand { tensor: t, labels: l }).collect();
-        let r = contract::<T>(&ops, &step.keep, opts)?;
-        live.push((r, step.keep));
-    }
-    match live.into_items().pop() {
-        Some((t, l)) if l == an.output => Ok(t),
-        Some((t, l)) => contract::<T>(&[Operand { tensor: &t, labels: &l }], &an.output, opts),
-        None => Err(EinsumError::Arity { terms: 0, operands: 0 }),
-    }
+    let steps: Vec<PathStep> = greedy(&labels, &an.output, &an.sizes)
+        .into_iter()
+        .map(|s| PathStep { positions: vec![s.pair.0, s.pair.1], keep: s.keep })
+        .collect();
+    super::optimized::run_steps::<T>(tensors, labels, &steps, &an.output, opts)
 }
 
 /// Whether [`presum`] would change any operand: a label repeated within one, or one that no
