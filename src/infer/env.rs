@@ -348,7 +348,7 @@ impl Env {
             }
             RowArg::Stored(id) => {
                 let mut out = Row::default();
-                self.splice_stored(*id, &mut out);
+                self.walk_stored(*id, &mut out);
                 out
             }
         }
@@ -377,63 +377,6 @@ impl Env {
     /// Forgets the scratch rows (no queued constraint may hold one).
     pub fn clear_scratch(&mut self) {
         self.scratch.clear();
-    }
-
-    /// Appends the value of `v` (substituted) at the marker of `out`.
-    fn splice(&mut self, v: RowVar, out: &mut Row) {
-        match self.row_value(v) {
-            Ok(id) => self.splice_stored(id, out),
-            Err(root) => out.var = Some(root),
-        }
-    }
-
-    /// Appends a stored row (substituted) at the marker of `out`: its leading axes, its
-    /// variable's value, its trailing axes. Row variables bound to rows with variables nest
-    /// as deep as the program makes them: the chain is followed in a loop.
-    fn splice_stored(&mut self, id: RowId, out: &mut Row) {
-        let (start, beg, len, var) = self.store.layout(id);
-        // Most rows nest nothing: no chain is built for them.
-        out.var = match var.map(|v| self.row_value(v)) {
-            Some(Ok(_)) => return self.splice_chain(id, out),
-            Some(Err(root)) => Some(root),
-            None => None,
-        };
-        for k in start..start + beg {
-            let d = self.stored_dim(k);
-            out.beg.push(d);
-        }
-        for k in start + beg..start + len {
-            let d = self.stored_dim(k);
-            out.dims.push(d);
-        }
-    }
-
-    /// [`Env::splice_stored`] of a row whose variable's value nests further rows: leading axes
-    /// on the way in, the trailing axes of each level (kept as flat ranges) on the way out.
-    fn splice_chain(&mut self, id: RowId, out: &mut Row) {
-        let mut trailing: SmallVec<[(usize, usize); 4]> = SmallVec::new();
-        let mut id = id;
-        loop {
-            let (start, beg, len, var) = self.store.layout(id);
-            for k in start..start + beg {
-                let d = self.stored_dim(k);
-                out.beg.push(d);
-            }
-            trailing.push((start + beg, start + len));
-            match var.map(|v| self.row_value(v)) {
-                Some(Ok(inner)) => id = inner,
-                end => {
-                    out.var = end.and_then(Result::err);
-                    break;
-                }
-            }
-        }
-        for &(from, to) in trailing.iter().rev() {
-            for k in from..to {
-                let d = self.stored_dim(k);
-                out.dims.push(d);
-            }
-        }
     }
 
     /// The stored rows a stored row's value nests, outermost first (it, the value of its

@@ -37,6 +37,7 @@ pub mod source;
 mod store;
 mod subst;
 mod visit;
+mod walk;
 mod warnings;
 
 pub use error::{AxisRef, Conflict, Hop, InferError, Place, SetBy, ShapeError, Side, Trace};

@@ -1,10 +1,9 @@
 //! Walking a tensor's substituted shape without building it: the closing stages and the final
 //! check only need each axis and the remaining row variables, in memory order.
 
-use smallvec::SmallVec;
-
 use super::env::Env;
 use super::store::{RowId, ShapeRef};
+use super::walk::RowSink;
 use crate::ids::RowVar;
 use crate::shape::Dim;
 use crate::spec::ast::RowKind;
@@ -15,6 +14,25 @@ pub enum Item {
     Dim(Dim),
     /// A row variable still unbound.
     Row(RowVar),
+}
+
+/// A walk handing every axis and the unbound marker to a visitor.
+struct Visit<'f, F>(&'f mut F);
+
+impl<F: FnMut(Item)> RowSink for Visit<'_, F> {
+    fn lead(&mut self, d: Dim) {
+        (self.0)(Item::Dim(d));
+    }
+
+    fn marker(&mut self, root: Option<RowVar>) {
+        if let Some(v) = root {
+            (self.0)(Item::Row(v));
+        }
+    }
+
+    fn trail(&mut self, d: Dim) {
+        (self.0)(Item::Dim(d));
+    }
 }
 
 impl Env {
@@ -42,56 +60,9 @@ impl Env {
         }
     }
 
-    /// The items of a stored row: its leading axes, its variable's value, its trailing axes
-    /// (the nested values followed in a loop).
+    /// The items of a stored row: its leading axes, its variable's value, its trailing axes.
     fn visit_stored(&mut self, id: RowId, f: &mut impl FnMut(Item)) {
-        let (start, beg, len, var) = self.store.layout(id);
-        // Most rows nest nothing: no chain is built for them.
-        let end = match var.map(|v| self.row_value(v)) {
-            Some(Ok(_)) => return self.visit_chain(id, f),
-            Some(Err(root)) => Some(root),
-            None => None,
-        };
-        for k in start..start + beg {
-            let d = self.stored_dim(k);
-            f(Item::Dim(d));
-        }
-        if let Some(v) = end {
-            f(Item::Row(v));
-        }
-        for k in start + beg..start + len {
-            let d = self.stored_dim(k);
-            f(Item::Dim(d));
-        }
-    }
-
-    /// [`Env::visit_stored`] of a row whose variable's value nests further rows: leading axes
-    /// on the way in, the trailing axes of each level (kept as flat ranges) on the way out.
-    fn visit_chain(&mut self, id: RowId, f: &mut impl FnMut(Item)) {
-        let mut trailing: SmallVec<[(usize, usize); 4]> = SmallVec::new();
-        let mut id = id;
-        loop {
-            let (start, beg, len, var) = self.store.layout(id);
-            for k in start..start + beg {
-                let d = self.stored_dim(k);
-                f(Item::Dim(d));
-            }
-            trailing.push((start + beg, start + len));
-            match var.map(|v| self.row_value(v)) {
-                Some(Ok(inner)) => id = inner,
-                Some(Err(root)) => {
-                    f(Item::Row(root));
-                    break;
-                }
-                None => break,
-            }
-        }
-        for &(from, to) in trailing.iter().rev() {
-            for k in from..to {
-                let d = self.stored_dim(k);
-                f(Item::Dim(d));
-            }
-        }
+        self.walk_stored(id, &mut Visit(f));
     }
 
     /// Calls `f` on every unbound row variable of a shape, in the order of
