@@ -5,6 +5,8 @@
 
 use std::collections::{HashMap, HashSet};
 
+use smallvec::SmallVec;
+
 use super::error::{Result, VespaError};
 use super::tensor::{Block, Tensor};
 use super::types::{DimKind, Dimension, TensorType};
@@ -13,6 +15,12 @@ use crate::span::Span;
 /// The most cells a tensor may hold (dense cells included); larger tensors are a `value` error
 /// instead of an allocation failure.
 pub const MAX_CELLS: usize = 1 << 24;
+
+/// The most subspaces (distinct combinations of mapped labels) a tensor may hold. Each costs a
+/// few hundred bytes apart from its cells (its labels, kept twice, and their lookup), so a
+/// sparse tensor of [`MAX_CELLS`] one-cell subspaces would need about 5 GB: more subspaces are a
+/// `value` error instead.
+pub const MAX_SUBSPACES: usize = 1 << 22;
 
 /// A tensor under construction.
 pub(crate) struct Builder {
@@ -30,12 +38,16 @@ pub(crate) struct Builder {
     whole: HashSet<usize>,
     /// Cells waiting for the unbound sizes.
     pending: Vec<Pending>,
+    /// The most cells `pending` may hold ([`MAX_CELLS`]).
+    max_pending: usize,
+    /// The most blocks ([`MAX_SUBSPACES`]).
+    max_blocks: usize,
 }
 
 /// A cell given before the sizes of the unbound dimensions are known.
 struct Pending {
     labels: Vec<String>,
-    indices: Vec<u64>,
+    indices: SmallVec<[u64; 2]>,
     value: f64,
     span: Span,
 }
@@ -63,11 +75,22 @@ impl Builder {
             filled: HashSet::new(),
             whole: HashSet::new(),
             pending: Vec::new(),
+            max_pending: MAX_CELLS,
+            max_blocks: MAX_SUBSPACES,
         };
         if b.mapped.is_empty() && b.sizes.is_some() {
             b.block_at(Vec::new(), span)?;
         }
         Ok(b)
+    }
+
+    /// The same builder with lower limits on cells given before the unbound sizes are known and
+    /// on blocks, so that tests reach them with small inputs.
+    #[cfg(test)]
+    pub fn with_limits(mut self, pending: usize, blocks: usize) -> Builder {
+        self.max_pending = pending;
+        self.max_blocks = blocks;
+        self
     }
 
     /// The type being built.
@@ -89,7 +112,7 @@ impl Builder {
     /// given before (in a cell or a whole block) is a `label` error at `span`.
     pub fn cell(&mut self, address: Vec<Option<String>>, value: f64, span: Span) -> Result<()> {
         let mut labels = Vec::with_capacity(self.mapped.len());
-        let mut indices = Vec::with_capacity(self.indexed.len());
+        let mut indices = SmallVec::with_capacity(self.indexed.len());
         for (dim, label) in self.ty.dims().iter().zip(address) {
             let Some(label) = label else {
                 return Err(VespaError::label(
@@ -103,6 +126,17 @@ impl Builder {
             }
         }
         if self.sizes.is_none() {
+            // Every cell of a valid tensor is distinct, so more cells than a tensor may hold
+            // are too many (or repeat an address), whatever the unbound sizes turn out to be.
+            if self.pending.len() >= self.max_pending {
+                return Err(VespaError::value(
+                    span,
+                    format!(
+                        "more than {} cells given for a tensor of type {}",
+                        self.max_pending, self.ty
+                    ),
+                ));
+            }
             self.pending.push(Pending { labels, indices, value, span });
             return Ok(());
         }
@@ -205,6 +239,15 @@ impl Builder {
         let total = (self.blocks.len() + 1).checked_mul(self.dense_size);
         if total.is_none_or(|t| t > MAX_CELLS) {
             return Err(too_large(&self.ty, span));
+        }
+        if self.blocks.len() >= self.max_blocks {
+            return Err(VespaError::value(
+                span,
+                format!(
+                    "a tensor of type {} may hold at most {} combinations of mapped labels",
+                    self.ty, self.max_blocks
+                ),
+            ));
         }
         self.index.insert(labels.clone(), self.blocks.len());
         self.blocks.push(Block { labels, values: vec![0.0; self.dense_size] });

@@ -14,6 +14,9 @@ use super::tensor::Tensor;
 use super::types::TensorType;
 
 /// Decodes tensor JSON for `ty`; without a type, the document's `"type"` member gives it.
+///
+/// A document of more than [`MAX_JSON_VALUES`](super::MAX_JSON_VALUES) values is a `value`
+/// error, and the tensor's limits are those of [`Tensor::from_literal`].
 pub fn decode_json(text: &str, ty: Option<&TensorType>) -> Result<Tensor> {
     let root = read_json(text)?;
     let declared;

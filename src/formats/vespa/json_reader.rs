@@ -12,6 +12,12 @@ use crate::span::Span;
 /// The deepest nesting accepted (deeper documents are a syntax error, not a stack overflow).
 const MAX_DEPTH: usize = 512;
 
+/// The most values (numbers, strings, lists and objects, at any depth) a JSON document may
+/// hold: twice [`MAX_CELLS`](super::MAX_CELLS), room for the largest tensor in the `values`
+/// form. The document is read into a tree of about 40 bytes a value before it is decoded, so
+/// a longer one is a `value` error where the limit is passed, not an allocation failure.
+pub const MAX_JSON_VALUES: usize = 2 * super::MAX_CELLS;
+
 /// A JSON value as Slime types it.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) enum Json {
@@ -61,7 +67,12 @@ impl Node {
 
 /// Reads one JSON document.
 pub(crate) fn read_json(text: &str) -> Result<Node> {
-    let mut r = Reader { text, pos: 0, depth: 0 };
+    read_json_within(text, MAX_JSON_VALUES)
+}
+
+/// Reads one JSON document of at most `max_values` values.
+pub(crate) fn read_json_within(text: &str, max_values: usize) -> Result<Node> {
+    let mut r = Reader { text, pos: 0, depth: 0, values: 0, max_values };
     let root = r.value()?;
     r.skip_space();
     if r.pos < text.len() {
@@ -77,6 +88,9 @@ struct Reader<'a> {
     text: &'a str,
     pos: usize,
     depth: usize,
+    /// Values read so far (at most `max_values`).
+    values: usize,
+    max_values: usize,
 }
 
 impl Reader<'_> {
@@ -112,6 +126,13 @@ impl Reader<'_> {
     fn value(&mut self) -> Result<Node> {
         self.skip_space();
         let start = self.pos;
+        if self.values >= self.max_values {
+            return Err(VespaError::value(
+                self.here(),
+                format!("a tensor JSON document may hold at most {} values", self.max_values),
+            ));
+        }
+        self.values += 1;
         let value = match self.peek() {
             Some(b'"' | b'\'') => Json::Str(self.string()?),
             Some(b'{') => self.nested(Self::object)?,

@@ -23,6 +23,10 @@ impl Tensor {
     /// it. Without either, only numbers and the general form `{{x:a}:1.0}` are accepted (its
     /// type is inferred from the first address). When `ty` is given and the text is not a valid
     /// literal, it is read as Vespa tensor JSON before the literal's error is reported.
+    ///
+    /// A tensor holds at most [`MAX_CELLS`](super::MAX_CELLS) cells in at most
+    /// [`MAX_SUBSPACES`](super::MAX_SUBSPACES) combinations of mapped labels; past either
+    /// limit the literal is a `value` error at the cell or block that passed it.
     pub fn from_literal(text: &str, ty: Option<&TensorType>) -> Result<Tensor> {
         match parse_literal(text, ty) {
             Ok(t) => Ok(t),

@@ -83,11 +83,12 @@ mod tests;
 #[cfg(test)]
 mod tests_cells;
 
-pub use builder::MAX_CELLS;
+pub use builder::{MAX_CELLS, MAX_SUBSPACES};
 pub use cell::CellType;
 pub use error::VespaError;
 pub use json_decode::decode_json;
 pub use json_encode::{encode_json, write_json, EncodeOptions};
+pub use json_reader::MAX_JSON_VALUES;
 pub use tensor::{Tensor, TensorKind};
 pub use text::label_text;
 pub use types::{is_dimension_name, DimKind, Dimension, TensorType, MAX_DIMENSION_SIZE, MAX_RANK};

@@ -3,7 +3,8 @@
 //! `error:CODE@TEXT`, `TEXT` being the bytes its span covers.
 
 use super::*;
-use crate::code::Coded;
+use crate::code::{Coded, ErrorCode};
+use crate::span::Span;
 
 fn show(text: &str, got: Result<Tensor, VespaError>) -> String {
     match got {
@@ -151,4 +152,54 @@ fn address_pairs_are_separated_by_single_commas() {
     ] {
         check(literal, ty, expected);
     }
+}
+
+/// Cells of a type with unbound dimensions wait for the sizes, one entry each: a literal of
+/// endless repeats of `0:1` (160 MB of text) ran out of memory before the repeated address was
+/// noticed. Past the limit (every valid tensor's cells fit in it) a cell is a `value` error
+/// with its span.
+#[test]
+fn cells_waiting_for_unbound_sizes_are_limited() {
+    use super::builder::Builder;
+    let ty = TensorType::parse("tensor(x[])").expect("type");
+    let mut b = Builder::new(&ty, Span::new(0, 1)).expect("builder").with_limits(3, MAX_SUBSPACES);
+    for i in 0..3 {
+        b.cell(vec![Some("0".into())], 1.0, Span::new(i, i + 1)).expect("within the limit");
+    }
+    let e = b.cell(vec![Some("1".into())], 1.0, Span::new(7, 9)).expect_err("a fourth cell");
+    assert_eq!((e.code(), e.span()), (ErrorCode::Value, Span::new(7, 9)), "{e}");
+    assert!(e.to_string().contains("more than 3 cells"), "{e}");
+}
+
+/// Every combination of mapped labels costs a few hundred bytes: a sparse literal of 8M cells
+/// (120 MB) took 2.5 GB, and 16M would not fit in 4 GB. Past the limit a new combination is a
+/// `value` error with its span; an address given again is still the duplicate it is.
+#[test]
+fn mapped_label_combinations_are_limited() {
+    use super::builder::Builder;
+    let ty = TensorType::parse("tensor(k{},x[2])").expect("type");
+    let mut b = Builder::new(&ty, Span::new(0, 1)).expect("builder").with_limits(MAX_CELLS, 2);
+    for (i, k) in ["a", "b"].into_iter().enumerate() {
+        b.block(vec![k.into()], &[1.0, 2.0], Span::new(i, i + 1)).expect("within the limit");
+    }
+    let e = b.block(vec!["c".into()], &[1.0, 2.0], Span::new(5, 8)).expect_err("a third");
+    assert_eq!((e.code(), e.span()), (ErrorCode::Value, Span::new(5, 8)), "{e}");
+    assert!(e.to_string().contains("at most 2 combinations of mapped labels"), "{e}");
+    let again = b.cell(vec![Some("a".into()), Some("0".into())], 3.0, Span::new(9, 10));
+    assert_eq!(again.expect_err("set before").code(), ErrorCode::Label);
+}
+
+/// A JSON document is read into a tree before it is decoded: 100M numbers (200 MB) ran out of
+/// memory although the type held two cells. Past the limit the value where reading stopped is
+/// a `value` error.
+#[test]
+fn json_documents_are_limited_in_values() {
+    use super::json_reader::read_json_within;
+    let text = "[1,[2,3],4]";
+    assert!(read_json_within(text, 6).is_ok());
+    let e = read_json_within(text, 4).expect_err("six values");
+    assert_eq!(e.code(), ErrorCode::Value, "{e}");
+    assert_eq!(&text[e.span().range()], "3", "{e}");
+    assert!(e.to_string().contains("at most 4 values"), "{e}");
+    assert_eq!(MAX_JSON_VALUES, 2 * MAX_CELLS);
 }
