@@ -158,13 +158,16 @@ fn thread_counts_are_capped() {
 }
 
 /// `--bench N` kept the time of every run for the median: a count of 2^32 ran out of memory
-/// (an abort) after filling gigabytes. The count is capped, and the cap is stated.
+/// (an abort) after filling gigabytes. The count is capped, and the cap is stated. `--bench 0`
+/// reported one run's time as if asked for: it is refused.
 #[test]
 fn bench_run_counts_are_capped() {
     for n in ["1000001", "4294967296", "18446744073709551615"] {
         let err = assert_error(&run(&["run", "i->", "[1]", "--bench", n]), "value");
         assert!(err.contains("cap of 1000000 runs"), "{err}");
     }
+    let err = assert_error(&run(&["run", "i->", "[1]", "--bench", "0"]), "value");
+    assert!(err.contains("--bench 0 times no run"), "{err}");
     let out = run(&["run", "i->", "[1,2]", "--bench", "3"]);
     assert!(text(&out.stdout).contains("runs: 3"), "{}", text(&out.stdout));
 }

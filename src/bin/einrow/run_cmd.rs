@@ -44,7 +44,7 @@ pub struct Args {
     /// (integer and bool types hold the random values truncated toward zero).
     #[arg(long, default_value = "f64")]
     pub dtype: String,
-    /// Time N runs after a warm-up and print `median: <ms> ms` (at most 1000000 runs).
+    /// Time N runs after a warm-up and print `median: <ms> ms` (from 1 to 1000000 runs).
     #[arg(long)]
     pub bench: Option<usize>,
     /// Worker threads (default: one per CPU). At most 4 per available CPU: a larger count is
@@ -108,8 +108,8 @@ fn thread_count(asked: Option<usize>) -> Result<usize, Box<Diagnostic>> {
     }
 }
 
-/// Checks the run count of `--bench`: above [`MAX_BENCH_RUNS`] a `value` error that states
-/// the cap.
+/// Checks the run count of `--bench`: 0 (no run to time), or a count above [`MAX_BENCH_RUNS`]
+/// (the error states the cap), is a `value` error.
 fn bench_runs(asked: Option<usize>) -> Result<(), Box<Diagnostic>> {
     match asked {
         Some(n) if n > MAX_BENCH_RUNS => Err(Box::new(Diagnostic::error(
@@ -118,6 +118,10 @@ fn bench_runs(asked: Option<usize>) -> Result<(), Box<Diagnostic>> {
                 "--bench {n} is above the cap of {MAX_BENCH_RUNS} runs (the time of every run \
                  is kept for the median)"
             ),
+        ))),
+        Some(0) => Err(Box::new(Diagnostic::error(
+            ErrorCode::Value,
+            "--bench 0 times no run: give the number of timed runs, 1 or more".to_string(),
         ))),
         _ => Ok(()),
     }
