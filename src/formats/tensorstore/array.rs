@@ -10,7 +10,10 @@ use serde_json::Value;
 use super::error::{JsonPath, TsError, TsResult};
 use super::interval::MAX_RANK;
 
-/// The largest number of elements einrow materialises in one array.
+/// The largest number of elements einrow materialises in one array, and in all the index
+/// arrays one composition computes together (a composition recomputes the index array of
+/// every output dimension, so without a shared limit a transform with many index-array
+/// outputs would multiply the limit by its output rank).
 pub const MAX_ARRAY_ELEMENTS: usize = 1 << 24;
 
 /// A dense row-major array.
@@ -34,6 +37,36 @@ pub fn element_count(shape: &[usize]) -> TsResult<usize> {
                 "an array of shape {shape:?} has more than {MAX_ARRAY_ELEMENTS} elements"
             ))
         })
+}
+
+/// The elements the index arrays computed by one composition may still hold, out of
+/// [`MAX_ARRAY_ELEMENTS`] in all.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ElementBudget {
+    left: usize,
+}
+
+impl ElementBudget {
+    /// The whole budget.
+    pub(crate) fn new() -> ElementBudget {
+        ElementBudget { left: MAX_ARRAY_ELEMENTS }
+    }
+
+    /// Takes the elements of an array of `shape` for output dimension `dim`, before it is
+    /// allocated.
+    pub(crate) fn take(&mut self, shape: &[usize], dim: usize) -> TsResult<()> {
+        let n = element_count(shape)?;
+        if n > self.left {
+            return Err(TsError::bounds(format!(
+                "the index array for output dimension {dim} would have shape {shape:?}, more \
+                 than the {} elements left of the {MAX_ARRAY_ELEMENTS} that the index arrays \
+                 of one composition may hold in all",
+                self.left
+            )));
+        }
+        self.left -= n;
+        Ok(())
+    }
 }
 
 /// Calls `f` with every position of `shape` in row-major order (not at all when a size is 0).

@@ -6,7 +6,7 @@
 //! are carried over or recomputed on the new domain, and an array holding a single value
 //! becomes a constant map (after checking the value against the array's bounds).
 
-use super::array::{element_count, IndexArray};
+use super::array::{element_count, ElementBudget, IndexArray};
 use super::domain::{Dim, IndexDomain};
 use super::error::{TsError, TsResult};
 use super::interval::{Interval, OptInterval};
@@ -102,6 +102,10 @@ fn propagate_domain(b: &IndexDomain, a_to_b: &IndexTransform) -> TsResult<IndexD
 
 /// Composes two transforms: the result maps the input domain of `a_to_b` to the output
 /// space of `b_to_c`. `a_to_b`'s output rank must equal `b_to_c`'s input rank.
+///
+/// The index arrays recomputed for all output dimensions together hold at most
+/// [`MAX_ARRAY_ELEMENTS`](super::MAX_ARRAY_ELEMENTS) elements; more is a bounds error,
+/// raised before anything is allocated.
 pub fn compose(b_to_c: &IndexTransform, a_to_b: &IndexTransform) -> TsResult<IndexTransform> {
     if a_to_b.output_rank() != b_to_c.input_rank() {
         return Err(TsError::rank(format!(
@@ -114,6 +118,7 @@ pub fn compose(b_to_c: &IndexTransform, a_to_b: &IndexTransform) -> TsResult<Ind
     }
     let domain = propagate_domain(b_to_c.domain(), a_to_b)?;
     let mut output = Vec::with_capacity(b_to_c.output_rank());
+    reserve_arrays(b_to_c, a_to_b, &domain)?;
     for (c_dim, map) in b_to_c.output().iter().enumerate() {
         output.push(compose_map(c_dim, map, b_to_c.domain(), a_to_b, &domain)?);
     }
@@ -328,14 +333,16 @@ fn result_shape(sources: &[Option<Source<'_>>], a: &IndexDomain) -> TsResult<Vec
     Ok(shape)
 }
 
-/// Recomputes the index array `array` (over `b`) on the domain `a` through `a_to_b`.
-/// `None` when `a` holds no index vector.
-fn transform_array(
+/// Where each `b` coordinate of the recomputed array comes from (`None` where `array` does
+/// not vary), and the recomputed array's shape. `None` when `a` holds no index vector.
+type ArrayPlan<'a> = Option<(Vec<Option<Source<'a>>>, Vec<usize>)>;
+
+fn plan_array<'a>(
     array: &IndexArray,
     b: &IndexDomain,
-    a_to_b: &IndexTransform,
+    a_to_b: &'a IndexTransform,
     a: &IndexDomain,
-) -> TsResult<Option<IndexArray>> {
+) -> TsResult<ArrayPlan<'a>> {
     if a.dims().iter().any(|d| d.interval().is_empty()) {
         return Ok(None);
     }
@@ -345,6 +352,41 @@ fn transform_array(
         sources.push(if extent == 1 { None } else { Some(source_for(k, map, b_int, a)?) });
     }
     let shape = result_shape(&sources, a)?;
+    Ok(Some((sources, shape)))
+}
+
+/// Checks, before any array is computed, that the index arrays recomputed for all output
+/// dimensions together stay within [`MAX_ARRAY_ELEMENTS`](super::MAX_ARRAY_ELEMENTS).
+fn reserve_arrays(
+    b_to_c: &IndexTransform,
+    a_to_b: &IndexTransform,
+    a: &IndexDomain,
+) -> TsResult<()> {
+    if a.is_explicitly_empty() {
+        return Ok(());
+    }
+    let mut budget = ElementBudget::new();
+    for (c_dim, map) in b_to_c.output().iter().enumerate() {
+        if let (OutputMap::IndexArray { array, .. }, true) = (map, map.stride() != 0) {
+            if let Some((_, shape)) = plan_array(array, b_to_c.domain(), a_to_b, a)? {
+                budget.take(&shape, c_dim)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Recomputes the index array `array` (over `b`) on the domain `a` through `a_to_b`.
+/// `None` when `a` holds no index vector.
+fn transform_array(
+    array: &IndexArray,
+    b: &IndexDomain,
+    a_to_b: &IndexTransform,
+    a: &IndexDomain,
+) -> TsResult<Option<IndexArray>> {
+    let Some((sources, shape)) = plan_array(array, b, a_to_b, a)? else {
+        return Ok(None);
+    };
     let origin = a.origin();
     let b_origin = b.origin();
     let bad = || TsError::bounds("index array position out of range");

@@ -6,6 +6,7 @@ use super::array::IndexArray;
 use super::compose::singleton_to_constant;
 use super::domain::{check_labels_unique, IndexDomain};
 use super::error::{TsError, TsResult};
+use super::interval::unless_implicit;
 use super::transform::{IndexTransform, OutputMap};
 
 pub(crate) use super::permute::{diagonal, move_to, transpose_to};
@@ -32,7 +33,7 @@ pub(crate) fn translate(
     let mut new_dims = t.dims().to_vec();
     let mut shifts = vec![0i64; t.input_rank()];
     for (&d, value) in dims.iter().zip(values) {
-        let Some(v) = *value else { continue };
+        let Some(v) = unless_implicit(*value) else { continue };
         let dim = &mut new_dims[d];
         let old = dim.interval();
         let (new, shift) = match kind {
@@ -111,8 +112,8 @@ pub(crate) fn resample_maps(
     let empty = domain.is_explicitly_empty();
     let mut output = Vec::with_capacity(t.output_rank());
     for (o, map) in t.output().iter().enumerate() {
-        let overflow = || {
-            TsError::bounds(format!("Integer overflow computing offset for output dimension {o}"))
+        let overflow = |what: &str| {
+            TsError::bounds(format!("Integer overflow computing {what} for output dimension {o}"))
         };
         output.push(match map {
             OutputMap::Constant { .. } => map.clone(),
@@ -122,8 +123,8 @@ pub(crate) fn resample_maps(
                     .offset
                     .checked_mul(*stride)
                     .and_then(|x| x.checked_add(*offset))
-                    .ok_or_else(overflow)?;
-                let stride = r.stride.checked_mul(*stride).ok_or_else(overflow)?;
+                    .ok_or_else(|| overflow("offset"))?;
+                let stride = r.stride.checked_mul(*stride).ok_or_else(|| overflow("stride"))?;
                 OutputMap::single(offset, stride, *input_dimension)
             }
             OutputMap::IndexArray { .. } if empty => OutputMap::constant(0),

@@ -19,7 +19,8 @@ pub enum PerDim<T> {
 }
 
 /// Indices for `translate_*`, `stride` and index slices; `None` means "unchanged" (for
-/// translations) or 1 (for strides).
+/// translations) or 1 (for strides). As in TensorStore, a translation by or to `i64::MIN`
+/// (its implicit value, what its Python API makes of `None`) also leaves the dimension alone.
 pub type IndexVector = PerDim<Option<i64>>;
 
 impl<T: Clone> PerDim<T> {

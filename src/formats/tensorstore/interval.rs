@@ -20,6 +20,13 @@ pub const INF_SIZE: i64 = i64::MAX;
 /// The largest rank of a domain or transform.
 pub const MAX_RANK: usize = 32;
 
+/// `v`, with TensorStore's "implicit" value `i64::MIN` (`kImplicit`, what its Python API makes
+/// of `None`) read as `None`: an optional index argument given as −2^63 means "unchanged" or
+/// "the current bound", as it does in TensorStore.
+pub fn unless_implicit(v: Option<i64>) -> Option<i64> {
+    v.filter(|&x| x != i64::MIN)
+}
+
 /// Whether `index` is a finite index.
 pub fn is_finite_index(index: i64) -> bool {
     (MIN_FINITE_INDEX..=MAX_FINITE_INDEX).contains(&index)

@@ -146,8 +146,14 @@ fn selector() -> impl Strategy<Value = Value> {
 
 fn op() -> impl Strategy<Value = Value> {
     let dims = proptest::collection::vec(selector(), 0..3);
-    let small =
-        || prop_oneof![(-6i64..6).prop_map(Value::from), Just(json!(null)), Just(json!([1, -1]))];
+    let small = || {
+        prop_oneof![
+            (-6i64..6).prop_map(Value::from),
+            Just(json!(null)),
+            Just(json!([1, -1])),
+            edge().prop_map(Value::from),
+        ]
+    };
     let arrays = prop_oneof![
         Just(json!([[0, 1]])),
         Just(json!([[1], [0, 2]])),
@@ -260,6 +266,102 @@ proptest! {
             let t = align_domain_to(&a, &b, opts).unwrap();
             prop_assert_eq!(t.output_rank(), m.len());
             prop_assert_eq!(t.domain(), &b);
+        }
+    }
+}
+
+/// An integer drawn mostly from the edges of the index range and of `i64`.
+fn edge() -> impl Strategy<Value = i64> {
+    prop_oneof![
+        -3i64..4,
+        prop_oneof![
+            Just(MAX_FINITE_INDEX),
+            Just(INF_INDEX),
+            Just(INF_INDEX + 1),
+            Just(i64::MAX),
+            Just(i64::MAX - 1),
+            Just(i64::MIN),
+        ]
+        .prop_flat_map(|v| prop_oneof![Just(v), Just(v.saturating_neg())]),
+    ]
+}
+
+/// A single-input or constant map of `rank` input dimensions with edge offset and stride.
+fn edge_map(rank: usize) -> impl Strategy<Value = OutputMap> {
+    (edge(), edge(), 0..rank.max(1), any::<bool>()).prop_map(move |(o, s, d, constant)| {
+        if constant || rank == 0 {
+            OutputMap::constant(o)
+        } else {
+            OutputMap::single(o, s, d)
+        }
+    })
+}
+
+/// `map` evaluated at `x` without overflow.
+fn eval(map: &OutputMap, x: &[i64]) -> i128 {
+    match *map {
+        OutputMap::SingleInputDimension { offset, stride, input_dimension } => {
+            i128::from(offset) + i128::from(stride) * i128::from(x[input_dimension])
+        }
+        _ => i128::from(map.offset()),
+    }
+}
+
+proptest! {
+    /// Composition never wraps: evaluated exactly, `compose(b_to_c, a_to_b)` at a point of its
+    /// domain equals `b_to_c` at `a_to_b` of that point.
+    #[test]
+    fn composition_at_the_edges_never_wraps(
+        origin in proptest::collection::vec(edge(), 1..3),
+        inner in proptest::collection::vec(edge_map(2), 1..3),
+        outer in proptest::collection::vec(edge_map(3), 0..3),
+    ) {
+        let dims = origin.iter().map(|&o| Dim::explicit(Interval::sized(o, 2).unwrap_or(Interval::closed(0, 1).unwrap())));
+        let a = IndexDomain::new(dims.collect()).unwrap();
+        let inner: Vec<OutputMap> = inner.into_iter().map(|m| match m {
+            OutputMap::SingleInputDimension { input_dimension, .. } if input_dimension >= a.rank() => OutputMap::constant(m.offset()),
+            m => m,
+        }).collect();
+        let b = IndexDomain::unbounded(inner.len()).unwrap();
+        let outer: Vec<OutputMap> = outer.into_iter().map(|m| match m {
+            OutputMap::SingleInputDimension { input_dimension, .. } if input_dimension >= b.rank() => OutputMap::constant(m.offset()),
+            m => m,
+        }).collect();
+        let (Ok(a_to_b), Ok(b_to_c)) = (IndexTransform::new(a, inner), IndexTransform::new(b, outer)) else {
+            return Ok(());
+        };
+        let Ok(a_to_c) = compose(&b_to_c, &a_to_b) else { return Ok(()) };
+        let x = a_to_c.domain().origin();
+        let y: Vec<i128> = a_to_b.output().iter().map(|m| eval(m, &x)).collect();
+        for (c, (direct, outer)) in a_to_c.output().iter().zip(b_to_c.output()).enumerate() {
+            let through = match *outer {
+                OutputMap::SingleInputDimension { offset, stride, input_dimension } => {
+                    i128::from(offset) + i128::from(stride) * y[input_dimension]
+                }
+                _ => i128::from(outer.offset()),
+            };
+            prop_assert_eq!(eval(direct, &x), through, "output {}", c);
+        }
+    }
+
+    /// Translating by `k` and back gives the transform back (or an overflow error), whatever
+    /// `k` and the offsets.
+    #[test]
+    fn translation_at_the_edges_round_trips(
+        origin in edge(), k in edge(), map in edge_map(1), infinite: bool,
+    ) {
+        let interval = if infinite { Interval::INFINITE } else { Interval::sized(origin, 3).unwrap_or(Interval::INFINITE) };
+        let Ok(t) = IndexTransform::new(IndexDomain::new(vec![Dim::explicit(interval)]).unwrap(), vec![map]) else {
+            return Ok(());
+        };
+        let by = |op: DimOp| DimExpr::new(vec![DimSelector::Index(0)], op);
+        let Ok(moved) = t.apply(&by(DimOp::TranslateBy(PerDim::All(Some(k))))) else { return Ok(()) };
+        // As in TensorStore, `offset - shift·stride` is computed as a checked product and a
+        // checked difference, so the way back can overflow in the product alone: then it is
+        // an overflow error, never a different transform.
+        match moved.apply(&by(DimOp::TranslateBackwardBy(PerDim::All(Some(k))))) {
+            Ok(back) => prop_assert_eq!(back, t),
+            Err(e) => prop_assert!(e.message().starts_with("Integer overflow"), "{}", e),
         }
     }
 }

@@ -3,7 +3,7 @@
 use std::fmt;
 
 use super::error::{TsError, TsResult};
-use super::interval::ceil_div;
+use super::interval::{ceil_div, MAX_RANK};
 
 /// One entry of a dimension selection.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
@@ -195,15 +195,19 @@ fn new_dims_in_range(start: Option<i64>, stop: Option<i64>, step: i64) -> TsResu
 /// Resolves the positions of new dimensions in the result of adding them to a space of
 /// rank `rank` (labels are not allowed).
 pub fn resolve_new(selectors: &[DimSelector], rank: usize) -> TsResult<Vec<usize>> {
-    let mut new_rank = rank_i64(rank);
+    // Summed exactly (a range may add up to 2^63 − 1 dimensions), so the error names the
+    // true rank.
+    let mut total = i128::from(rank_i64(rank));
     for s in selectors {
-        new_rank = new_rank.saturating_add(match s {
+        total += i128::from(match s {
             DimSelector::Range { start, stop, step } => new_dims_in_range(*start, *stop, *step)?,
             _ => 1,
         });
     }
-    let new_rank = usize::try_from(new_rank).unwrap_or(usize::MAX);
-    super::domain::check_rank(new_rank)?;
+    if total > MAX_RANK as i128 {
+        return Err(TsError::rank(format!("Rank {total} is outside valid range [0, {MAX_RANK}]")));
+    }
+    let new_rank = usize::try_from(total).unwrap_or(MAX_RANK);
     let mut dims = Vec::new();
     for s in selectors {
         match s {

@@ -6,7 +6,7 @@
 
 use super::error::{TsError, TsResult};
 use super::interval::{
-    ceil_div, is_finite_index, is_valid_index, Interval, OptInterval, INF_INDEX,
+    ceil_div, is_finite_index, is_valid_index, unless_implicit, Interval, OptInterval, INF_INDEX,
 };
 
 /// How the second number of a slice is read.
@@ -20,7 +20,8 @@ pub enum IntervalForm {
     Sized,
 }
 
-/// A slice request for one dimension; `None` means "the current bound".
+/// A slice request for one dimension; `None` (or `i64::MIN`, TensorStore's implicit value)
+/// means "the current bound".
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct SliceSpec {
     /// First index (in the dimension's coordinates), or `None` for the bound the step starts at.
@@ -99,7 +100,7 @@ pub fn extract_strided_slice(
         return Err(TsError::value(format!("Invalid stride {stride}")));
     }
     let mut orig = orig;
-    let start = match spec.start {
+    let start = match unless_implicit(spec.start) {
         None if stride > 0 => orig.interval.inclusive_min(),
         None => orig.interval.inclusive_max(),
         Some(s) if !is_valid_index(s) => {
@@ -110,7 +111,7 @@ pub fn extract_strided_slice(
             s
         }
     };
-    let inclusive_stop = resolve_stop(&mut orig, form, start, spec.stop, stride)?;
+    let inclusive_stop = resolve_stop(&mut orig, form, start, unless_implicit(spec.stop), stride)?;
     if stride.unsigned_abs() != 1 && !is_finite_index(start) {
         return Err(TsError::bounds(format!(
             "Slicing with non-unit stride of {stride} requires a finite start index"

@@ -319,3 +319,83 @@ fn array_indexing_of_plain_transforms() {
         ErrorCode::Arity,
     );
 }
+
+/// A composition that recomputes index arrays for several output dimensions shares one
+/// element limit: four outputs of 2^24 elements each once took 4 GiB and aborted.
+#[test]
+fn recomputed_index_arrays_share_one_element_limit() {
+    let n = 4096usize;
+    let col: Vec<Value> = (0..n).map(|i| json!([i % 2])).collect();
+    let row: Vec<Value> = vec![Value::from((0..n).map(|i| i % 2).collect::<Vec<_>>())];
+    let map = json!({"index_array": [[1, 2], [3, 4]]});
+    let input =
+        |outputs: usize| json!({"input_shape": [2, 2], "output": vec![map.clone(); outputs]});
+    let ops = json!([{"op": "vindex", "dims": [0, 1], "arrays": [col, row]}]);
+    let t = IndexTransform::from_json(&input(4)).unwrap();
+    let e = t.apply(&dim_expr_from_json(&ops[0], &JsonPath::root()).unwrap()).unwrap_err();
+    assert_eq!(e.code(), ErrorCode::Bounds);
+    assert!(e.message().contains("output dimension 1 would have shape [4096, 4096]"), "{e}");
+    // Four outputs of 4096 × 2 elements each stay well within the limit.
+    let small_row: Vec<Value> = vec![Value::from((0..2).collect::<Vec<_>>())];
+    let ops = json!([{"op": "vindex", "dims": [0, 1], "arrays": [col, small_row]}]);
+    let got = run(&input(4), &ops).unwrap();
+    assert_eq!(got["output"][3]["index_array"][4094], json!([1, 2]));
+    assert_eq!(got["output"][3]["index_array"][4095], json!([3, 4]));
+}
+
+/// `-2^63` is TensorStore's implicit value: translations by or to it and slice bounds given as
+/// it leave the dimension alone, as `None` does.
+#[test]
+fn implicit_value_leaves_translations_and_slice_bounds_alone() {
+    let n = i64::MIN;
+    for op in ["translate_to", "translate_by", "translate_backward_by"] {
+        let member = if op == "translate_to" { "origins" } else { "offsets" };
+        check(
+            json!({"input_shape": [3]}),
+            json!([{"op": op, "dims": [0], member: n}]),
+            json!({"input_inclusive_min": [0], "input_exclusive_max": [3]}),
+        );
+    }
+    check(
+        json!({"input_shape": [10]}),
+        json!([{"op": "interval_slice", "dims": [0], "intervals": {"start": n, "stop": n, "step": -1}}]),
+        json!({"input_inclusive_min": [-9], "input_exclusive_max": [1],
+               "output": [{"input_dimension": 0, "stride": -1}]}),
+    );
+    // A stride of -2^63 is a number, as in TensorStore: it overflows on a bounded domain.
+    check_err(
+        json!({"input_shape": [10]}),
+        json!([{"op": "stride", "dims": [0], "strides": n}]),
+        ErrorCode::Bounds,
+    );
+}
+
+/// Overflow messages name what overflowed, and a rank error names the true rank.
+#[test]
+fn overflow_and_rank_messages_are_exact() {
+    let message = |input: Value, ops: Value| {
+        let mut t = IndexTransform::from_json(&input).unwrap();
+        for op in ops.as_array().unwrap() {
+            match t.apply(&dim_expr_from_json(op, &JsonPath::root()).unwrap()) {
+                Ok(next) => t = next,
+                Err(e) => return e.to_string(),
+            }
+        }
+        panic!("no error for {ops}");
+    };
+    let m = i64::MAX;
+    assert_eq!(
+        message(
+            json!({"input_shape": [10]}),
+            json!([{"op": "stride", "dims": [0], "strides": m}, {"op": "stride", "dims": [0], "strides": 2}])
+        ),
+        "Integer overflow computing stride for output dimension 0"
+    );
+    assert_eq!(
+        message(
+            json!({"input_rank": 1}),
+            json!([{"op": "newaxis", "dims": [{"range": [null, m, 1]}]}])
+        ),
+        "Rank 9223372036854775808 is outside valid range [0, 32]"
+    );
+}
