@@ -33,10 +33,11 @@ fn ocannl_edge_cases_pass() {
 }
 
 /// Cases converted from the upstream projects' own tests (OCANNL's test files and their
-/// `.expected` outputs, vespajlib's test cases, TensorStore's tests and docstrings).
+/// `.expected` outputs, vespajlib's test cases, TensorStore's tests and docstrings, and the
+/// einsum tests of PyTorch, JAX and opt_einsum with numpy's results).
 #[test]
 fn upstream_test_cases_pass() {
-    check_folder("tests/data/cases/upstream", 590);
+    check_folder("tests/data/cases/upstream", 970);
 }
 
 /// numpy einsum edge cases, expected results from numpy 2.4.6 itself (grammar, implicit
