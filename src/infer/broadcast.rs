@@ -208,13 +208,12 @@ impl Solver {
     }
 
     fn row_var_le_var(&mut self, x: RowVar, y: RowVar) {
-        if self.env.row_lower(x).any(|v| v == y) {
+        if self.env.has_row_lower(x, y) {
             self.push(Constraint::RowEq(x.into(), y.into()));
             return;
         }
-        if !self.env.row_upper(x).any(|v| v == y) {
-            self.env.row_links_mut(x).push_upper(y);
-            self.env.row_links_mut(y).push_lower(x);
+        if !self.env.has_row_upper(x, y) {
+            self.env.link_rows(x, y);
             self.env.linked_rows.push(x);
         }
         if self.env.row_caps(x).next().is_some() {
@@ -250,7 +249,7 @@ impl Solver {
             (None, _) => false,
             (Some(f), Some(j)) if f == j => true,
             (Some(f), _) if *f == cap => true,
-            _ => self.env.row_caps(y).skip(1).any(|id| self.env.store.holds(id, &cap)),
+            _ => self.env.has_later_cap(y, &cap),
         };
         if known {
             return Ok(Outcome::Done);
@@ -267,7 +266,7 @@ impl Solver {
             // Kept as it is: one stored copy serves the link and the upper neighbours.
             let id = self.env.store.push(&cap);
             self.pass_cap_up(id, uppers);
-            self.env.row_links_mut(y).push_cap(id);
+            self.env.push_cap(y, &cap, id);
             return Ok(Outcome::Done);
         };
         if !uppers.is_empty() {

@@ -21,6 +21,7 @@ mod graph;
 mod info;
 mod join;
 pub(crate) mod latest;
+mod link_index;
 mod lower;
 mod names;
 mod nodes;
