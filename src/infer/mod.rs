@@ -30,6 +30,7 @@ mod op;
 mod peek;
 pub mod program;
 pub mod provenance;
+mod row_links;
 mod rows;
 mod scheme;
 mod show;
