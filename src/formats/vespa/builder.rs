@@ -3,7 +3,8 @@
 //! dense block set twice, in any type). Unbound indexed dimensions are sized from the largest
 //! index seen.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
+use std::hash::{BuildHasher, BuildHasherDefault, Hasher, RandomState};
 
 use smallvec::SmallVec;
 
@@ -16,10 +17,10 @@ use crate::span::Span;
 /// instead of an allocation failure.
 pub const MAX_CELLS: usize = 1 << 24;
 
-/// The most subspaces (distinct combinations of mapped labels) a tensor may hold. Each costs a
-/// few hundred bytes apart from its cells (its labels, kept twice, and their lookup), so a
-/// sparse tensor of [`MAX_CELLS`] one-cell subspaces would need about 5 GB: more subspaces are a
-/// `value` error instead.
+/// The most subspaces (distinct combinations of mapped labels) a tensor may hold. Each costs
+/// about a hundred bytes apart from its cells (its labels and their lookup), so a sparse tensor
+/// of [`MAX_CELLS`] one-cell subspaces would need a few GB: more subspaces are a `value` error
+/// instead.
 pub const MAX_SUBSPACES: usize = 1 << 22;
 
 /// A tensor under construction.
@@ -31,11 +32,16 @@ pub(crate) struct Builder {
     sizes: Option<Vec<usize>>,
     dense_size: usize,
     blocks: Vec<Block>,
-    index: HashMap<Vec<String>, usize>,
-    /// Cells set one by one, as (block, offset in the block).
-    filled: HashSet<(usize, usize)>,
-    /// Blocks set whole by [`Builder::block`].
-    whole: HashSet<usize>,
+    /// Blocks by the hash of their labels (kept once, in the block): the first block of each
+    /// hash here, any later one with the same hash in `collided`.
+    index: HashMap<u64, u32, BuildHasherDefault<Prehashed>>,
+    collided: HashMap<u64, Vec<u32>>,
+    hasher: RandomState,
+    /// Cells set one by one: a bit per cell, at `block * dense_size + offset`.
+    filled: Vec<u64>,
+    /// Per block: whether some cell of it was set one by one, or all of it by [`Builder::block`].
+    partly: Vec<bool>,
+    whole: Vec<bool>,
     /// Cells waiting for the unbound sizes.
     pending: Vec<Pending>,
     /// The most cells `pending` may hold ([`MAX_CELLS`]).
@@ -71,9 +77,12 @@ impl Builder {
             sizes,
             dense_size,
             blocks: Vec::new(),
-            index: HashMap::new(),
-            filled: HashSet::new(),
-            whole: HashSet::new(),
+            index: HashMap::default(),
+            collided: HashMap::new(),
+            hasher: RandomState::new(),
+            filled: Vec::new(),
+            partly: Vec::new(),
+            whole: Vec::new(),
             pending: Vec::new(),
             max_pending: MAX_CELLS,
             max_blocks: MAX_SUBSPACES,
@@ -152,15 +161,13 @@ impl Builder {
         span: Span,
     ) -> Result<()> {
         let offset = self.offset(indices);
-        let taken = self
-            .index
-            .get(&labels)
-            .is_some_and(|&at| self.whole.contains(&at) || self.filled.contains(&(at, offset)));
+        let taken =
+            self.find(&labels).is_some_and(|at| self.whole[at] || self.is_filled(at, offset));
         if taken {
             return Err(self.duplicate(&labels, indices, span));
         }
         let at = self.block_at(labels, span)?;
-        self.filled.insert((at, offset));
+        self.fill(at, offset);
         if let Some(slot) = self.blocks[at].values.get_mut(offset) {
             *slot = value;
         }
@@ -170,14 +177,12 @@ impl Builder {
     /// Sets a whole dense block (bound types only); `values` in row-major canonical order, any
     /// missing tail left zero. A block set before (whole or in part) is a `label` error.
     pub fn block(&mut self, labels: Vec<String>, values: &[f64], span: Span) -> Result<()> {
-        let taken = self.index.get(&labels).is_some_and(|&at| {
-            self.whole.contains(&at) || self.filled.iter().any(|&(b, _)| b == at)
-        });
+        let taken = self.find(&labels).is_some_and(|at| self.whole[at] || self.partly[at]);
         if taken {
             return Err(self.duplicate(&labels, &[], span));
         }
         let at = self.block_at(labels, span)?;
-        self.whole.insert(at);
+        self.whole[at] = true;
         for (slot, v) in self.blocks[at].values.iter_mut().zip(values) {
             *slot = *v;
         }
@@ -200,6 +205,33 @@ impl Builder {
                 ),
             )),
         }
+    }
+
+    /// Whether the cell at `offset` of block `at` was set one by one.
+    fn is_filled(&self, at: usize, offset: usize) -> bool {
+        let bit = at * self.dense_size + offset;
+        self.filled.get(bit / 64).is_some_and(|w| w & (1 << (bit % 64)) != 0)
+    }
+
+    fn fill(&mut self, at: usize, offset: usize) {
+        let bit = at * self.dense_size + offset;
+        if self.filled.len() <= bit / 64 {
+            // The blocks hold at most MAX_CELLS cells, and so the bits.
+            self.filled.resize((self.blocks.len() * self.dense_size).div_ceil(64), 0);
+        }
+        if let Some(w) = self.filled.get_mut(bit / 64) {
+            *w |= 1 << (bit % 64);
+        }
+        self.partly[at] = true;
+    }
+
+    /// The position of the block with these labels, if there is one.
+    fn find(&self, labels: &[String]) -> Option<usize> {
+        let hash = self.hasher.hash_one(labels);
+        let same = |&&at: &&u32| self.blocks[at as usize].labels == labels;
+        let first = self.index.get(&hash).filter(same);
+        let at = first.or_else(|| self.collided.get(&hash)?.iter().find(same))?;
+        Some(*at as usize)
     }
 
     fn offset(&self, indices: &[u64]) -> usize {
@@ -233,7 +265,7 @@ impl Builder {
 
     /// The position of the block with these mapped labels, added (zero-filled) if new.
     fn block_at(&mut self, labels: Vec<String>, span: Span) -> Result<usize> {
-        if let Some(&at) = self.index.get(&labels) {
+        if let Some(at) = self.find(&labels) {
             return Ok(at);
         }
         let total = (self.blocks.len() + 1).checked_mul(self.dense_size);
@@ -249,9 +281,19 @@ impl Builder {
                 ),
             ));
         }
-        self.index.insert(labels.clone(), self.blocks.len());
+        // At most MAX_SUBSPACES blocks, so the position fits a u32.
+        let at = self.blocks.len() as u32;
+        let hash = self.hasher.hash_one(&labels);
+        if let Some(first) = self.index.get(&hash).copied() {
+            self.collided.entry(hash).or_default().push(at);
+            debug_assert_ne!(self.blocks[first as usize].labels, labels);
+        } else {
+            self.index.insert(hash, at);
+        }
         self.blocks.push(Block { labels, values: vec![0.0; self.dense_size] });
-        Ok(self.blocks.len() - 1)
+        self.partly.push(false);
+        self.whole.push(false);
+        Ok(at as usize)
     }
 
     /// Finishes the tensor; unbound dimensions get the largest index seen plus one (a mixed
@@ -336,4 +378,24 @@ fn checked_product(sizes: &[usize]) -> Option<usize> {
 
 fn too_large(ty: &TensorType, span: Span) -> VespaError {
     VespaError::value(span, format!("a tensor of type {ty} would hold more than {MAX_CELLS} cells"))
+}
+
+/// A hasher for keys that are already hashes: it passes the `u64` through.
+#[derive(Default)]
+struct Prehashed(u64);
+
+impl Hasher for Prehashed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
 }

@@ -39,9 +39,9 @@ fn type_member(root: &Node) -> Result<TensorType> {
             "no tensor type was given and the JSON has no \"type\" member",
         ));
     };
-    match &node.value {
+    match node.value() {
         Json::Str(s) => {
-            TensorType::parse(s).map_err(|e| VespaError::syntax(node.span, e.message()))
+            TensorType::parse(&s).map_err(|e| VespaError::syntax(node.span, e.message()))
         }
         _ => Err(VespaError::type_error(node.span, "the \"type\" member must be a string")),
     }
@@ -49,13 +49,13 @@ fn type_member(root: &Node) -> Result<TensorType> {
 
 fn decode_root(root: &Node, b: &mut Builder) -> Result<()> {
     if let Some(cells) = root.get("cells").filter(|c| !primitive(c)) {
-        return decode_cells(cells, b);
+        return decode_cells(&cells, b);
     }
     if let Some(values) = root.get("values").filter(|_| !b.ty().has_mapped()) {
-        return decode_values(values, b);
+        return decode_values(&values, b);
     }
     if let Some(blocks) = root.get("blocks") {
-        return decode_blocks(blocks, b);
+        return decode_blocks(&blocks, b);
     }
     if array_of_objects(root) {
         decode_cells(root, b)
@@ -70,34 +70,29 @@ fn decode_root(root: &Node, b: &mut Builder) -> Result<()> {
 
 /// A reserved member whose content is a number (or a list starting with one) is a label.
 fn primitive(node: &Node) -> bool {
-    match &node.value {
-        Json::Long(_) | Json::Double(_) => true,
-        Json::Array(items) => items.first().is_some_and(Node::is_number),
-        _ => false,
-    }
+    node.is_number() || (node.is_array() && node.first().is_some_and(|n| n.is_number()))
 }
 
 fn array_of_objects(node: &Node) -> bool {
-    let mut node = node;
-    loop {
-        match &node.value {
-            Json::Array(items) => match items.first() {
-                Some(first) if matches!(first.value, Json::Array(_)) => node = first,
-                Some(first) => return matches!(first.value, Json::Object(_)),
-                None => return false,
-            },
-            _ => return false,
+    let mut node = *node;
+    // Each step goes one level deeper into a checked document of bounded depth.
+    while node.is_array() {
+        match node.first() {
+            Some(first) if first.is_array() => node = first,
+            Some(first) => return first.is_object(),
+            None => return false,
         }
     }
+    false
 }
 
 fn decode_cells(cells: &Node, b: &mut Builder) -> Result<()> {
-    match &cells.value {
-        Json::Array(items) => items.iter().try_for_each(|cell| decode_cell(cell, b)),
-        Json::Object(members) => {
-            for (label, value) in members {
-                let address = single_address(b.ty(), label, value)?;
-                b.cell(address, number(value, b)?, value.span)?;
+    match cells.value() {
+        Json::Array => cells.items().try_for_each(|cell| decode_cell(&cell, b)),
+        Json::Object => {
+            for (label, value) in cells.members() {
+                let address = single_address(b.ty(), &label, &value)?;
+                b.cell(address, number(&value, b)?, value.span)?;
             }
             Ok(())
         }
@@ -113,34 +108,34 @@ fn decode_cell(cell: &Node, b: &mut Builder) -> Result<()> {
     let Some(value) = cell.get("value") else {
         return Err(VespaError::syntax(cell.span, "expected a cell to have a numeric 'value'"));
     };
-    b.cell(address, number(value, b)?, cell.span)
+    b.cell(address, number(&value, b)?, cell.span)
 }
 
 /// An `"address"` object: one string label per dimension of `ty`.
-fn address(node: Option<&Node>, parent: &Node, ty: &TensorType) -> Result<Vec<Option<String>>> {
+fn address(node: Option<Node>, parent: &Node, ty: &TensorType) -> Result<Vec<Option<String>>> {
     let node =
         node.ok_or_else(|| VespaError::syntax(parent.span, "expected an 'address' object"))?;
-    let Json::Object(members) = &node.value else {
+    if !node.is_object() {
         return Err(VespaError::syntax(
             node.span,
             format!("expected an 'address' object, not {}", node.type_name()),
         ));
     };
     let mut out = vec![None; ty.rank()];
-    for (dim, label) in members {
-        let Some(i) = ty.index_of(dim) else {
+    for (dim, label) in node.members() {
+        let Some(i) = ty.index_of(&dim) else {
             return Err(VespaError::label(
                 label.span,
                 format!("{ty} does not contain dimension '{dim}'"),
             ));
         };
-        let Json::Str(s) = &label.value else {
+        let Json::Str(s) = label.value() else {
             return Err(VespaError::type_error(
                 label.span,
                 format!("the label of '{dim}' must be a string"),
             ));
         };
-        out[i] = Some(s.clone());
+        out[i] = Some(s.into_owned());
     }
     Ok(out)
 }
@@ -159,11 +154,11 @@ fn single_address(ty: &TensorType, label: &str, at: &Node) -> Result<Vec<Option<
 /// A cell value: a number, a number string (`"Infinity"`, `"-inf"`, `"nan"`, `"1.5"`, ...), or
 /// `null` for NaN; narrowed to the cell type.
 fn number(node: &Node, b: &Builder) -> Result<f64> {
-    let v = match &node.value {
-        Json::Long(n) => *n as f64,
-        Json::Double(d) => *d,
+    let v = match node.value() {
+        Json::Long(n) => n as f64,
+        Json::Double(d) => d,
         Json::Null => f64::NAN,
-        Json::Str(s) => number_string(s)
+        Json::Str(s) => number_string(&s)
             .ok_or_else(|| VespaError::syntax(node.span, format!("'{s}' is not a number")))?,
         _ => {
             return Err(VespaError::type_error(
@@ -194,12 +189,12 @@ fn decode_values(values: &Node, b: &mut Builder) -> Result<()> {
             format!("a list of values needs a bound dense type, not {}", b.ty()),
         ));
     }
-    match &values.value {
+    match values.value() {
         Json::Str(s) => {
-            let decoded = decode_hex(s, values, b)?;
+            let decoded = decode_hex(&s, values, b)?;
             decoded.into_iter().enumerate().try_for_each(|(i, v)| b.direct(i, v, values.span))
         }
-        Json::Array(_) => flat_values(values, b, &mut 0),
+        Json::Array => flat_values(values, b, &mut 0),
         _ => Err(VespaError::type_error(
             values.span,
             format!("expected values to be an array, not {}", values.type_name()),
@@ -208,14 +203,17 @@ fn decode_values(values: &Node, b: &mut Builder) -> Result<()> {
 }
 
 fn flat_values(list: &Node, b: &mut Builder, next: &mut usize) -> Result<()> {
-    let Json::Array(items) = &list.value else { return Ok(()) };
-    if items.is_empty() {
+    if !list.is_array() {
+        return Ok(());
+    }
+    let mut items = list.items().peekable();
+    if items.peek().is_none() {
         return Err(VespaError::elems(list.span, "the values array does not contain any values"));
     }
     for item in items {
-        match &item.value {
-            Json::Array(_) => flat_values(item, b, next)?,
-            Json::Bool(_) | Json::Object(_) => {
+        match item.value() {
+            Json::Array => flat_values(&item, b, next)?,
+            Json::Bool(_) | Json::Object => {
                 return Err(VespaError::type_error(
                     item.span,
                     format!(
@@ -225,7 +223,7 @@ fn flat_values(list: &Node, b: &mut Builder, next: &mut usize) -> Result<()> {
                 ))
             }
             _ => {
-                let v = number(item, b)?;
+                let v = number(&item, b)?;
                 b.direct(*next, v, item.span)?;
                 *next += 1;
             }
@@ -288,9 +286,9 @@ fn decode_blocks(blocks: &Node, b: &mut Builder) -> Result<()> {
         b.ty().dims().iter().filter(|d| d.is_mapped()).cloned().collect(),
         blocks.span,
     )?;
-    match &blocks.value {
-        Json::Array(items) => items.iter().try_for_each(|block| {
-            if !matches!(block.value, Json::Object(_)) {
+    match blocks.value() {
+        Json::Array => blocks.items().try_for_each(|block| {
+            if !block.is_object() {
                 return Err(VespaError::type_error(
                     block.span,
                     format!(
@@ -299,15 +297,15 @@ fn decode_blocks(blocks: &Node, b: &mut Builder) -> Result<()> {
                     ),
                 ));
             }
-            let labels = address(block.get("address"), block, &mapped)?;
+            let labels = address(block.get("address"), &block, &mapped)?;
             let values = block.get("values").ok_or_else(|| {
                 VespaError::syntax(block.span, "expected a block to have 'values'")
             })?;
-            set_block(labels, values, b)
+            set_block(labels, &values, b)
         }),
-        Json::Object(members) => members.iter().try_for_each(|(label, values)| {
-            let labels = single_address(&mapped, label, values)?;
-            set_block(labels, values, b)
+        Json::Object => blocks.members().try_for_each(|(label, values)| {
+            let labels = single_address(&mapped, &label, &values)?;
+            set_block(labels, &values, b)
         }),
         _ => Err(VespaError::type_error(
             blocks.span,
@@ -327,8 +325,8 @@ fn set_block(labels: Vec<Option<String>>, values: &Node, b: &mut Builder) -> Res
         }
     };
     let mut cells = vec![0.0; b.dense_size()];
-    match &values.value {
-        Json::Array(_) => block_values(values, b, &mut cells, &mut 0)?,
+    match values.value() {
+        Json::Array => block_values(values, b, &mut cells, &mut 0)?,
         Json::Str(s) => {
             if s.is_empty() {
                 return Err(VespaError::elems(
@@ -336,7 +334,7 @@ fn set_block(labels: Vec<Option<String>>, values: &Node, b: &mut Builder) -> Res
                     "the block value string does not contain any values",
                 ));
             }
-            for (slot, v) in cells.iter_mut().zip(decode_hex(s, values, b)?) {
+            for (slot, v) in cells.iter_mut().zip(decode_hex(&s, values, b)?) {
                 *slot = v;
             }
         }
@@ -354,19 +352,22 @@ fn set_block(labels: Vec<Option<String>>, values: &Node, b: &mut Builder) -> Res
 }
 
 fn block_values(list: &Node, b: &Builder, cells: &mut [f64], next: &mut usize) -> Result<()> {
-    let Json::Array(items) = &list.value else { return Ok(()) };
-    if items.is_empty() {
+    if !list.is_array() {
+        return Ok(());
+    }
+    let mut items = list.items().peekable();
+    if items.peek().is_none() {
         return Err(VespaError::elems(
             list.span,
             "the block value array does not contain any values",
         ));
     }
     for item in items {
-        if matches!(item.value, Json::Array(_)) {
-            block_values(item, b, cells, next)?;
+        if item.is_array() {
+            block_values(&item, b, cells, next)?;
             continue;
         }
-        let v = number(item, b)?;
+        let v = number(&item, b)?;
         let Some(slot) = cells.get_mut(*next) else {
             return Err(VespaError::elems(
                 item.span,

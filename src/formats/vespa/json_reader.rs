@@ -2,11 +2,13 @@
 //! every value: strings may be single-quoted, object keys may be unquoted (up to `:` or
 //! whitespace), numbers are integers unless they contain `.`, `e` or `E`. Unlike Slime, text
 //! after the root value is an error, and a repeated key keeps its first value.
-
-use std::collections::HashSet;
+//!
+//! The document is checked once, building nothing, and then read lazily where it lies (see
+//! [`Node`]): memory stays that of the text, whatever the number of values.
 
 use super::error::{Result, VespaError};
 use super::javanum::parse_double;
+pub(crate) use super::json_node::{Json, Node};
 use crate::span::Span;
 
 /// The deepest nesting accepted (deeper documents are a syntax error, not a stack overflow).
@@ -14,66 +16,19 @@ const MAX_DEPTH: usize = 512;
 
 /// The most values (numbers, strings, lists and objects, at any depth) a JSON document may
 /// hold: twice [`MAX_CELLS`](super::MAX_CELLS), room for the largest tensor in the `values`
-/// form. The document is read into a tree of about 40 bytes a value before it is decoded, so
-/// a longer one is a `value` error where the limit is passed, not an allocation failure.
+/// form. A longer document is a `value` error where the limit is passed.
 pub const MAX_JSON_VALUES: usize = 2 * super::MAX_CELLS;
 
-/// A JSON value as Slime types it.
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) enum Json {
-    Null,
-    Bool(bool),
-    Long(i64),
-    Double(f64),
-    Str(String),
-    Array(Vec<Node>),
-    Object(Vec<(String, Node)>),
-}
-
-/// A JSON value and where it is in the document.
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Node {
-    pub value: Json,
-    pub span: Span,
-}
-
-impl Node {
-    /// The member `key` of an object.
-    pub fn get(&self, key: &str) -> Option<&Node> {
-        match &self.value {
-            Json::Object(members) => members.iter().find(|(k, _)| k == key).map(|(_, v)| v),
-            _ => None,
-        }
-    }
-
-    /// Slime's name for the value's type, for messages.
-    pub fn type_name(&self) -> &'static str {
-        match self.value {
-            Json::Null => "NIX",
-            Json::Bool(_) => "BOOL",
-            Json::Long(_) => "LONG",
-            Json::Double(_) => "DOUBLE",
-            Json::Str(_) => "STRING",
-            Json::Array(_) => "ARRAY",
-            Json::Object(_) => "OBJECT",
-        }
-    }
-
-    /// Whether the value is a JSON number.
-    pub fn is_number(&self) -> bool {
-        matches!(self.value, Json::Long(_) | Json::Double(_))
-    }
-}
-
-/// Reads one JSON document.
-pub(crate) fn read_json(text: &str) -> Result<Node> {
+/// Checks that `text` is one JSON document and returns its root, read lazily from the text.
+pub(crate) fn read_json(text: &str) -> Result<Node<'_>> {
     read_json_within(text, MAX_JSON_VALUES)
 }
 
-/// Reads one JSON document of at most `max_values` values.
-pub(crate) fn read_json_within(text: &str, max_values: usize) -> Result<Node> {
+/// Checks that `text` is one JSON document of at most `max_values` values and returns its
+/// root. Nothing but the text is kept: the returned [`Node`] walks it on demand.
+pub(crate) fn read_json_within(text: &str, max_values: usize) -> Result<Node<'_>> {
     let mut r = Reader { text, pos: 0, depth: 0, values: 0, max_values };
-    let root = r.value()?;
+    r.value()?;
     r.skip_space();
     if r.pos < text.len() {
         return Err(VespaError::syntax(
@@ -81,7 +36,16 @@ pub(crate) fn read_json_within(text: &str, max_values: usize) -> Result<Node> {
             "unexpected text after the JSON value",
         ));
     }
-    Ok(root)
+    Ok(Node::root(text))
+}
+
+/// Decodes the string literal opening at byte `at` of checked text.
+pub(super) fn decode_string(text: &str, at: usize) -> String {
+    let mut r = Reader { text, pos: at, depth: 0, values: 0, max_values: 0 };
+    let mut out = String::new();
+    // The text was checked, so decoding cannot fail; a failure would leave the prefix read.
+    let _ = r.string(Some(&mut out));
+    out
 }
 
 struct Reader<'a> {
@@ -123,9 +87,9 @@ impl Reader<'_> {
         }
     }
 
-    fn value(&mut self) -> Result<Node> {
+    /// Checks one value.
+    fn value(&mut self) -> Result<()> {
         self.skip_space();
-        let start = self.pos;
         if self.values >= self.max_values {
             return Err(VespaError::value(
                 self.here(),
@@ -133,20 +97,19 @@ impl Reader<'_> {
             ));
         }
         self.values += 1;
-        let value = match self.peek() {
-            Some(b'"' | b'\'') => Json::Str(self.string()?),
-            Some(b'{') => self.nested(Self::object)?,
-            Some(b'[') => self.nested(Self::array)?,
-            Some(b't') => self.word("true", Json::Bool(true))?,
-            Some(b'f') => self.word("false", Json::Bool(false))?,
-            Some(b'n') => self.word("null", Json::Null)?,
-            Some(b'-' | b'0'..=b'9') => self.number()?,
-            _ => return Err(self.fail("expected a JSON value")),
-        };
-        Ok(Node { value, span: Span::new(start, self.pos) })
+        match self.peek() {
+            Some(b'"' | b'\'') => self.string(None),
+            Some(b'{') => self.nested(Self::object),
+            Some(b'[') => self.nested(Self::array),
+            Some(b't') => self.word("true"),
+            Some(b'f') => self.word("false"),
+            Some(b'n') => self.word("null"),
+            Some(b'-' | b'0'..=b'9') => self.number(),
+            _ => Err(self.fail("expected a JSON value")),
+        }
     }
 
-    fn nested(&mut self, f: fn(&mut Self) -> Result<Json>) -> Result<Json> {
+    fn nested(&mut self, f: fn(&mut Self) -> Result<()>) -> Result<()> {
         if self.depth >= MAX_DEPTH {
             return Err(self.fail(format!("JSON nested deeper than {MAX_DEPTH} levels")));
         }
@@ -156,37 +119,38 @@ impl Reader<'_> {
         v
     }
 
-    fn word(&mut self, word: &str, value: Json) -> Result<Json> {
+    fn word(&mut self, word: &str) -> Result<()> {
         if self.text.get(self.pos..).is_some_and(|s| s.starts_with(word)) {
             self.pos += word.len();
-            Ok(value)
+            Ok(())
         } else {
             Err(self.fail(format!("expected '{word}'")))
         }
     }
 
-    fn number(&mut self) -> Result<Json> {
+    fn number(&mut self) -> Result<()> {
         let start = self.pos;
-        while matches!(self.peek(), Some(b'0'..=b'9' | b'+' | b'-' | b'.' | b'e' | b'E')) {
-            self.pos += 1;
-        }
+        self.pos = number_end(self.text, start);
         let token = &self.text[start..self.pos];
         let span = Span::new(start, self.pos);
-        let bad = || VespaError::syntax(span, format!("'{token}' is not a number"));
-        if token.contains(['.', 'e', 'E']) {
-            parse_double(token).map(Json::Double).ok_or_else(bad)
+        let ok = if is_double(token) {
+            parse_double(token).is_some()
         } else {
-            token.parse::<i64>().map(Json::Long).map_err(|_| bad())
+            token.parse::<i64>().is_ok()
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(VespaError::syntax(span, format!("'{token}' is not a number")))
         }
     }
 
-    fn array(&mut self) -> Result<Json> {
+    fn array(&mut self) -> Result<()> {
         self.expect(b'[')?;
-        let mut items = Vec::new();
         self.skip_space();
         if self.peek() != Some(b']') {
             loop {
-                items.push(self.value()?);
+                self.value()?;
                 self.skip_space();
                 if self.peek() != Some(b',') {
                     break;
@@ -194,25 +158,19 @@ impl Reader<'_> {
                 self.pos += 1;
             }
         }
-        self.expect(b']')?;
-        Ok(Json::Array(items))
+        self.expect(b']')
     }
 
-    fn object(&mut self) -> Result<Json> {
+    fn object(&mut self) -> Result<()> {
         self.expect(b'{')?;
-        let mut members: Vec<(String, Node)> = Vec::new();
-        let mut seen: HashSet<String> = HashSet::new();
         self.skip_space();
         if self.peek() != Some(b'}') {
             loop {
                 self.skip_space();
-                let key = self.key()?;
+                self.key()?;
                 self.skip_space();
                 self.expect(b':')?;
-                let value = self.value()?;
-                if seen.insert(key.clone()) {
-                    members.push((key, value));
-                }
+                self.value()?;
                 self.skip_space();
                 if self.peek() != Some(b',') {
                     break;
@@ -220,35 +178,34 @@ impl Reader<'_> {
                 self.pos += 1;
             }
         }
-        self.expect(b'}')?;
-        Ok(Json::Object(members))
+        self.expect(b'}')
     }
 
-    fn key(&mut self) -> Result<String> {
+    fn key(&mut self) -> Result<()> {
         if matches!(self.peek(), Some(b'"' | b'\'')) {
-            return self.string();
+            return self.string(None);
         }
-        let start = self.pos;
-        while !matches!(self.peek(), None | Some(b':' | b' ' | b'\t' | b'\n' | b'\r')) {
-            self.pos += 1;
-        }
-        Ok(self.text.get(start..self.pos).unwrap_or("").to_string())
+        self.pos = bare_key_end(self.text, self.pos);
+        Ok(())
     }
 
-    fn string(&mut self) -> Result<String> {
+    /// Reads a string literal, decoding it into `out` if given.
+    fn string(&mut self, mut out: Option<&mut String>) -> Result<()> {
         let start = self.pos;
         let quote = self.peek().unwrap_or(b'"');
         self.pos += 1;
-        let mut out = String::new();
         loop {
             let Some(c) = self.text.get(self.pos..).and_then(|s| s.chars().next()) else {
                 return Err(VespaError::syntax(Span::new(start, self.pos), "unterminated string"));
             };
             self.pos += c.len_utf8();
-            match c {
-                '\\' => out.push(self.escape()?),
-                c if c == char::from(quote) => return Ok(out),
-                c => out.push(c),
+            let c = match c {
+                '\\' => self.escape()?,
+                c if c == char::from(quote) => return Ok(()),
+                c => c,
+            };
+            if let Some(out) = out.as_deref_mut() {
+                out.push(c);
             }
         }
     }
@@ -301,4 +258,29 @@ impl Reader<'_> {
         self.pos += 4;
         Ok(value)
     }
+}
+
+/// Where the number token starting at `start` ends.
+pub(super) fn number_end(text: &str, start: usize) -> usize {
+    let bytes = text.as_bytes();
+    let mut end = start;
+    while matches!(bytes.get(end), Some(b'0'..=b'9' | b'+' | b'-' | b'.' | b'e' | b'E')) {
+        end += 1;
+    }
+    end
+}
+
+/// Whether a number token is a double (else a long), as Slime reads it.
+pub(super) fn is_double(token: &str) -> bool {
+    token.contains(['.', 'e', 'E'])
+}
+
+/// Where the unquoted key starting at `start` ends (at `:`, whitespace or the end).
+pub(super) fn bare_key_end(text: &str, start: usize) -> usize {
+    let bytes = text.as_bytes();
+    let mut end = start;
+    while !matches!(bytes.get(end), None | Some(b':' | b' ' | b'\t' | b'\n' | b'\r')) {
+        end += 1;
+    }
+    end
 }

@@ -69,6 +69,7 @@ mod hex;
 mod javanum;
 mod json_decode;
 mod json_encode;
+mod json_node;
 mod json_reader;
 mod literal;
 mod mixed;
