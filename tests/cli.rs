@@ -190,6 +190,20 @@ fn named_operands_read_files_too() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `--named` read every operand as a Vespa literal: a JSON document got the literal reader's
+/// error (`'"type"' is not a valid double number` at the first key) instead of its own. It
+/// reads operands as every other operand is read: a JSON document by the JSON reader.
+#[test]
+fn named_operands_may_be_json_documents() {
+    let json = r#"{"type":"tensor(x[2])","values":[3,4]}"#;
+    let out = run(&["run", "--named", "", "tensor(x[2]):[1,2]", json]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("11"), "{}", text(&out.stdout));
+    let bad = r#"{"type":"tensor(x[2])","values":[1,2,3]}"#;
+    let err = assert_error(&run(&["run", "--named", "", bad]), "elems");
+    assert!(err.contains("cannot set the cell at position 2"), "{err}");
+}
+
 #[cfg(unix)]
 #[test]
 fn check_walks_symlink_loops_once() {

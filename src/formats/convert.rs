@@ -90,19 +90,30 @@ impl ConvertError {
 /// literal. Either way the error is the reader's own, with its span.
 pub fn read_tensor(text: &str) -> Result<NamedTensor, ConvertError> {
     let t = text.trim_start();
-    if t.starts_with("tensor") {
-        return from_vespa(&VespaTensor::from_literal(text, None)?);
-    }
-    if let Some(body) = t.strip_prefix('{') {
-        let v = if body.trim_start().starts_with('"') {
-            decode_json(text, None)?
-        } else {
-            VespaTensor::from_literal(text, None)?
-        };
-        return from_vespa(&v);
+    if t.starts_with("tensor") || t.starts_with('{') {
+        return from_vespa(&read_vespa(text)?);
     }
     let (shape, data) = read_nested(text)?;
     Ok(NamedTensor { tensor: Tensor::from_vec(&shape, data)?, names: None })
+}
+
+/// Reads a Vespa tensor written as a literal (`tensor(x[2]):[1,2]`, `{{x:a}:1.0}`) or as a
+/// JSON document (`{"type": ..., ...}`), told apart as [`read_tensor`] does; the error is the
+/// reader's own, with its span.
+///
+/// ```
+/// use einrow::formats::convert::read_vespa;
+/// let literal = read_vespa("tensor(x[2]):[1,2]").unwrap();
+/// let json = read_vespa(r#"{"type": "tensor(x[2])", "values": [1, 2]}"#).unwrap();
+/// assert_eq!(literal, json);
+/// let err = read_vespa(r#"{"type": "tensor(x[2])", "values": [1, 2, 3]}"#).unwrap_err();
+/// assert!(err.to_string().contains("3"), "{err}");
+/// ```
+pub fn read_vespa(text: &str) -> Result<VespaTensor, VespaError> {
+    match text.trim_start().strip_prefix('{') {
+        Some(body) if body.trim_start().starts_with('"') => decode_json(text, None),
+        _ => VespaTensor::from_literal(text, None),
+    }
 }
 
 pub use super::nested::read_nested;

@@ -5,7 +5,9 @@
 use std::process::ExitCode;
 
 use einrow::diagnostic::Diagnostic;
-use einrow::formats::convert::{named_einsum, to_vespa, write_nested_json, ConvertError};
+use einrow::formats::convert::{
+    named_einsum, read_vespa, to_vespa, write_nested_json, ConvertError,
+};
 use einrow::formats::vespa::{is_dimension_name, write_json, EncodeOptions, Tensor as VespaTensor};
 use einrow::numpy::Timing;
 use einrow::project::IndexPlan;
@@ -206,7 +208,7 @@ pub fn run_named(args: &Args) -> Result<Outcome, Failure> {
     let mut vs = Vec::new();
     for (i, text) in args.operands.iter().enumerate() {
         let text = crate::run_cmd::operand_text(i, text)?;
-        let v = VespaTensor::from_literal(&text, None).map_err(|e| {
+        let v = read_vespa(&text).map_err(|e| {
             Box::new(Diagnostic::error(einrow::Coded::code(&e), format!("operand {i}: {e}")))
         })?;
         vs.push(v);
