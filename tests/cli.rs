@@ -172,6 +172,25 @@ fn bench_run_counts_are_capped() {
     assert!(text(&out.stdout).contains("runs: 3"), "{}", text(&out.stdout));
 }
 
+/// `einrow fuzz --max-steps` above what a range can hold panicked in the generator (exit 101,
+/// silently: the fuzzer's panic hook was already set), and 100000 ran past any time budget
+/// (one recipe is drawn whole before it is checked). The count is from 1 to 1000, checked
+/// with the other arguments.
+#[test]
+fn fuzz_step_counts_are_bounded() {
+    for n in ["0", "1001", "18446744073709551615"] {
+        let out = run(&["fuzz", "--max-steps", n, "--count", "1"]);
+        assert_eq!(out.status.code(), Some(2), "{n}: {}", text(&out.stderr));
+        assert!(text(&out.stderr).contains("is not in 1..=1000"), "{}", text(&out.stderr));
+    }
+    let dir = temp_dir("fuzz_steps");
+    let out_dir = dir.join("out");
+    let args = ["fuzz", "--max-steps", "1000", "--count", "1", "--seed", "3", "--no-exec"];
+    let out = run(&[&args[..], &["--out", out_dir.to_str().unwrap()]].concat());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// `--named` read its operands as literals only: `@path` was taken for a literal (a syntax
 /// error), unlike every other operand. Options it does not use are refused.
 #[test]

@@ -24,7 +24,7 @@ impl Program {
     /// a string or `null`, an argument that is not a name, a list given as an object are
     /// `syntax` errors naming the place (`tensors[0].shape`), never read as "nothing known" or
     /// dropped. A `pointwise*` step with the wrong operand count is an `arity` error; more than
-    /// [`MAX_STATEMENTS`](super::program::MAX_STATEMENTS) tensors and steps in all a `resource`
+    /// [`MAX_STATEMENTS`] tensors and steps in all a `resource`
     /// error.
     pub fn from_case(case: &Value) -> Result<Program, ProgramError> {
         if !case.is_object() {

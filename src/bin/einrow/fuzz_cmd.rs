@@ -12,6 +12,7 @@ use einrow::fuzzing::campaign::{
     Stats,
 };
 use einrow::fuzzing::case_file::{program_text, suite};
+use einrow::fuzzing::gen::MAX_STEPS;
 use einrow::fuzzing::GenConfig;
 use serde_json::Value;
 
@@ -58,9 +59,9 @@ pub struct Args {
     /// infer: do not run solved programs through the kernel against the naive evaluator.
     #[arg(long)]
     no_exec: bool,
-    /// infer: most operations per program.
-    #[arg(long, default_value_t = 8)]
-    max_steps: usize,
+    /// infer: most operations per program (1 to 1000).
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..=MAX_STEPS as u64))]
+    max_steps: u64,
     /// numpy: an oracle script to use instead of the one built in (tools/numpy_oracle.py of
     /// the repository: a JSON list of requests on standard input, a list of cases out).
     #[arg(long)]
@@ -109,7 +110,7 @@ pub fn run(args: &Args, out: &mut Out) -> ExitCode {
 
 fn program_options(args: &Args) -> ProgramOptions {
     let gen = GenConfig {
-        max_steps: args.max_steps,
+        max_steps: usize::try_from(args.max_steps).unwrap_or(MAX_STEPS),
         open_leaves: args.open,
         avoid_known_issues: !args.known_issues,
         ..GenConfig::default()

@@ -74,7 +74,8 @@ fn stmt(i: usize) -> impl Strategy<Value = Stmt> {
     )
 }
 
-/// Random, mostly malformed programs: four leaves and up to `max_steps` operations.
+/// Random, mostly malformed programs: four leaves and up to `max_steps` operations (1 to
+/// [`MAX_STEPS`](super::recipe::MAX_STEPS)).
 pub fn malformed_programs(max_steps: usize) -> impl Strategy<Value = Program> {
     let decls = proptest::collection::vec((shape_text(), any::<bool>()), 4).prop_map(|ds| {
         ds.into_iter()
@@ -88,6 +89,7 @@ pub fn malformed_programs(max_steps: usize) -> impl Strategy<Value = Program> {
             })
             .collect::<Vec<_>>()
     });
-    let stmts = (1..=max_steps.max(1)).prop_flat_map(|n| (0..n).map(stmt).collect::<Vec<_>>());
+    let stmts = (1..=max_steps.clamp(1, super::recipe::MAX_STEPS))
+        .prop_flat_map(|n| (0..n).map(stmt).collect::<Vec<_>>());
     (decls, stmts).prop_map(|(decls, stmts)| Program { decls, stmts })
 }

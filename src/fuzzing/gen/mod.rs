@@ -20,4 +20,4 @@ mod spec_ops;
 pub use choices::Choices;
 pub use extremes::Extreme;
 pub use malformed::malformed_programs;
-pub use recipe::{programs, recipes, GenConfig, Generated, Recipe, StepRecipe, Witness};
+pub use recipe::{programs, recipes, GenConfig, Generated, Recipe, StepRecipe, Witness, MAX_STEPS};

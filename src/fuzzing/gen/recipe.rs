@@ -14,10 +14,15 @@ use crate::fuzzing::model::ConcreteShape;
 use crate::infer::program::Program;
 use crate::infer::OpKind;
 
+/// The most operations a generated program may have: [`GenConfig::max_steps`] is clamped to
+/// it (a recipe is drawn whole before it is built, and checking a program is not linear in its
+/// length: 3000 operations already take about 0.1 s a program).
+pub const MAX_STEPS: usize = 1000;
+
 /// What programs to generate.
 #[derive(Clone, Debug)]
 pub struct GenConfig {
-    /// Most operations per program.
+    /// Most operations per program (1 to [`MAX_STEPS`]; outside, the nearest of the two).
     pub max_steps: usize,
     /// Most axes per row of a fresh tensor.
     pub max_rank: usize,
@@ -73,6 +78,11 @@ impl Default for GenConfig {
 }
 
 impl GenConfig {
+    /// The most operations per program, within 1 to [`MAX_STEPS`].
+    pub fn steps(&self) -> usize {
+        self.max_steps.clamp(1, MAX_STEPS)
+    }
+
     /// The default configuration with opened leaves.
     pub fn opened() -> GenConfig {
         GenConfig { open_leaves: true, ..GenConfig::default() }
@@ -152,7 +162,7 @@ impl Recipe {
         let mut pool = Pool::new(cfg);
         let extreme = self.steps.first().and_then(|s| cfg.extreme(s.op));
         pool.huge = extreme == Some(Extreme::HugeSizes);
-        for step in self.steps.iter().take(cfg.max_steps.max(1)) {
+        for step in self.steps.iter().take(cfg.steps()) {
             let mut ch = Choices::new(&step.choices);
             let _ = match cfg.op(step.op) {
                 OpKind::Pointwise => broadcast::pointwise(&mut pool, &mut ch),
@@ -195,7 +205,7 @@ impl Recipe {
 pub fn recipes(cfg: &GenConfig) -> impl Strategy<Value = Recipe> {
     let step = (any::<u32>(), proptest::collection::vec(any::<u32>(), 0..48))
         .prop_map(|(op, choices)| StepRecipe { op, choices });
-    proptest::collection::vec(step, 1..=cfg.max_steps.max(1)).prop_map(|steps| Recipe { steps })
+    proptest::collection::vec(step, 1..=cfg.steps()).prop_map(|steps| Recipe { steps })
 }
 
 /// Well-formed programs with their witnesses, shrinking to simpler well-formed programs.
@@ -232,4 +242,31 @@ fn clean_components(program: &Program, entries: &[Entry]) -> Vec<bool> {
         }
     }
     (0..entries.len()).map(|i| clean[root(&mut parent, i)]).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::strategy::{Strategy, ValueTree};
+    use proptest::test_runner::TestRunner;
+
+    use super::*;
+
+    /// A step count above what a size range can hold made drawing a recipe panic; counts are
+    /// clamped to 1 to [`MAX_STEPS`].
+    #[test]
+    fn step_counts_are_clamped() {
+        let mut runner = TestRunner::deterministic();
+        for (asked, most) in [(usize::MAX, MAX_STEPS), (0, 1), (3, 3)] {
+            let cfg = GenConfig { max_steps: asked, ..GenConfig::default() };
+            assert_eq!(cfg.steps(), most);
+            for _ in 0..4 {
+                let recipe = recipes(&cfg).new_tree(&mut runner).expect("draws").current();
+                assert!(
+                    (1..=most).contains(&recipe.steps.len()),
+                    "{asked}: {}",
+                    recipe.steps.len()
+                );
+            }
+        }
+    }
 }
