@@ -84,9 +84,8 @@ impl LinkIndex {
         links: &RowLinks,
         store: &RowStore,
     ) {
-        let hash = self.hasher.hash_one(row);
         match self.by_var.get_mut(&v) {
-            Some(s) => s.caps.entry(hash).or_default().push(id),
+            Some(s) => s.caps.entry(self.hasher.hash_one(row)).or_default().push(id),
             None => self.index_if_long(v, links, store),
         }
     }
