@@ -12,6 +12,7 @@ use einrow::project::{
     derive_plan, run_plan, Compute, Executable, Index, IndexPlan, View, ViewMut,
 };
 use half::{bf16, f16};
+use proptest::prelude::*;
 
 /// The plans tested: (operation, spec, operand shapes).
 const CASES: &[(OpKind, Option<&str>, &[&str])] = &[
@@ -33,6 +34,14 @@ const CASES: &[(OpKind, Option<&str>, &[&str])] = &[
     (OpKind::Einsum, Some("b,2*o=+k; k => b,o"), &["2,6", "3"]),
     (OpKind::Einsum3, Some("i;i;i=>i"), &["4", "4", "4"]),
     (OpKind::Permute, Some("..r..|i->o => o|..r..->i"), &["2,3|4->2"]),
+    // Size-0 axes: an empty contraction, an empty batch summed away, an empty vector
+    // reduced, an empty result.
+    (OpKind::Einsum, Some("ij;jk=>ik"), &["3,0", "0,2"]),
+    (OpKind::Permute, Some("ij=>j"), &["0,3"]),
+    (OpKind::Permute, Some("i=>"), &["0"]),
+    (OpKind::Pointwise, None, &["0,3", "3"]),
+    (OpKind::Compose, None, &["0->2", "4|0"]),
+    (OpKind::Einsum, Some("b,2*o=+k; k => b,o"), &["2,6", "0"]),
 ];
 
 /// A deterministic stream of small integers (exact in every storage type).
@@ -306,4 +315,95 @@ fn per_call_options_change_the_threads_not_the_result() {
     }
     let bad = exe.run_with(&[&a], &mut own, &RunOptions::default()).expect_err("one operand");
     assert_eq!(bad.code(), ErrorCode::Arity);
+}
+
+/// The einsum specs of the property below, each with its labels' positions in the sizes drawn.
+const SIZED: &[(&str, &[&[usize]])] = &[
+    ("ij;jk=>ik", &[&[0, 1], &[1, 2]]),
+    ("ij=>i", &[&[0, 1]]),
+    ("ij=>", &[&[0, 1]]),
+    ("i;i=>", &[&[0], &[0]]),
+    ("ij;j=>i", &[&[0, 1], &[1]]),
+    ("bij;bjk=>bik", &[&[0, 1, 2], &[0, 2, 3]]),
+    ("ii=>i", &[&[0, 0]]),
+    ("i;j=>ij", &[&[0], &[1]]),
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// A compiled plan run into a caller's buffer, whatever it held, equals the plan's result
+    /// in a fresh buffer (`run_plan`) and the reference, for every accumulation and for sizes
+    /// including 0 and 1: a reduction over nothing leaves the neutral element, not the
+    /// buffer's old contents.
+    #[test]
+    fn caller_buffers_equal_fresh_results(
+        which in 0..SIZED.len(),
+        sizes in proptest::collection::vec(0u64..4, 4),
+        accum in prop::sample::select(vec![Accum::Add, Accum::Max, Accum::Min, Accum::Mul]),
+        garbage in -9.0f64..9.0,
+        seed in any::<u64>(),
+    ) {
+        let (spec, axes) = SIZED[which];
+        let shapes: Vec<String> = axes
+            .iter()
+            .map(|a| a.iter().map(|&k| sizes[k].to_string()).collect::<Vec<_>>().join(","))
+            .collect();
+        let shapes: Vec<&str> = shapes.iter().map(String::as_str).collect();
+        let op = if shapes.len() == 1 { OpKind::Permute } else { OpKind::Einsum };
+        let mut plan = plan_of(op, Some(spec), &shapes);
+        plan.accum = accum;
+        let mut rng = Ints(seed);
+        let operands: Vec<Vec<f64>> = plan
+            .operand_dims
+            .iter()
+            .map(|d| (0..numel(d)).map(|_| rng.next(-3, 3) as f64).collect())
+            .collect();
+        let refs: Vec<&[f64]> = operands.iter().map(|v| v.as_slice()).collect();
+        let want = interpret::<f64>(&plan, &operands);
+        prop_assert_eq!(&run_plan(&plan, &refs).expect("runs"), &want);
+        let exe = plan.compile().expect("compiles");
+        let mut out = vec![garbage; want.len()];
+        exe.run(&refs, &mut out).expect("runs");
+        prop_assert_eq!(&out, &want, "contiguous {}", plan);
+        let mut buf = vec![garbage; want.len() * 2 + 1];
+        let dims = plan.result_dims.clone();
+        let mut strides = vec![0isize; dims.len()];
+        let mut pitch = 2isize;
+        for (s, d) in strides.iter_mut().zip(&dims).rev() {
+            *s = pitch;
+            pitch *= (*d as isize).max(1);
+        }
+        let mut view = ViewMut::strided(&mut buf, &dims, &strides, 0).expect("fits");
+        let views: Vec<View<f64>> = operands
+            .iter()
+            .zip(&plan.operand_dims)
+            .map(|(v, d)| View::contiguous(v, d).expect("view"))
+            .collect();
+        exe.run_views(&views, &mut view).expect("runs");
+        let got: Vec<f64> = (0..want.len()).map(|k| buf[address(&dims, &strides, 0, k)]).collect();
+        prop_assert_eq!(&got, &want, "strided {}", plan);
+    }
+}
+
+/// The frozen examples: a compiled matmul over an empty contraction, a sum over an empty
+/// batch, a sum and a maximum of an empty vector, into buffers prefilled with 7s.
+#[test]
+fn reductions_over_nothing_overwrite_caller_buffers() {
+    let matmul = plan_of(OpKind::Einsum, Some("ij;jk=>ik"), &["2,0", "0,3"]);
+    let mut out = [7.0f32; 6];
+    matmul.compile().expect("compiles").run(&[&[], &[]], &mut out).expect("runs");
+    assert_eq!(out, [0.0; 6]);
+    let batch = plan_of(OpKind::Permute, Some("bi=>i"), &["0,3"]);
+    let mut out = [7.0f64; 3];
+    batch.compile().expect("compiles").run(&[&[]], &mut out).expect("runs");
+    assert_eq!(out, [0.0; 3]);
+    let mut sum = plan_of(OpKind::Permute, Some("i=>"), &["0"]);
+    let mut out = [7i32];
+    sum.compile().expect("compiles").run(&[&[]], &mut out).expect("runs");
+    assert_eq!(out, [0]);
+    sum.accum = Accum::Max;
+    let mut out = [7.0f64];
+    sum.compile().expect("compiles").run(&[&[]], &mut out).expect("runs");
+    assert_eq!(out, [f64::NEG_INFINITY]);
 }

@@ -13,13 +13,18 @@ pub const F32_TOL: f64 = 1e-5;
 /// Absolute tolerance near zero.
 pub const ABS_TOL: f64 = 1e-12;
 
-/// Whether two floats agree within `rel` (relative) or [`ABS_TOL`]; NaN equals NaN.
+/// Whether two floats agree within `rel` (relative) or [`ABS_TOL`]; NaN equals NaN, and an
+/// infinity equals only the same infinity (no tolerance reaches it, nor reaches a finite
+/// value from it).
 pub fn close(a: f64, b: f64, rel: f64) -> bool {
     if a.is_nan() || b.is_nan() {
         return a.is_nan() && b.is_nan();
     }
     if a == b {
         return true;
+    }
+    if a.is_infinite() || b.is_infinite() {
+        return false;
     }
     let diff = (a - b).abs();
     diff <= ABS_TOL || diff <= rel * a.abs().max(b.abs())
@@ -125,4 +130,58 @@ pub fn member<'a>(case: &'a Value, key: &str) -> Result<&'a Value, String> {
 /// A required string member of a case.
 pub fn str_member<'a>(case: &'a Value, key: &str) -> Result<&'a str, String> {
     member(case, key)?.as_str().ok_or_else(|| format!("{key:?} is not a string"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn infinities_equal_only_themselves() {
+        let inf = f64::INFINITY;
+        for rel in [0.0, F32_TOL, F64_TOL, 1.0] {
+            assert!(close(inf, inf, rel) && close(-inf, -inf, rel));
+            for other in [-inf, 0.0, 1.0, -1.0, 1e308, f64::MAX, f64::NAN] {
+                assert!(!close(inf, other, rel), "inf ~ {other} at {rel}");
+                assert!(!close(other, inf, rel), "{other} ~ inf at {rel}");
+            }
+            assert!(!close(-inf, 0.0, rel) && !close(1.0, -inf, rel));
+        }
+        assert!(values_diff(&[inf, 1.0], &[2.0, 1.0], F32_TOL).is_some());
+        assert!(values_diff(&[0.0], &[inf], F32_TOL).is_some());
+    }
+
+    /// Any value: `close` accepts only what is within the tolerance of the expected value.
+    fn any_f64() -> impl Strategy<Value = f64> {
+        prop_oneof![
+            Just(f64::INFINITY),
+            Just(f64::NEG_INFINITY),
+            Just(f64::NAN),
+            Just(0.0),
+            Just(1.0),
+            Just(f64::MAX),
+            any::<f64>(),
+            -1e6f64..1e6,
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn close_never_accepts_a_value_out_of_tolerance(
+            a in any_f64(),
+            b in any_f64(),
+            rel in prop_oneof![Just(0.0), Just(F32_TOL), Just(F64_TOL)],
+        ) {
+            let within = if a.is_nan() || b.is_nan() {
+                a.is_nan() && b.is_nan()
+            } else if a.is_infinite() || b.is_infinite() {
+                a == b
+            } else {
+                let diff = (a - b).abs();
+                diff <= ABS_TOL || diff <= rel * a.abs().max(b.abs())
+            };
+            prop_assert_eq!(close(a, b, rel), within);
+        }
+    }
 }

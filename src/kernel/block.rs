@@ -116,6 +116,15 @@ pub fn nary<T: Scalar, A: AccOp<T>, C: CombOp<T>>(xs: &[Src<'_, T>], dst: Dst<'_
     };
     match dst {
         Dst::Slice(o) => o.iter_mut().take(n).enumerate().for_each(|(k, o)| *o = A::acc(*o, at(k))),
+        Dst::Reduce(r) if A::KIND == Accum::Add && n > NARY_BLOCK => {
+            // Sums of short blocks, added pairwise (see `streams`).
+            let mut cascade = Cascade::<T>::new();
+            for start in (0..n).step_by(NARY_BLOCK) {
+                let end = n.min(start + NARY_BLOCK);
+                cascade.push::<A>((start + 1..end).fold(at(start), |s, k| A::acc(s, at(k))));
+            }
+            *r = A::acc(*r, cascade.total::<A>());
+        }
         Dst::Reduce(r) => {
             for k in 0..n {
                 *r = A::acc(*r, at(k));
@@ -124,15 +133,30 @@ pub fn nary<T: Scalar, A: AccOp<T>, C: CombOp<T>>(xs: &[Src<'_, T>], dst: Dst<'_
     }
 }
 
-/// `n` accumulations of the same value.
+/// `n` accumulations of the same value, by doubling: `x ⊕ x` is `2x`, then `4x`, …, each
+/// set bit of `n` adding its power once. Every accumulation is associative on the values it
+/// is exact for (wrapping integers, OR, AND, max, min), so the result is the sequential one
+/// in O(log n) steps; a float sum rounds at most once per bit of `n` (a long sequential sum
+/// of one value drifts by a rounding per step).
 #[inline]
 fn repeat<T: Scalar, A: AccOp<T>>(x: T, n: usize, r: &mut T) {
     if n > 0 && A::KIND == Accum::Store {
         *r = x;
         return;
     }
-    for _ in 0..n {
-        *r = A::acc(*r, x);
+    let (mut power, mut left) = (x, n);
+    let mut sum: Option<T> = None;
+    while left > 0 {
+        if left & 1 == 1 {
+            sum = Some(sum.map_or(power, |s| A::acc(s, power)));
+        }
+        left >>= 1;
+        if left > 0 {
+            power = A::acc(power, power);
+        }
+    }
+    if let Some(s) = sum {
+        *r = A::acc(*r, s);
     }
 }
 
@@ -167,7 +191,12 @@ fn reduce<T: Scalar, A: AccOp<T>>(
     }
 }
 
-/// `S` streams over consecutive parts of the run, each with `LANES` partial results.
+/// `S` streams over consecutive parts of the run, each with `LANES` partial results. A sum
+/// folds its partial results into a [`Cascade`] every [`BLOCK`] values per lane and starts
+/// them again from 0, so that no partial result adds more than `BLOCK` values: the rounding
+/// error grows with the logarithm of the run's length, as in numpy's pairwise sums, rather
+/// than with the length (a float32 sum of 10^7 values of 0.1 is then within 1e-6 of the
+/// exact one instead of 3e-3).
 #[inline(always)]
 fn streams<T: Scalar, A: AccOp<T>, const S: usize>(
     init: T,
@@ -177,16 +206,41 @@ fn streams<T: Scalar, A: AccOp<T>, const S: usize>(
 ) -> T {
     let part = n / S / LANES * LANES;
     let mut acc: [[T; LANES]; S] = std::array::from_fn(|p| get8(p * part));
+    let blocked = A::KIND == Accum::Add;
+    let mut cascade = Cascade::<T>::new();
     let mut i = LANES;
     while i < part {
-        for (p, a) in acc.iter_mut().enumerate() {
-            let c = get8(p * part + i);
-            for k in 0..LANES {
-                a[k] = A::acc(a[k], c[k]);
+        let end = if blocked { part.min(i + BLOCK * LANES) } else { part };
+        while i < end {
+            for (p, a) in acc.iter_mut().enumerate() {
+                let c = get8(p * part + i);
+                for k in 0..LANES {
+                    a[k] = A::acc(a[k], c[k]);
+                }
             }
+            i += LANES;
         }
-        i += LANES;
+        if blocked && i < part {
+            cascade.push::<A>(fold_lanes::<T, A, S>(&acc));
+            acc = [[T::ZERO; LANES]; S];
+        }
     }
+    let last = fold_lanes::<T, A, S>(&acc);
+    let total = if cascade.is_empty() { last } else { cascade.push::<A>(last).total::<A>() };
+    (S * part..n).fold(A::acc(init, total), |r, k| A::acc(r, get1(k)))
+}
+
+/// Values each partial result of a sum adds before the partial results are folded into the
+/// cascade (a fold costs about one add per value of a lane's block: under 2% of a sum).
+const BLOCK: usize = 64;
+
+/// Values a sum of three or more inputs adds in sequence before its partial sum joins the
+/// cascade (this path keeps a single partial sum).
+const NARY_BLOCK: usize = 32;
+
+/// The partial results of every stream folded into one value, pairwise.
+#[inline(always)]
+fn fold_lanes<T: Scalar, A: AccOp<T>, const S: usize>(acc: &[[T; LANES]; S]) -> T {
     let mut l = acc[0];
     for a in &acc[1..] {
         for k in 0..LANES {
@@ -200,7 +254,57 @@ fn streams<T: Scalar, A: AccOp<T>, const S: usize>(
             l[k] = A::acc(l[k], l[k + width]);
         }
     }
-    (S * part..n).fold(A::acc(init, l[0]), |r, k| A::acc(r, get1(k)))
+    l[0]
+}
+
+/// A pairwise sum of a stream of values, kept as a binary counter: level `k` holds the sum
+/// of `2^k` values when occupied, and a value pushed onto an occupied level is added to it
+/// and carried to the next. Each value takes part in at most 64 additions.
+pub(super) struct Cascade<T> {
+    levels: [T; 64],
+    occupied: u64,
+}
+
+impl<T: Scalar> Cascade<T> {
+    #[inline(always)]
+    pub(super) fn new() -> Cascade<T> {
+        Cascade { levels: [T::ZERO; 64], occupied: 0 }
+    }
+
+    #[inline(always)]
+    fn is_empty(&self) -> bool {
+        self.occupied == 0
+    }
+
+    #[inline(always)]
+    pub(super) fn push<A: AccOp<T>>(&mut self, value: T) -> &mut Cascade<T> {
+        let mut carry = value;
+        let mut k = 0;
+        while k < 63 && self.occupied & (1 << k) != 0 {
+            carry = A::acc(self.levels[k], carry);
+            self.occupied &= !(1 << k);
+            k += 1;
+        }
+        if self.occupied & (1 << k) != 0 {
+            // Level 63: 2^63 values pushed (unreachable in practice); it keeps adding.
+            carry = A::acc(self.levels[k], carry);
+        }
+        self.levels[k] = carry;
+        self.occupied |= 1 << k;
+        self
+    }
+
+    /// The sum of every value pushed, the smallest levels first.
+    #[inline(always)]
+    pub(super) fn total<A: AccOp<T>>(&self) -> T {
+        let mut sum: Option<T> = None;
+        for k in 0..64 {
+            if self.occupied & (1 << k) != 0 {
+                sum = Some(sum.map_or(self.levels[k], |s| A::acc(s, self.levels[k])));
+            }
+        }
+        sum.unwrap_or(T::ZERO)
+    }
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@
 
 use smallvec::SmallVec;
 
-use super::block::{binary, nary, unary, Dst, Src};
+use super::block::{binary, nary, unary, Cascade, Dst, Src};
 use super::error::KernelError;
 use super::odometer::{Odometer, Offs};
 use super::ops::{with_accum, with_combine, AccOp, Accum, CombOp, Combine};
@@ -108,6 +108,9 @@ fn line<T: Scalar, A: AccOp<T>, C: CombOp<T>>(
     sc: &mut Scratch<T>,
 ) -> Result<(), KernelError> {
     let strided = s1.iter().any(|&s| s != 0 && s != 1);
+    if strided && s1[0] == 0 && A::KIND == Accum::Add && n > BLK {
+        return strided_sum::<T, A, C>(n, offs, s1, ins, out, sc);
+    }
     let mut done = 0;
     while done < n {
         let len = if strided { BLK.min(n - done) } else { n - done };
@@ -153,6 +156,41 @@ fn line<T: Scalar, A: AccOp<T>, C: CombOp<T>>(
         }
         done += len;
     }
+    Ok(())
+}
+
+/// [`line`] of a sum into one element over gathered blocks: each block's sum is kept apart
+/// and the block sums added pairwise ([`Cascade`]), as a contiguous run's are, so that the
+/// rounding error does not grow with the number of blocks.
+fn strided_sum<T: Scalar, A: AccOp<T>, C: CombOp<T>>(
+    n: usize,
+    offs: &[isize],
+    s1: &[isize],
+    ins: &[&[T]],
+    out: &mut [T],
+    sc: &mut Scratch<T>,
+) -> Result<(), KernelError> {
+    let mut cascade = Cascade::<T>::new();
+    let mut block_offs: Offs = offs.iter().copied().collect();
+    let mut done = 0;
+    while done < n {
+        let len = BLK.min(n - done);
+        for (k, o) in block_offs.iter_mut().enumerate() {
+            *o = offs[k] + done as isize * s1[k];
+        }
+        // The block sums into the first element of the scratch output, away from `out`.
+        let mut part = [T::ZERO];
+        let at = block_offs[0];
+        block_offs[0] = 0;
+        line::<T, A, C>(len, &block_offs, s1, ins, &mut part, sc)?;
+        block_offs[0] = at;
+        cascade.push::<A>(part[0]);
+        done += len;
+    }
+    let o = offs[0];
+    let olen = out.len();
+    let r = out.get_mut(o as usize).ok_or_else(|| oob(o, olen))?;
+    *r = A::acc(*r, cascade.total::<A>());
     Ok(())
 }
 

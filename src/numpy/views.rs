@@ -70,24 +70,16 @@ impl<'a, T> StridedMut<'a, T> {
     }
 }
 
-/// Checks that the axes of `layout` never reach one element twice: taken by increasing
-/// stride magnitude, each axis's stride exceeds the span of the axes before it (numpy's
-/// arrays all satisfy this, except views made to overlap on purpose).
+/// Checks that no two elements of `layout` share an address
+/// ([`overlapping_axis`](crate::tensor::overlapping_axis)).
 fn check_disjoint(layout: &Layout) -> Result<(), EinsumError> {
-    if layout.shape().contains(&0) {
-        return Ok(());
-    }
-    let mut axes: Vec<usize> = (0..layout.rank()).filter(|&a| layout.shape()[a] > 1).collect();
-    axes.sort_by_key(|&a| layout.strides()[a].unsigned_abs());
-    let mut span: u128 = 0;
-    for a in axes {
-        let (size, stride) = (layout.shape()[a], layout.strides()[a]);
-        if (stride.unsigned_abs() as u128) <= span {
-            return Err(EinsumError::OutputOverlap { axis: a, size, stride });
+    match crate::tensor::overlapping_axis(layout.shape(), layout.strides()) {
+        None => Ok(()),
+        Some(axis) => {
+            let (size, stride) = (layout.shape()[axis], layout.strides()[axis]);
+            Err(EinsumError::OutputOverlap { axis, size, stride })
         }
-        span += (size as u128 - 1) * stride.unsigned_abs() as u128;
     }
-    Ok(())
 }
 
 /// An einsum analysed and planned for operands of given shapes, to run on any arrays of those

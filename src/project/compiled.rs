@@ -159,7 +159,8 @@ impl Executable {
             .map(|d| Layout::contiguous(&usize_dims(d)?).map_err(|e| KernelError::from(e).into()))
             .collect::<Result<_, ProjectError>>()?;
         let fill = plan.accum.neutral().unwrap_or(0.0);
-        let fill_first = !(plan.parts.len() == 1 && plan.bijective);
+        // Recomputed, not read from `plan.bijective`: a plan's fields are public.
+        let fill_first = !plan.writes_each_once();
         let init = if fill_first { Init::No } else { Init::Touched };
         let mut parts = Vec::with_capacity(plan.parts.len());
         for part in &plan.parts {

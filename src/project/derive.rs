@@ -3,7 +3,7 @@
 use smallvec::SmallVec;
 
 use super::error::ProjectError;
-use super::plan::{room_for, Index, IndexPlan, PlanPart};
+use super::plan::{room_for, IndexPlan};
 use super::positional::positional_part;
 use super::sizes::Sizes;
 use super::spec::{spec_parts, LabelSizes, SpecSizes};
@@ -94,7 +94,7 @@ pub(super) fn assemble(
     for (dims, a) in plan.operand_dims.iter_mut().zip(args) {
         fill(dims, a);
     }
-    plan.bijective = plan.parts.len() == 1 && is_bijective(&plan.parts[0], &plan.result_dims);
+    plan.bijective = plan.writes_each_once();
 }
 
 /// The solved size of each label of a step, in the order of its labels.
@@ -107,18 +107,4 @@ fn label_sizes(g: &mut Graph, step: StepId) -> SmallVec<[Option<u64>; 8]> {
             dim.and_then(|d| g.dim_size_mut(d))
         })
         .collect()
-}
-
-/// Every result element written exactly once: each result axis of size > 1 follows its own
-/// loop, and every loop of size > 1 appears in the result.
-fn is_bijective(part: &PlanPart, dims: &[u64]) -> bool {
-    let mut used: SmallVec<[bool; 16]> = smallvec::smallvec![false; part.loops.len()];
-    for (idx, &size) in part.result.iter().zip(dims) {
-        match idx {
-            Index::Iter(l) if used.get(*l) == Some(&false) => used[*l] = true,
-            Index::Fixed(0) if size == 1 => {}
-            _ => return false,
-        }
-    }
-    part.loops.iter().zip(&used).all(|(l, u)| *u || l.size <= 1)
 }

@@ -24,6 +24,17 @@ pub enum ProjectError {
     /// Buffers of different element types where a plan needs one.
     #[error("{0}")]
     DType(String),
+    /// An output view whose elements share addresses: two results would be written to one
+    /// place.
+    #[error("the output view's axis {axis} (size {size}, stride {stride}) overlaps its other axes: two results would share an element")]
+    OutputOverlap {
+        /// The axis found to overlap the others.
+        axis: usize,
+        /// Its size.
+        size: usize,
+        /// Its stride, in elements.
+        stride: isize,
+    },
     /// The kernel refused the nest.
     #[error(transparent)]
     Kernel(#[from] KernelError),
@@ -37,6 +48,7 @@ impl Coded for ProjectError {
             ProjectError::TooLarge(_) => ErrorCode::Bounds,
             ProjectError::Data(_) => ErrorCode::Elems,
             ProjectError::DType(_) => ErrorCode::Type,
+            ProjectError::OutputOverlap { .. } => ErrorCode::Value,
             ProjectError::Kernel(e) => e.code(),
         }
     }

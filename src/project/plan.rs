@@ -4,6 +4,7 @@
 use std::fmt;
 
 use serde_json::{json, Value};
+use smallvec::SmallVec;
 
 use crate::infer::OpKind;
 use crate::kernel::{Accum, Combine};
@@ -148,6 +149,26 @@ impl IndexPlan {
             combine: Combine::First,
             bijective: false,
         }
+    }
+}
+
+impl IndexPlan {
+    /// Whether the plan writes every result element exactly once, recomputed from its parts
+    /// (what [`IndexPlan::bijective`] records): one part, each result axis of size > 1 follows
+    /// its own loop, and every loop the result does not follow has size 1. A loop of size 0
+    /// that the result does not follow writes nothing, so such a plan must fill its result.
+    pub fn writes_each_once(&self) -> bool {
+        let [part] = &self.parts[..] else { return false };
+        let mut used: SmallVec<[bool; 16]> = smallvec::smallvec![false; part.loops.len()];
+        for (idx, &size) in part.result.iter().zip(&self.result_dims) {
+            match idx {
+                Index::Iter(l) if used.get(*l) == Some(&false) => used[*l] = true,
+                Index::Fixed(0) if size == 1 => {}
+                _ => return false,
+            }
+        }
+        part.result.len() == self.result_dims.len()
+            && part.loops.iter().zip(&used).all(|(l, u)| *u || l.size == 1)
     }
 }
 

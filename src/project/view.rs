@@ -177,7 +177,9 @@ impl<'a, T> View<'a, T> {
 }
 
 /// A strided view over a caller's mutable slice, written by a compiled plan. As [`View`], and
-/// no axis of more than one element may have stride 0 (two points would write one element).
+/// no two elements may share an address (a stride 0 along an axis of several elements, or
+/// axes that interleave onto one element): two results would be written to one place. Such a
+/// view is a `value` error ([`ProjectError::OutputOverlap`]).
 ///
 /// ```
 /// use einrow::project::{plan_einsum, Concrete, Executable, View, ViewMut};
@@ -188,6 +190,7 @@ impl<'a, T> View<'a, T> {
 /// Executable::compile(&plan)?.run_views(&[View::contiguous(&a, &[2, 2])?], &mut block)?;
 /// assert_eq!(out, [0.0, 1.0, 2.0, 0.0, 3.0, 4.0]);
 /// assert!(ViewMut::strided(&mut out, &[2, 3], &[0, 1], 0).is_err(), "stride 0 on an output");
+/// assert!(ViewMut::strided(&mut out, &[2, 2], &[1, 1], 0).is_err(), "(0, 1) and (1, 0) meet");
 /// # Ok::<(), einrow::project::ProjectError>(())
 /// ```
 #[derive(Debug)]
@@ -212,9 +215,9 @@ impl<'a, T> ViewMut<'a, T> {
         offset: usize,
     ) -> Result<ViewMut<'a, T>, ProjectError> {
         let layout = Strided::new(sizes, strides, offset, data.len())?;
-        if layout.dims.iter().zip(&layout.strides).any(|(&d, &s)| d > 1 && s == 0) {
-            let msg = format!("an output view of sizes {sizes:?} has stride 0 on an axis");
-            return Err(ProjectError::Data(msg));
+        if let Some(axis) = crate::tensor::overlapping_axis(&layout.dims, &layout.strides) {
+            let (size, stride) = (layout.dims[axis], layout.strides[axis]);
+            return Err(ProjectError::OutputOverlap { axis, size, stride });
         }
         Ok(ViewMut { data, layout })
     }
@@ -263,6 +266,9 @@ mod tests {
         assert!(View::contiguous(&data, &[u64::MAX, 2]).is_err());
         assert!(ViewMut::strided(&mut data, &[2, 3], &[0, 1], 0).is_err());
         assert!(ViewMut::strided(&mut data, &[1, 3], &[0, 1], 0).is_ok());
+        assert!(ViewMut::strided(&mut data, &[0, 3], &[0, 1], 0).is_ok());
+        assert!(ViewMut::strided(&mut data, &[2, 2], &[1, 1], 0).is_err());
+        assert!(ViewMut::strided(&mut data, &[2, 3], &[3, 2], 0).is_err(), "reaches 7 of 6");
         assert!(View::contiguous(&data, &[0, 5]).is_err());
         assert!(View::strided(&data, &[0, 5], &[100, 100], 0).is_ok());
     }
