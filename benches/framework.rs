@@ -6,7 +6,7 @@
 mod transformer;
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use einrow::ids::{StepId, TensorId};
+use einrow::ids::StepId;
 use einrow::project::{
     derive_plan, instance_plans, plan_einsum, Compute, Concrete, Executable, View, ViewMut,
 };
@@ -67,7 +67,7 @@ fn scheme(c: &mut Criterion) {
     let mut group = c.benchmark_group("scheme (1000 steps)");
     let z = transformer::Sizes::default();
     let (mut g, ops, _) = transformer::build(1000, z).expect("builds");
-    let tokens = TensorId::from_index(0);
+    let tokens = g.tensor_ids().next().expect("the tokens");
     let batch = g.row_of(tokens, RowKind::Batch).expect("open batch row");
     let scheme = g.solve_scheme(&[batch]).expect("solves as a scheme");
     let steps = scheme.steps().len();
@@ -100,7 +100,10 @@ fn scheme(c: &mut Criterion) {
                 transformer::build_batched(1000, z, black_box("8,")).expect("builds");
             g.solve().expect("solves");
             let plans: Vec<_> = (0..steps)
-                .map(|i| derive_plan(&mut g, StepId::from_index(i), all[i], 0).expect("plans"))
+                .map(|i| {
+                    let step = g.step_ids().nth(i).expect("a step");
+                    derive_plan(&mut g, step, all[i], 0).expect("plans")
+                })
                 .collect();
             plans
         })

@@ -8,7 +8,6 @@
 mod transformer;
 
 use criterion::{black_box, criterion_group, criterion_main, BatchSize, Criterion};
-use einrow::ids::StepId;
 use einrow::infer::{Graph, OpKind};
 use einrow::project::{derive_plan, plan_einsum, Compute, Concrete, EinsumPlanner};
 
@@ -29,15 +28,19 @@ fn declare_two(g: &mut Graph) {
     g.declare("b", Some("3,4"), false).expect("declares");
 }
 
+/// The graph's first two tensors: the leaves `declare_two` declares.
+fn leaves(g: &Graph) -> [einrow::ids::TensorId; 2] {
+    let mut ids = g.tensor_ids();
+    [ids.next().expect("a"), ids.next().expect("b")]
+}
+
 fn one_spec(c: &mut Criterion) {
     let mut group = c.benchmark_group("spec");
-    // The leaves are the graph's first two tensors.
-    let ids = [0, 1].map(einrow::ids::TensorId::from_index);
     group.bench_function("parse+infer ij;jk=>ik (leaves declared)", |b| {
         b.iter_batched(
             two_leaves,
             |mut g| {
-                let out = g.einsum(black_box("ij;jk=>ik"), &ids).expect("infers");
+                let out = g.einsum(black_box("ij;jk=>ik"), &leaves(&g)).expect("infers");
                 g.solve().expect("solves");
                 (g, out)
             },
@@ -48,10 +51,11 @@ fn one_spec(c: &mut Criterion) {
         b.iter_batched(
             two_leaves,
             |mut g| {
-                g.einsum(black_box("ij;jk=>ik"), &ids).expect("infers");
+                g.einsum(black_box("ij;jk=>ik"), &leaves(&g)).expect("infers");
                 g.solve().expect("solves");
                 let compute = Compute::default_for(OpKind::Einsum, 2);
-                let plan = derive_plan(&mut g, StepId::from_index(0), compute, 0).expect("plans");
+                let step = g.step_ids().next().expect("a step");
+                let plan = derive_plan(&mut g, step, compute, 0).expect("plans");
                 (g, plan)
             },
             BatchSize::SmallInput,
@@ -61,14 +65,14 @@ fn one_spec(c: &mut Criterion) {
         b.iter_batched(
             || {
                 let mut g = two_leaves();
-                g.einsum("ij;jk=>ik", &ids).expect("infers");
+                g.einsum("ij;jk=>ik", &leaves(&g)).expect("infers");
                 g.solve().expect("solves");
                 g
             },
             |mut g| {
                 let compute = Compute::default_for(OpKind::Einsum, 2);
-                let plan = derive_plan(&mut g, black_box(StepId::from_index(0)), compute, 0)
-                    .expect("plans");
+                let step = g.step_ids().next().expect("a step");
+                let plan = derive_plan(&mut g, black_box(step), compute, 0).expect("plans");
                 (g, plan)
             },
             BatchSize::SmallInput,
@@ -94,7 +98,7 @@ fn one_spec(c: &mut Criterion) {
         b.iter(|| {
             let mut g = Graph::new();
             declare_two(&mut g);
-            let out = g.einsum(black_box("ij;jk=>ik"), &ids).expect("infers");
+            let out = g.einsum(black_box("ij;jk=>ik"), &leaves(&g)).expect("infers");
             g.solve().expect("solves");
             (g, out)
         })

@@ -43,7 +43,7 @@ struct Block {
 
 /// Records the step that made `t` with its computation.
 fn record(b: &mut Block, t: TensorId, accum: Accum, combine: Combine, act: Activation) -> TensorId {
-    let step = b.g.producer(t).expect("a step result");
+    let step = b.g.producer(t).ok().flatten().expect("a step result");
     b.computes.resize(step.index() + 1, Compute { accum: Accum::Add, combine: Combine::First });
     b.activations.resize(step.index() + 1, Activation::None);
     b.computes[step.index()] = Compute { accum, combine };
@@ -127,7 +127,7 @@ fn build() -> Result<Block, einrow::infer::InferError> {
     let y = b.g.pointwise(&[y, b2])?;
     let y = record(&mut b, y, Accum::Add, add, none);
     let out = b.g.pointwise(&[x1, y])?;
-    b.g.set_name(out, "out");
+    b.g.set_name(out, "out")?;
     b.out = record(&mut b, out, Accum::Add, add, none);
     b.params = vec![gamma, beta, wq, wk, wv, wo, w1, b1, w2, b2];
     Ok(b)
@@ -142,9 +142,10 @@ fn value(t: TensorId, i: usize) -> f32 {
 /// Runs the compiled block on fresh buffers the "framework" owns; returns every buffer.
 fn run(block: &Block, inst: &Instance) -> Result<Vec<Vec<f32>>, ProjectError> {
     let program = CompiledGraph::compile_instance(inst, &|s: StepId| block.computes[s.index()])?;
-    let mut buffers: Vec<Vec<f32>> = (0..program.tensor_count())
-        .map(|i| vec![0.0; program.tensor_len(TensorId::from_index(i)).unwrap_or(0)])
-        .collect();
+    let mut buffers: Vec<Vec<f32>> = program
+        .tensor_ids()
+        .map(|t| program.tensor_len(t).map(|n| vec![0.0; n]))
+        .collect::<Result<_, _>>()?;
     for &t in block.params.iter().chain([&block.x]) {
         for (i, v) in buffers[t.index()].iter_mut().enumerate() {
             *v = value(t, i);
@@ -275,8 +276,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     println!("solved once, the batch symbolic:");
     for t in [block.x, block.out].into_iter().chain(block.params.iter().copied()) {
-        let name = scheme.name(t).map(|n| n.to_string()).unwrap_or_default();
-        println!("  {name:>8}  {}", scheme.shape_string(t));
+        println!("  {:>8}  {}", scheme.name(t)?, scheme.shape_string(t)?);
     }
     assert_eq!(block.computes.len(), scheme.steps().len(), "every step has its computation");
     assert!(scheme.steps().iter().all(|s| s.op != OpKind::Numpy));

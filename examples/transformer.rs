@@ -39,11 +39,11 @@ fn main() -> Result<(), InferError> {
     let attended = attention(&mut g, normed, &z)?;
     // A residual connection is a pointwise operation: the operands broadcast into the result.
     let x1 = g.pointwise(&[x, attended])?;
-    g.set_name(x1, "x1");
+    g.set_name(x1, "x1")?;
     let normed = layer_norm(&mut g, x1, "ln2")?;
     let y = mlp(&mut g, normed, &z)?;
     let out = g.pointwise(&[x1, y])?;
-    g.set_name(out, "out");
+    g.set_name(out, "out")?;
 
     // Until now every operation was propagated as it was added (cheap, local). `solve` closes
     // the world: leaves take the sizes their uses force (or broadcast), parameters must be fully
@@ -51,12 +51,12 @@ fn main() -> Result<(), InferError> {
     // batch axes of the input close to none.
     g.solve()?;
 
-    for i in 0..g.tensor_count() {
-        let t = TensorId::from_index(i);
-        let name = g.name(t);
-        let kind = if g.tensor(t).param {
+    for t in g.tensor_ids() {
+        let name = g.name(t)?;
+        let entry = g.tensor(t)?;
+        let kind = if entry.param {
             "param"
-        } else if g.tensor(t).leaf {
+        } else if entry.leaf {
             "input"
         } else {
             ""
@@ -76,14 +76,14 @@ fn layer_norm(g: &mut Graph, x: TensorId, name: &str) -> Result<TensorId, InferE
     // A one-operand spec (`=>` with one slot on the left): reduce the feature axis `d`. The
     // batch row variable `...` stands for whatever batch axes the operand has.
     let mean = g.permute("...|d => ...|", x)?;
-    g.set_name(mean, &format!("{name}.mean"));
+    g.set_name(mean, &format!("{name}.mean"))?;
     // A two-operand spec: `x - mean` with the mean broadcast over `d`.
     let centred = g.einsum("...|d; ...| => ...|d", &[x, mean])?;
-    g.set_name(centred, &format!("{name}.centred"));
+    g.set_name(centred, &format!("{name}.centred"))?;
     let scaled = g.pointwise(&[centred, gamma])?;
-    g.set_name(scaled, &format!("{name}.scaled"));
+    g.set_name(scaled, &format!("{name}.scaled"))?;
     let shifted = g.pointwise(&[scaled, beta])?;
-    g.set_name(shifted, name);
+    g.set_name(shifted, name)?;
     Ok(shifted)
 }
 
@@ -103,7 +103,7 @@ fn attention(g: &mut Graph, x: TensorId, z: &Sizes) -> Result<TensorId, InferErr
     let k = g.compose(wk, x)?;
     let v = g.compose(wv, x)?;
     for (t, name) in [(q, "q"), (k, "k"), (v, "v")] {
-        g.set_name(t, name);
+        g.set_name(t, name)?;
     }
     // Scores for every pair of positions `s`, `t`; the heads `h` stay, `k` is contracted. The
     // spec is in multichar mode (commas), so labels can be longer than one letter.
@@ -115,11 +115,11 @@ fn attention(g: &mut Graph, x: TensorId, z: &Sizes) -> Result<TensorId, InferErr
     // Mix the values with the attention weights, then project back to the model width.
     let mixed = g.einsum("...,s,t|h; ...,t|h,k => ...,s|h,k", &[p, v])?;
     for (t, name) in [(scores, "scores"), (e, "exp"), (total, "sum"), (p, "weights")] {
-        g.set_name(t, name);
+        g.set_name(t, name)?;
     }
-    g.set_name(mixed, "mixed");
+    g.set_name(mixed, "mixed")?;
     let out = g.einsum("...|h,k; h,k->d => ...|d", &[mixed, wo])?;
-    g.set_name(out, "attn");
+    g.set_name(out, "attn")?;
     Ok(out)
 }
 
@@ -132,15 +132,15 @@ fn mlp(g: &mut Graph, x: TensorId, z: &Sizes) -> Result<TensorId, InferError> {
     let w2 = g.declare("w2", Some("...->..."), true)?;
     let b2 = g.declare("b2", Some("..."), true)?;
     let h = g.compose(w1, x)?;
-    g.set_name(h, "x.w1");
+    g.set_name(h, "x.w1")?;
     let h = g.pointwise(&[h, b1])?;
-    g.set_name(h, "x.w1+b1");
+    g.set_name(h, "x.w1+b1")?;
     // An activation is a one-argument pointwise operation.
     let h = g.pointwise(&[h])?;
-    g.set_name(h, "hidden");
+    g.set_name(h, "hidden")?;
     let y = g.compose(w2, h)?;
-    g.set_name(y, "hidden.w2");
+    g.set_name(y, "hidden.w2")?;
     let y = g.pointwise(&[y, b2])?;
-    g.set_name(y, "mlp");
+    g.set_name(y, "mlp")?;
     Ok(y)
 }

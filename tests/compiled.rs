@@ -63,8 +63,8 @@ fn plan_of(op: OpKind, spec: Option<&str>, shapes: &[&str]) -> IndexPlan {
         .collect();
     g.add_step(op, &ids, spec).expect("adds");
     g.solve().expect("solves");
-    derive_plan(&mut g, einrow::ids::StepId(0), Compute::default_for(op, ids.len()), 0)
-        .expect("plans")
+    let step = g.step_ids().next().expect("a step");
+    derive_plan(&mut g, step, Compute::default_for(op, ids.len()), 0).expect("plans")
 }
 
 fn numel(dims: &[u64]) -> usize {

@@ -4,7 +4,7 @@
 //! flank structure included), the solved shapes and the derived plans must be the same.
 
 use einrow::code::Coded;
-use einrow::ids::{StepId, TensorId};
+use einrow::ids::TensorId;
 use einrow::infer::{Graph, OpKind};
 use einrow::project::{derive_plan, Compute};
 use einrow::shape::Dim;
@@ -107,7 +107,8 @@ fn run(decls: &[String], steps: &[Step], direct: bool) -> Vec<String> {
             }
             for s in spec_steps {
                 let compute = Compute::default_for(OpKind::Einsum, 2);
-                let plan = derive_plan(&mut g, StepId::from_index(s), compute, 0);
+                let step = g.step_ids().nth(s).expect("a step");
+                let plan = derive_plan(&mut g, step, compute, 0);
                 seen.push(format!("{plan:?}"));
             }
         }
@@ -232,13 +233,14 @@ fn steps_of_one_spec_share_label_names_in_either_order() {
             g.einsum("ij;jk=>ki", &args).expect("adds");
         }
         let (direct, solver) = if direct_first { (0, 1) } else { (1, 0) };
-        let dims = |g: &Graph, s: usize| g.step_labels(StepId(s as u32)).dims().to_vec();
+        let step = |g: &Graph, s: usize| g.step_ids().nth(s).expect("a step");
+        let dims = |g: &Graph, s: usize| g.step_labels(step(g, s)).expect("a step").dims().to_vec();
         // The direct step keeps sizes, the other step the solver's variables.
         assert!(dims(&g, direct).iter().all(|d| matches!(d, Dim::Solved(_))));
         assert!(dims(&g, solver).iter().all(|d| matches!(d, Dim::Var(_))));
         g.solve().expect("solves");
         let sizes = |g: &mut Graph, s: usize| {
-            let labels = g.step_labels(StepId(s as u32));
+            let labels = g.step_labels(step(g, s)).expect("a step");
             let names: Vec<String> = labels.names().iter().map(|n| n.to_string()).collect();
             let dims = labels.dims().to_vec();
             let sizes: Vec<Option<u64>> = dims.into_iter().map(|d| g.dim_size(d)).collect();
@@ -260,7 +262,7 @@ fn a_failed_step_keeps_direct_evaluation_off() {
     let c = g.declare("c", Some("5,4"), false).expect("declares");
     g.einsum("ij;jk=>ik", &[a, c]).expect_err("j is 3 and 5");
     g.einsum("ij;jk=>ik", &[a, b]).expect("adds");
-    let labels = g.step_labels(StepId(0));
+    let labels = g.step_labels(g.step_ids().next().expect("a step")).expect("a step");
     assert_eq!(labels.len(), 3);
     assert!(labels.dims().iter().all(|d| matches!(d, Dim::Var(_))), "{:?}", labels.dims());
 }

@@ -5,7 +5,7 @@
 //! buffers holding the previous case's plan) gives the same plans and errors.
 
 use einrow::code::{Coded, ErrorCode};
-use einrow::ids::{StepId, TensorId};
+use einrow::ids::TensorId;
 use einrow::infer::{Graph, InferError, OpKind};
 use std::cell::RefCell;
 
@@ -164,7 +164,8 @@ fn through_solver(spec: &str, shapes: &[String]) -> Result<IndexPlan, ProjectErr
     let op = op(shapes.len());
     g.add_step(op, &args, Some(spec))?;
     g.solve()?;
-    derive_plan(&mut g, StepId::from_index(0), Compute::default_for(op, shapes.len()), 0)
+    let step = g.step_ids().next().expect("a step");
+    derive_plan(&mut g, step, Compute::default_for(op, shapes.len()), 0)
 }
 
 thread_local! {

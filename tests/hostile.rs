@@ -427,7 +427,7 @@ fn a_deep_chain_reads_back_through_the_graph() {
 
 /// Every `&self` read of a tensor: its shape, its sizes three ways; the sizes when solved.
 fn read(g: &Graph, t: einrow::ids::TensorId) -> Result<Vec<u64>, ErrorCode> {
-    let shape = g.shape(t);
+    let shape = g.shape(t).map_err(|e| e.code())?;
     let mut pushed = Vec::new();
     let in_place = g.solved_shape(t, einrow::spec::ast::RowKind::ALL, &mut |s| pushed.push(s.size));
     let typed = g.sizes(t);

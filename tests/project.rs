@@ -15,8 +15,8 @@ fn plan(op: OpKind, spec: Option<&str>, shapes: &[&str]) -> IndexPlan {
         .collect();
     g.add_step(op, &ids, spec).expect("step is valid");
     g.solve().expect("solves");
-    derive_plan(&mut g, einrow::ids::StepId(0), Compute::default_for(op, ids.len()), 0)
-        .expect("plan derives")
+    let step = g.step_ids().next().expect("a step");
+    derive_plan(&mut g, step, Compute::default_for(op, ids.len()), 0).expect("plan derives")
 }
 
 #[track_caller]

@@ -28,7 +28,7 @@ fn a_size_set_by_set_dim_is_traced_to_the_setting() -> Result<(), InferError> {
     assert_eq!((by.handle.as_str(), by.size, by.step), ("i", 3, Some(c.step)));
     assert_eq!(t3.hops.len(), 1, "{:?}", t3.hops);
     let t4 = four.trace.expect("traced");
-    assert_eq!(g.name(t4.origin.expect("declared").tensor).as_str(), "y");
+    assert_eq!(g.name(t4.origin.expect("declared").tensor)?.as_str(), "y");
     assert!(t4.setting.is_none());
     let shown = render_error(Some(&g), &e, true);
     assert!(shown.contains("3 comes from set_dim of `i` captured from"), "{shown}");
@@ -56,7 +56,7 @@ fn a_leaf_row_set_by_set_dim_is_traced_to_the_setting() -> Result<(), InferError
     let t = five.trace.expect("traced");
     let by = t.setting.expect("set by set_dim");
     assert_eq!((by.handle.as_str(), by.size, by.step), ("x.batch", 5, None));
-    assert_eq!(g.name(t.origin.expect("the row's axis").tensor).as_str(), "x");
+    assert_eq!(g.name(t.origin.expect("the row's axis").tensor)?.as_str(), "x");
     Ok(())
 }
 
@@ -71,7 +71,7 @@ fn typed_declarations_are_origins() -> Result<(), InferError> {
     for side in sides(&e) {
         let t = side.trace.expect("traced");
         let want = if side.value == 16 { "w" } else { "x" };
-        assert_eq!(g.name(t.origin.expect("declared").tensor).as_str(), want);
+        assert_eq!(g.name(t.origin.expect("declared").tensor)?.as_str(), want);
     }
     let shown = render_error(Some(&g), &e, true);
     assert!(shown.contains("16 comes from `w` (declared as `16->4`)"), "{shown}");
@@ -88,15 +88,19 @@ fn a_size_is_traced_through_two_steps_to_its_declaration() -> Result<(), InferEr
     let src = g.declare("src", Some("3"), false)?;
     let other = g.declare("other", Some("4"), false)?;
     let b = g.pointwise(&[a, src])?;
-    g.set_name(b, "b");
+    g.set_name(b, "b")?;
     let c = g.pointwise(&[b])?;
-    g.set_name(c, "c");
+    g.set_name(c, "c")?;
     let mut e = g.einsum("i; i => i", &[c, other]).expect_err("3 against 4");
     trace(&g, &mut e);
     let [three, _] = sides(&e);
     let t = three.trace.expect("traced");
-    assert_eq!(g.name(t.origin.expect("declared").tensor).as_str(), "src");
-    let carried: Vec<String> = t.hops.iter().map(|h| g.name(h.to.tensor).to_string()).collect();
+    assert_eq!(g.name(t.origin.expect("declared").tensor)?.as_str(), "src");
+    let carried: Vec<String> = t
+        .hops
+        .iter()
+        .map(|h| g.name(h.to.tensor).map(|n| n.to_string()))
+        .collect::<Result<_, _>>()?;
     assert_eq!(carried, ["b", "c"]);
     let shown = render_error(Some(&g), &e, true);
     assert!(shown.contains("3 comes from `src` (declared as `3`), through `b`"), "{shown}");

@@ -57,21 +57,23 @@ fn check_instance(scheme: &Scheme, batch: &[u64]) {
     let (mut g, _) = block(&prefix).expect("builds");
     g.solve().expect("solves");
     assert_eq!(inst.tensor_count(), g.tensor_count());
-    for i in 0..g.tensor_count() {
-        let t = TensorId::from_index(i);
-        assert_eq!(inst.sizes(t).expect("known"), g.sizes(t).expect("solved"), "{}", g.name(t));
+    // `g` is built afresh (another graph): tensors are matched by position.
+    for (t, u) in inst.tensor_ids().zip(g.tensor_ids()) {
+        let name = g.name(u).expect("a tensor of g");
+        assert_eq!(inst.sizes(t).expect("known"), g.sizes(u).expect("solved"), "{name}");
     }
     let computes: Vec<Compute> =
         g.steps().iter().map(|s| Compute::default_for(s.op, s.args.len())).collect();
     let shared = instance_plans(&inst, &|s: StepId| computes[s.index()]).expect("plans");
-    for (i, shared) in shared.iter().enumerate() {
-        let step = StepId::from_index(i);
+    let pairs: Vec<(StepId, StepId)> = inst.step_ids().zip(g.step_ids()).collect();
+    for (i, (shared, (step, fresh_step))) in shared.iter().zip(pairs).enumerate() {
+        let labels = g.step_labels(fresh_step).expect("a step of g");
         let labels: Vec<u64> =
-            g.step_labels(step).dims().iter().map(|d| g.dim_size(*d).expect("solved")).collect();
-        assert_eq!(inst.label_sizes(step), labels.as_slice(), "labels of {step}");
+            labels.dims().iter().map(|d| g.dim_size(*d).expect("solved")).collect();
+        assert_eq!(inst.label_sizes(step).expect("a step"), labels.as_slice(), "labels of {step}");
         let s = &g.steps()[i];
         let compute = Compute::default_for(s.op, s.args.len());
-        let fresh = derive_plan(&mut g, step, compute, 0).expect("plans");
+        let fresh = derive_plan(&mut g, fresh_step, compute, 0).expect("plans");
         assert_eq!(instance_plan(&inst, step, compute).expect("plans"), fresh, "plan of {step}");
         assert_eq!(**shared, fresh, "shared plan of {step}");
     }
@@ -89,14 +91,11 @@ fn instances_match_fresh_solves_for_any_batch_shape() {
 #[test]
 fn scheme_shapes_are_symbolic() {
     let (scheme, _) = block_scheme();
-    let x = TensorId::from_index(0);
-    assert_eq!(scheme.shape_string(x), "..x.batch..,6|8");
+    let x = scheme.tensor_ids().next().expect("x");
+    assert_eq!(scheme.shape_string(x).expect("a tensor"), "..x.batch..,6|8");
     // The parameters are sized without the batch.
-    let wq = (0..scheme.tensor_count())
-        .map(TensorId::from_index)
-        .find(|t| scheme.name(*t).is_some_and(|n| n == "wq"))
-        .expect("wq");
-    assert_eq!(scheme.shape_string(wq), "8->2,4");
+    let wq = scheme.tensor_ids().find(|t| scheme.name(*t).is_ok_and(|n| n == "wq")).expect("wq");
+    assert_eq!(scheme.shape_string(wq).expect("a tensor"), "8->2,4");
     assert!(scheme.warnings().is_empty(), "{:?}", scheme.warnings());
 }
 
@@ -158,7 +157,7 @@ fn sizes_the_solution_rules_out_are_bounds_errors() {
     // A valid convolution over the batch axis: `o` is the input length less 2.
     let y = g.einsum("o<+k|c; k => o|c", &[x, k]).expect("adds");
     let scheme = g.solve_scheme(&[batch]).expect("solves");
-    assert_eq!(scheme.shape_string(y), "batch-2|2");
+    assert_eq!(scheme.shape_string(y).expect("a tensor"), "batch-2|2");
     let inst = scheme.instantiate(&[&[10]]).expect("instantiates");
     assert_eq!(inst.sizes(y).expect("known").batch, [8]);
     assert_eq!(scheme.instantiate(&[&[2]]).expect_err("empty output").code(), ErrorCode::Bounds);

@@ -53,9 +53,9 @@ fn leaves_rows_and_producers() {
     let y = g.compose(w, x).expect("adds");
     let z = g.pointwise(&[y]).expect("adds");
     g.solve().expect("solves");
-    assert_eq!(g.tensor(x).kind(), Some(Leaf::Input));
-    assert_eq!(g.tensor(w).kind(), Some(Leaf::Parameter));
-    assert_eq!(g.tensor(y).kind(), None);
+    assert_eq!(g.tensor(x).expect("of g").kind(), Some(Leaf::Input));
+    assert_eq!(g.tensor(w).expect("of g").kind(), Some(Leaf::Parameter));
+    assert_eq!(g.tensor(y).expect("of g").kind(), None);
     // Reading takes `&self`: a shared borrow reads everything.
     let shared: &Graph = &g;
     let s = shared.sizes(x).expect("solved");
@@ -63,10 +63,11 @@ fn leaves_rows_and_producers() {
     assert_eq!(shared.sizes(x).expect("solved").memory_order(), [5, 3, 2]);
     assert_eq!(shared.sizes(w).expect("solved").input, [3]);
     assert_eq!(shared.sizes(y).expect("solved").numel(), Some(5 * 2 * 4));
-    assert_eq!(shared.producer(y).map(|s| s.index()), Some(0));
-    assert_eq!(shared.producer(z).map(|s| s.index()), Some(1));
-    assert_eq!(shared.producer(x), None);
-    assert_eq!(code(shared.sizes(einrow::ids::TensorId(99))), ErrorCode::Name);
+    assert_eq!(shared.producer(y).expect("of g").map(|s| s.index()), Some(0));
+    assert_eq!(shared.producer(z).expect("of g").map(|s| s.index()), Some(1));
+    assert_eq!(shared.producer(x).expect("of g"), None);
+    let foreign = Graph::new().input("v", &ShapeBuilder::array([2])).expect("declares");
+    assert_eq!(code(shared.sizes(foreign)), ErrorCode::Name);
 }
 
 #[test]

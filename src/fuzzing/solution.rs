@@ -28,7 +28,7 @@ impl Solution {
     ) -> Result<Solution, String> {
         let mut tensors = Vec::with_capacity(names.len());
         for (name, id) in names {
-            let shape = g.shape(*id);
+            let shape = g.shape(*id).map_err(|e| e.to_string())?;
             let mut out = ConcreteShape::default();
             let mut open = None;
             for kind in RowKind::ALL {

@@ -1,7 +1,7 @@
 //! Constraints between dims and rows, and where each came from.
 
 use super::store::{RowId, ShapeRef};
-use crate::ids::{RowVar, StepId, TensorId};
+use crate::ids::{GraphId, RowVar, StepId, TensorId};
 use crate::shape::Dim;
 use crate::span::Span;
 use crate::spec::ast::RowKind;
@@ -175,8 +175,10 @@ impl AxisAt {
 /// part's tag in the three top bits of its operand number: an operand numbered 2^29 or more (no
 /// spec is that long in practice) is recorded as a side constraint, without a number, rather
 /// than under a wrong one.
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub struct Origins {
+    /// The graph whose tensors and steps the records name.
+    graph: GraphId,
     records: Vec<Record>,
     spans: Vec<[Span; 3]>,
 }
@@ -216,7 +218,18 @@ fn code_kind(c: u32) -> Option<RowKind> {
     }
 }
 
+impl Default for Origins {
+    fn default() -> Origins {
+        Origins { graph: GraphId::UNSET, records: Vec::new(), spans: Vec::new() }
+    }
+}
+
 impl Origins {
+    /// Names the graph whose tensors and steps the records refer to.
+    pub fn set_graph(&mut self, graph: GraphId) {
+        self.graph = graph;
+    }
+
     /// Records an origin.
     pub fn push(&mut self, o: Origin) -> OriginId {
         let (tag, operand, kind) = match o.part {
@@ -228,8 +241,8 @@ impl Origins {
             Part::Setting => (4, 0, NO_KIND),
         };
         let rec = Record {
-            step: o.step.map_or(NONE, |s| s.0),
-            tensor: o.tensor.map_or(NONE, |t| t.0),
+            step: o.step.map_or(NONE, |s| s.index() as u32),
+            tensor: o.tensor.map_or(NONE, |t| t.index() as u32),
             spans: NONE,
             tagged: tag << OPERAND_BITS | operand,
         };
@@ -271,8 +284,8 @@ impl Origins {
             .and_then(|k| self.spans.get(r.spans as usize).map(|s| s[kind_code(k) as usize]))
             .filter(|s| *s != NO_SPAN);
         Some(Origin {
-            step: (r.step != NONE).then_some(StepId(r.step)),
-            tensor: (r.tensor != NONE).then_some(TensorId(r.tensor)),
+            step: (r.step != NONE).then(|| StepId::new(r.step as usize, self.graph)),
+            tensor: (r.tensor != NONE).then(|| TensorId::new(r.tensor as usize, self.graph)),
             part,
             span,
         })

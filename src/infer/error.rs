@@ -31,6 +31,19 @@ pub enum InferError {
         /// The name as written (for a graph: the id, `t12`).
         name: String,
     },
+    /// A tensor or step id given out by another graph (ids are valid on the graph that made
+    /// them, and on its schemes and instances).
+    #[error("`{id}` is an id of another graph: ids are valid only on the graph that made them (and its schemes and instances)")]
+    ForeignId {
+        /// The id (`t12`, `step3`).
+        id: String,
+    },
+    /// A step id past the graph's steps.
+    #[error("unknown step `{id}`")]
+    UnknownStep {
+        /// The id (`step12`).
+        id: String,
+    },
     /// The graph was used wrongly (wrong operand count…).
     #[error("{message}")]
     Usage {
@@ -177,7 +190,9 @@ impl Coded for InferError {
             InferError::Spec { error, .. } => error.code(),
             InferError::Shape(e) => e.code,
             InferError::Usage { code, .. } => *code,
-            InferError::UnknownTensor { .. } => ErrorCode::Name,
+            InferError::UnknownTensor { .. }
+            | InferError::ForeignId { .. }
+            | InferError::UnknownStep { .. } => ErrorCode::Name,
         }
     }
 }

@@ -39,7 +39,7 @@ use super::op::OpKind;
 use super::solver::Solver;
 use super::store::ShapeRef;
 use crate::code::{Coded, ErrorCode};
-use crate::ids::TensorId;
+use crate::ids::{StepId, TensorId};
 use crate::shape::{Dim, Shape, ShapeText};
 use crate::spec::ast::{EinsumSpec, Name, RowKind};
 
@@ -79,7 +79,7 @@ pub struct Step {
 // A program has millions of tensors and steps: keep their entries small.
 #[cfg(target_pointer_width = "64")]
 const _: () =
-    assert!(std::mem::size_of::<TensorEntry>() == 16 && std::mem::size_of::<Step>() == 48);
+    assert!(std::mem::size_of::<TensorEntry>() == 16 && std::mem::size_of::<Step>() == 64);
 
 /// A declared shape: its text and its parse, shared by the declarations with the same text
 /// (and by their events, which keep one pointer).
@@ -225,7 +225,9 @@ impl Graph {
         // Room for a small program from the start: a graph of a few steps (eager use, one
         // graph per operation) then allocates each table once instead of growing it in steps.
         const TENSORS: usize = 8;
+        let id = GraphId::fresh();
         let mut solver = Solver::new();
+        solver.origins.set_graph(id);
         solver.env.store.reserve(3 * TENSORS, 4 * TENSORS);
         Graph {
             solver,
@@ -241,7 +243,7 @@ impl Graph {
             specs: SpecCache::default(),
             shape_texts: HashMap::default(),
             direct: true,
-            id: GraphId::fresh(),
+            id,
             handles: Vec::new(),
             capture: None,
             captured_rows: SmallVec::new(),
@@ -252,7 +254,50 @@ impl Graph {
     fn add_tensor(&mut self, t: TensorEntry) -> TensorId {
         self.tensors.push(t);
         self.in_pending.push(false);
-        TensorId::from_index(self.tensors.len() - 1)
+        self.tensor_at(self.tensors.len() - 1)
+    }
+
+    /// The id of tensor `i` of this graph.
+    pub(crate) fn tensor_at(&self, i: usize) -> TensorId {
+        TensorId::new(i, self.id)
+    }
+
+    /// The id of step `i` of this graph.
+    pub(crate) fn step_at(&self, i: usize) -> StepId {
+        StepId::new(i, self.id)
+    }
+
+    /// The ids of the tensors, in the order they were made.
+    pub fn tensor_ids(&self) -> impl ExactSizeIterator<Item = TensorId> + '_ {
+        (0..self.tensors.len()).map(|i| self.tensor_at(i))
+    }
+
+    /// The ids of the steps, in the order they were added.
+    pub fn step_ids(&self) -> impl ExactSizeIterator<Item = StepId> + '_ {
+        (0..self.steps.len()).map(|i| self.step_at(i))
+    }
+
+    /// The index of tensor `t`, checked: a `name` error for an id of another graph or one
+    /// past the graph's tensors.
+    pub(crate) fn check_tensor(&self, t: TensorId) -> Result<usize, InferError> {
+        if !t.belongs_to(self.id) {
+            return Err(InferError::ForeignId { id: t.to_string() });
+        }
+        match t.index() < self.tensors.len() {
+            true => Ok(t.index()),
+            false => Err(InferError::UnknownTensor { name: t.to_string() }),
+        }
+    }
+
+    /// The index of step `s`, checked as [`Graph::check_tensor`] checks a tensor.
+    pub(crate) fn check_step(&self, s: StepId) -> Result<usize, InferError> {
+        if !s.belongs_to(self.id) {
+            return Err(InferError::ForeignId { id: s.to_string() });
+        }
+        match s.index() < self.steps.len() {
+            true => Ok(s.index()),
+            false => Err(InferError::UnknownStep { id: s.to_string() }),
+        }
     }
 
     fn touch(&mut self, t: TensorId) {
@@ -270,32 +315,49 @@ impl Graph {
         self.direct = on;
     }
 
-    /// Renames a tensor (for messages and pictures).
-    pub fn set_name(&mut self, t: TensorId, name: &str) {
-        if let Some(e) = self.tensors.get_mut(t.index()) {
-            e.name = name_id(&mut self.names, Name::new(name));
-            self.events.push(Event::Name(Box::new((t, name.into()))));
-        }
+    /// Renames a tensor (for messages and pictures). Errors (`name`): an id of another
+    /// graph or past this graph's tensors.
+    pub fn set_name(&mut self, t: TensorId, name: &str) -> Result<(), InferError> {
+        let i = self.check_tensor(t)?;
+        self.tensors[i].name = name_id(&mut self.names, Name::new(name));
+        self.events.push(Event::Name(Box::new((t, name.into()))));
+        Ok(())
     }
 
-    /// The tensor entry.
-    pub fn tensor(&self, t: TensorId) -> &TensorEntry {
+    /// The tensor entry. Errors (`name`): an id of another graph or past this graph's
+    /// tensors.
+    pub fn tensor(&self, t: TensorId) -> Result<&TensorEntry, InferError> {
+        Ok(&self.tensors[self.check_tensor(t)?])
+    }
+
+    /// The entry of a tensor of this graph (an id the graph made itself).
+    pub(crate) fn tensor_entry(&self, t: TensorId) -> &TensorEntry {
         &self.tensors[t.index()]
     }
 
     /// The name of a tensor: as declared or given, or `t` and its id (`t12`) for a result
-    /// nobody named. An unknown tensor is named after its id too.
+    /// nobody named. Errors (`name`): an id of another graph or past this graph's tensors.
     ///
     /// ```
     /// use einrow::infer::Graph;
     /// let mut g = Graph::new();
-    /// let x = g.declare("x", Some("2,3"), false).unwrap();
-    /// let y = g.pointwise(&[x]).unwrap();
-    /// assert_eq!((g.name(x).as_str(), g.name(y).as_str()), ("x", "t1"));
-    /// g.set_name(y, "activation");
-    /// assert_eq!(g.name(y).as_str(), "activation");
+    /// let x = g.declare("x", Some("2,3"), false)?;
+    /// let y = g.pointwise(&[x])?;
+    /// assert_eq!((g.name(x)?.as_str(), g.name(y)?.as_str()), ("x", "t1"));
+    /// g.set_name(y, "activation")?;
+    /// assert_eq!(g.name(y)?.as_str(), "activation");
+    /// let other = Graph::new().declare("z", Some("2"), false)?;
+    /// assert!(g.name(other).is_err(), "an id of another graph");
+    /// # Ok::<(), einrow::infer::InferError>(())
     /// ```
-    pub fn name(&self, t: TensorId) -> Name {
+    pub fn name(&self, t: TensorId) -> Result<Name, InferError> {
+        let i = self.check_tensor(t)?;
+        Ok(name_of(self.tensors[i].name, t, &self.names))
+    }
+
+    /// The name of a tensor of this graph (as [`Graph::name`]; an unknown one is named after
+    /// its id), for messages.
+    pub(crate) fn name_or_id(&self, t: TensorId) -> Name {
         let id = self.tensors.get(t.index()).map_or(GENERATED, |e| e.name);
         name_of(id, t, &self.names)
     }
@@ -370,10 +432,8 @@ impl Graph {
 
     /// Requires two tensors to have equal shapes (all three rows).
     pub fn equal_shapes(&mut self, a: TensorId, b: TensorId) -> Result<(), InferError> {
-        if a.index() >= self.tensors.len() || b.index() >= self.tensors.len() {
-            let bad = if a.index() >= self.tensors.len() { a } else { b };
-            return Err(InferError::UnknownTensor { name: bad.to_string() });
-        }
+        self.check_tensor(a)?;
+        self.check_tensor(b)?;
         self.events.push(Event::Equal(a, b));
         let (sa, sb) = (self.tensors[a.index()].shape, self.tensors[b.index()].shape);
         let o = self.solver.origin(Origin {
@@ -406,9 +466,7 @@ impl Graph {
     /// assert_eq!(g.shape_string(w).unwrap(), "3,4");
     /// ```
     pub fn total_elems(&mut self, t: TensorId, n: u64) -> Result<(), InferError> {
-        if t.index() >= self.tensors.len() {
-            return Err(InferError::UnknownTensor { name: t.to_string() });
-        }
+        self.check_tensor(t)?;
         if n > crate::spec::lexer::MAX_INT {
             return Err(usage(ErrorCode::Value, format!("{n} elements is above the limit 2^62")));
         }

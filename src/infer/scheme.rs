@@ -31,9 +31,10 @@ pub use instance::Instance;
 
 use form::{Item, TensorForm};
 
+use super::error::InferError;
 use super::graph::{GraphId, Handle, Step};
 use super::warnings::Warning;
-use crate::ids::TensorId;
+use crate::ids::{StepId, TensorId};
 use crate::spec::ast::{Name, RowKind};
 
 /// A symbolic row variable of a scheme.
@@ -83,8 +84,8 @@ struct SchemeData {
 /// let w = g.parameter("w", &ShapeBuilder::new().input_open().output([2]))?;
 /// let y = g.compose(w, x)?;
 /// let scheme = g.solve_scheme(&[batch])?;
-/// assert_eq!(scheme.shape_string(y), "..batch..|2");
-/// assert_eq!(scheme.shape_string(w), "4->2");
+/// assert_eq!(scheme.shape_string(y)?, "..batch..|2");
+/// assert_eq!(scheme.shape_string(w)?, "4->2");
 ///
 /// let one = scheme.instantiate(&[&[8]])?;
 /// assert_eq!(one.sizes(y)?.batch, [8]);
@@ -128,9 +129,19 @@ impl Scheme {
         self.data.tensors.len()
     }
 
-    /// A tensor's name.
-    pub fn name(&self, t: TensorId) -> Option<&Name> {
-        self.data.names.get(t.index())
+    /// The ids of the tensors (those of the graph the scheme was solved from).
+    pub fn tensor_ids(&self) -> impl ExactSizeIterator<Item = TensorId> + '_ {
+        (0..self.data.tensors.len()).map(|i| TensorId::new(i, self.data.graph))
+    }
+
+    /// The ids of the steps (those of the graph the scheme was solved from).
+    pub fn step_ids(&self) -> impl ExactSizeIterator<Item = StepId> + '_ {
+        (0..self.data.steps.len()).map(|i| StepId::new(i, self.data.graph))
+    }
+
+    /// A tensor's name. Errors (`name`): an id of another graph, or past its tensors.
+    pub fn name(&self, t: TensorId) -> Result<&Name, InferError> {
+        Ok(&self.data.names[self.data.check(t)?])
     }
 
     /// The warnings of the solution ([`Warning`]).
@@ -139,17 +150,40 @@ impl Scheme {
     }
 
     /// A tensor's shape as a shape string with the symbolic variables written `..name..`
-    /// and computed axes as `2*batch+1` (empty for an unknown tensor).
-    pub fn shape_string(&self, t: TensorId) -> String {
-        if t.index() >= self.data.tensors.len() {
-            return String::new();
-        }
+    /// and computed axes as `2*batch+1`. Errors (`name`): an id of another graph, or past
+    /// its tensors.
+    pub fn shape_string(&self, t: TensorId) -> Result<String, InferError> {
+        self.data.check(t)?;
         let row = |kind: RowKind| self.data.row_text(t, kind);
-        crate::shape::rows_text(&row(RowKind::Batch), &row(RowKind::Input), &row(RowKind::Output))
+        let rows = (row(RowKind::Batch), row(RowKind::Input), row(RowKind::Output));
+        Ok(crate::shape::rows_text(&rows.0, &rows.1, &rows.2))
     }
 }
 
 impl SchemeData {
+    /// The index of tensor `t`, checked: an id of the scheme's graph naming one of its
+    /// tensors.
+    pub(super) fn check(&self, t: TensorId) -> Result<usize, InferError> {
+        if !t.belongs_to(self.graph) {
+            return Err(InferError::ForeignId { id: t.to_string() });
+        }
+        match t.index() < self.tensors.len() {
+            true => Ok(t.index()),
+            false => Err(InferError::UnknownTensor { name: t.to_string() }),
+        }
+    }
+
+    /// The index of step `s`, checked as [`SchemeData::check`] checks a tensor.
+    pub(super) fn check_step(&self, s: StepId) -> Result<usize, InferError> {
+        if !s.belongs_to(self.graph) {
+            return Err(InferError::ForeignId { id: s.to_string() });
+        }
+        match s.index() < self.steps.len() {
+            true => Ok(s.index()),
+            false => Err(InferError::UnknownStep { id: s.to_string() }),
+        }
+    }
+
     /// A row's axes as a shape string writes them.
     fn row_text(&self, t: TensorId, kind: RowKind) -> String {
         let Some(form) = self.tensors.get(t.index()) else { return String::new() };

@@ -85,7 +85,7 @@ impl Graph {
     pub fn warnings(&self) -> Vec<Warning> {
         let mut out = Vec::new();
         for i in 0..self.tensor_count() {
-            let t = TensorId::from_index(i);
+            let t = self.tensor_at(i);
             if let Some(w) = self.parameter_batch(t, |sizes| {
                 sizes.iter().map(|s| self.solved_text(*s)).collect::<Vec<_>>().join(",")
             }) {
@@ -98,9 +98,9 @@ impl Graph {
             let labels = only
                 .entry(std::sync::Arc::as_ptr(spec))
                 .or_insert_with(|| result_only(&spec.parsed));
-            let step = StepId::from_index(i);
+            let step = self.step_at(i);
             for label in labels.iter() {
-                let dim = self.step_labels(step).get(label).map(|d| self.peek(d));
+                let dim = self.labels_of(step.index()).get(label).map(|d| self.peek(d));
                 if let Some(Dim::Solved(s)) = dim {
                     let closed = s.basis == Basis::BCAST;
                     out.push(Warning::ResultOnlyLabel {
@@ -122,7 +122,7 @@ impl Graph {
         t: TensorId,
         text: impl Fn(&[crate::shape::Solved]) -> String,
     ) -> Option<Warning> {
-        let e = self.tensor(t);
+        let e = self.tensor_entry(t);
         if !(e.leaf && e.param && self.batch_undeclared(t)) {
             return None;
         }
@@ -130,7 +130,7 @@ impl Graph {
         if batch.is_empty() {
             return None;
         }
-        let name = self.name(t);
+        let name = self.name_or_id(t);
         Some(Warning::ParameterBatch { tensor: t, name, row: RowKind::Batch, axes: text(&batch) })
     }
 }

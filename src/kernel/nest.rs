@@ -68,9 +68,9 @@ pub struct Guard {
 pub enum Init {
     /// The output keeps its contents; the nest accumulates into them.
     No,
-    /// Every element the output's loops reach is first set to the neutral element: the
-    /// output's image over the loops it moves along, however many points the other loops
-    /// have (a sum over an empty axis sets its result to 0).
+    /// Every element the nest writes is first set to the neutral element. A nest with no
+    /// points writes nothing: an output that a reduction over an empty loop must set (a sum
+    /// over nothing is 0) needs [`Init::Whole`], or the caller's own fill.
     Touched,
     /// The whole output buffer is first set to the neutral element.
     Whole,
@@ -188,25 +188,6 @@ fn to_isize(x: usize) -> Result<isize, KernelError> {
 }
 
 impl Nest {
-    /// The nest that stores its input's single element at every element [`Init::Touched`]
-    /// sets: the loops the output does not move along (stride 0, no guard) taken once.
-    pub(crate) fn image_nest(&self) -> Nest {
-        let moves = |d: usize| {
-            self.output.strides.get(d).is_some_and(|&s| s != 0)
-                || self.output.guards.iter().any(|g| g.coeffs.get(d).is_some_and(|&c| c != 0))
-        };
-        let extents =
-            (0..self.extents.len()).map(|d| if moves(d) { self.extents[d] } else { 1 }).collect();
-        Nest {
-            extents,
-            output: self.output.clone(),
-            inputs: vec![Access::new(0, vec![0; self.extents.len()])],
-            accum: Accum::Store,
-            combine: Combine::First,
-            init: Init::No,
-        }
-    }
-
     /// Number of points of the product space (checked).
     pub fn points(&self) -> Result<usize, KernelError> {
         crate::tensor::numel(&self.extents)

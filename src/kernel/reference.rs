@@ -18,8 +18,7 @@ pub fn run_reference<T: Scalar>(
         output.iter_mut().for_each(|o| *o = z);
     }
     if let (Init::Touched, Some(z)) = (nest.init, neutral) {
-        let image = nest.image_nest();
-        crate::tensor::for_each_position::<KernelError>(&image.extents, |p| {
+        crate::tensor::for_each_position::<KernelError>(&nest.extents, |p| {
             if let Some(a) = address(&nest.output, p, output.len())? {
                 output[a] = z;
             }

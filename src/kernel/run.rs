@@ -78,11 +78,6 @@ impl Nest {
             init = Init::No;
         }
         if self.points()? == 0 {
-            // No point runs, yet an empty reduction still sets what the output's loops reach
-            // (a sum over nothing is 0, a maximum over nothing -inf).
-            if let (Init::Touched, Some(z)) = (init, neutral) {
-                return self.image_nest().run_with(&[&[z]], output, opts);
-            }
             return Ok(());
         }
         if self.has_guards() {

@@ -10,8 +10,8 @@ use super::derive::{derive_plan, Compute};
 use super::error::ProjectError;
 use super::sizes::Sizes;
 use super::storage::Storage;
-use crate::ids::{StepId, TensorId};
-use crate::infer::Graph;
+use crate::ids::{GraphId, StepId, TensorId};
+use crate::infer::{Graph, InferError};
 use crate::kernel::KernelError;
 use crate::tensor::hugepage;
 
@@ -43,11 +43,13 @@ struct CompiledStep {
 /// let mut buffers: Vec<&mut [f32]> = vec![&mut xs, &mut ws, &mut ys];
 /// program.run(&mut buffers)?;
 /// assert_eq!(ys, [6.0, 15.0]);
-/// assert_eq!(program.tensor_dims(y), Some(&[2, 1][..]));
+/// assert_eq!(program.tensor_dims(y)?, &[2, 1]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Debug)]
 pub struct CompiledGraph {
+    /// The graph whose ids name the tensors and steps.
+    graph: GraphId,
     steps: Vec<CompiledStep>,
     /// Each tensor's sizes in memory order.
     dims: Vec<Vec<u64>>,
@@ -62,17 +64,17 @@ impl CompiledGraph {
     ) -> Result<Self, ProjectError> {
         let mut dims = Vec::with_capacity(g.tensor_count());
         for i in 0..g.tensor_count() {
-            dims.push(Sizes::of(g, TensorId::from_index(i))?.memory().to_vec());
+            dims.push(Sizes::of(g, g.tensor_at(i))?.memory().to_vec());
         }
         let mut steps = Vec::with_capacity(g.steps().len());
         for i in 0..g.steps().len() {
-            let step = StepId::from_index(i);
+            let step = g.step_at(i);
             let plan = derive_plan(g, step, compute(step), 0)?;
             let s = &g.steps()[i];
             let exe = Arc::new(plan.compile()?);
             steps.push(CompiledStep { out: s.out, args: s.args.clone(), exe });
         }
-        Ok(CompiledGraph { steps, dims })
+        Ok(CompiledGraph { graph: g.id(), steps, dims })
     }
 
     /// [`CompiledGraph::compile`] with each step's default computation
@@ -86,12 +88,13 @@ impl CompiledGraph {
     /// A compiled graph from each tensor's sizes (memory order) and each step's result,
     /// operands and executable, in order.
     pub(crate) fn from_executables(
+        graph: GraphId,
         dims: Vec<Vec<u64>>,
         steps: impl IntoIterator<Item = (TensorId, SmallVec<[TensorId; 3]>, Arc<Executable>)>,
     ) -> Self {
         let steps =
             steps.into_iter().map(|(out, args, exe)| CompiledStep { out, args, exe }).collect();
-        CompiledGraph { steps, dims }
+        CompiledGraph { graph, steps, dims }
     }
 
     /// The number of tensors (of buffers [`CompiledGraph::run`] takes).
@@ -99,20 +102,41 @@ impl CompiledGraph {
         self.dims.len()
     }
 
-    /// A tensor's sizes in memory order (batch, output, input).
-    pub fn tensor_dims(&self, t: TensorId) -> Option<&[u64]> {
-        self.dims.get(t.index()).map(|d| d.as_slice())
+    /// The ids of the tensors, in buffer order.
+    pub fn tensor_ids(&self) -> impl ExactSizeIterator<Item = TensorId> + '_ {
+        (0..self.dims.len()).map(|i| TensorId::new(i, self.graph))
     }
 
-    /// The number of elements of a tensor's buffer.
-    pub fn tensor_len(&self, t: TensorId) -> Option<usize> {
-        let dims = self.dims.get(t.index())?;
-        dims.iter().try_fold(1usize, |n, &d| n.checked_mul(usize::try_from(d).ok()?))
+    /// The ids of the steps, in the order they run.
+    pub fn step_ids(&self) -> impl ExactSizeIterator<Item = StepId> + '_ {
+        (0..self.steps.len()).map(|i| StepId::new(i, self.graph))
     }
 
-    /// A step's executable.
-    pub fn executable(&self, step: StepId) -> Option<&Executable> {
-        self.steps.get(step.index()).map(|s| &*s.exe)
+    /// A tensor's sizes in memory order (batch, output, input). Errors (`name`): an id of
+    /// another graph, or past the graph's tensors.
+    pub fn tensor_dims(&self, t: TensorId) -> Result<&[u64], ProjectError> {
+        if !t.belongs_to(self.graph) {
+            return Err(InferError::ForeignId { id: t.to_string() }.into());
+        }
+        let dims = self.dims.get(t.index());
+        dims.map(|d| d.as_slice())
+            .ok_or_else(|| InferError::UnknownTensor { name: t.to_string() }.into())
+    }
+
+    /// The number of elements of a tensor's buffer (errors as [`CompiledGraph::tensor_dims`]).
+    pub fn tensor_len(&self, t: TensorId) -> Result<usize, ProjectError> {
+        let dims = self.tensor_dims(t)?;
+        let n = dims.iter().try_fold(1usize, |n, &d| n.checked_mul(usize::try_from(d).ok()?));
+        n.ok_or_else(|| ProjectError::TooLarge(format!("a tensor of sizes {dims:?}")))
+    }
+
+    /// A step's executable. Errors (`name`): an id of another graph, or past its steps.
+    pub fn executable(&self, step: StepId) -> Result<&Executable, ProjectError> {
+        if !step.belongs_to(self.graph) {
+            return Err(InferError::ForeignId { id: step.to_string() }.into());
+        }
+        let s = self.steps.get(step.index());
+        s.map(|s| &*s.exe).ok_or_else(|| InferError::UnknownStep { id: step.to_string() }.into())
     }
 
     /// Runs every step in order: `buffers[t]` is tensor `t`'s buffer, row-major in memory
@@ -144,7 +168,7 @@ impl CompiledGraph {
             drop(ins);
             buffers[s.out.index()] = out;
             result?;
-            after(StepId::from_index(i), &mut *buffers[s.out.index()])?;
+            after(StepId::new(i, self.graph), &mut *buffers[s.out.index()])?;
         }
         Ok(())
     }
@@ -162,7 +186,7 @@ pub(super) fn run_graph<T: Storage>(
         let sizes = Sizes::of(g, *t)?;
         let n = sizes.memory().iter().try_fold(1u64, |n, &s| n.checked_mul(s));
         if n != Some(v.len() as u64) {
-            let name = g.name(*t);
+            let name = g.name_or_id(*t);
             let n = n.map_or("too many".to_string(), |n| n.to_string());
             return Err(ProjectError::Data(format!(
                 "`{name}` has {n} elements but {} values were given",
@@ -177,7 +201,7 @@ pub(super) fn run_graph<T: Storage>(
         }
     }
     for i in 0..g.steps().len() {
-        let step = StepId::from_index(i);
+        let step = g.step_at(i);
         let (out, args) = (g.steps()[i].out, g.steps()[i].args.clone());
         let plan = derive_plan(g, step, compute(step), 0)?;
         let exe = plan.compile()?;
@@ -185,9 +209,9 @@ pub(super) fn run_graph<T: Storage>(
             fresh::<T>(plan.result_dims.iter().try_fold(1u64, |n, &s| n.checked_mul(s)))?;
         let mut inputs: SmallVec<[&[T]; 3]> = SmallVec::new();
         for a in &args {
-            let v = values[a.index()]
-                .as_deref()
-                .ok_or_else(|| ProjectError::Data(format!("no values for `{}`", g.name(*a))))?;
+            let v = values[a.index()].as_deref().ok_or_else(|| {
+                ProjectError::Data(format!("no values for `{}`", g.name_or_id(*a)))
+            })?;
             inputs.push(v);
         }
         exe.run(&inputs, &mut result)?;

@@ -41,12 +41,10 @@ pub fn derive_plan(
     compute: Compute,
     slice_index: u64,
 ) -> Result<IndexPlan, ProjectError> {
-    let i = step.index();
+    let i = g.check_step(step)?;
     // Copied out (no allocation): the solver needs `g` mutably while sizes are read.
-    let (op, out, args) = match g.steps().get(i) {
-        Some(s) => (s.op, s.out, s.args.clone()),
-        None => return Err(ProjectError::Data(format!("no step {step}"))),
-    };
+    let s = &g.steps()[i];
+    let (op, out, args) = (s.op, s.out, s.args.clone());
     // Read in place: no copies of the inline buffers.
     let mut sizes: SmallVec<[Sizes; 4]> = SmallVec::new();
     sizes.resize_with(args.len() + 1, Sizes::default);
@@ -55,12 +53,12 @@ pub fn derive_plan(
     }
     let (out, args) = sizes.split_first().ok_or_else(|| ProjectError::Data("no result".into()))?;
     let label_sizes = label_sizes(g, step);
-    let s = g.steps().get(i).ok_or_else(|| ProjectError::Data(format!("no step {step}")))?;
+    let s = &g.steps()[i];
     let mut plan = IndexPlan::empty(op);
     match &s.spec {
         Some(spec) => {
             let mut labels: SmallVec<[(&Name, Option<u64>); 8]> = SmallVec::new();
-            for (name, &size) in g.step_labels(step).names().iter().zip(&label_sizes) {
+            for (name, &size) in g.labels_of(i).names().iter().zip(&label_sizes) {
                 labels.push((name, size));
             }
             let labels = LabelSizes(&labels);
@@ -100,7 +98,7 @@ pub(super) fn assemble(
 /// The solved size of each label of a step, in the order of its labels.
 fn label_sizes(g: &mut Graph, step: StepId) -> SmallVec<[Option<u64>; 8]> {
     // Read by position: the sizes are read with `g` borrowed mutably.
-    let n = g.step_labels(step).len();
+    let n = g.labels_of(step.index()).len();
     (0..n)
         .map(|k| {
             let dim = g.step_label_dims(step).get(k).copied();

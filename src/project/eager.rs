@@ -17,7 +17,6 @@ use super::plan::IndexPlan;
 use super::sizes::Sizes;
 use super::spec::{spec_parts, LabelSizes, SpecSizes};
 use crate::code::ErrorCode;
-use crate::ids::StepId;
 use crate::infer::bindings::{read_off, reads_off, DirectSolution, OperandRows};
 use crate::infer::{Graph, InferError, OpKind};
 use crate::shape::{rows_text, Basis, Solved};
@@ -206,7 +205,8 @@ fn plan_through_graph(
     }
     g.add_step(op, &args, Some(spec))?;
     g.solve()?;
-    derive_plan(&mut g, StepId::from_index(0), Compute::default_for(op, operands.len()), 0)
+    let step = g.step_at(0);
+    derive_plan(&mut g, step, Compute::default_for(op, operands.len()), 0)
 }
 
 /// A shape string of a concrete shape (`2|4->3`): each row's sizes in order, kinds not

@@ -46,7 +46,7 @@ fn sizes_of(inst: &Instance, t: TensorId) -> Result<Sizes, ProjectError> {
 /// let y = g.einsum("...|i; ...|i => ...|", &[x, x])?;
 /// let scheme = g.solve_scheme(&[batch])?;
 /// let inst = scheme.instantiate(&[&[4]])?;
-/// let step = g.producer(y).expect("a result");
+/// let step = g.producer(y)?.expect("a result");
 /// let plan = instance_plan(&inst, step, Compute::default_for(OpKind::Einsum, 2))?;
 /// assert_eq!(plan.result_dims, [4]);
 /// assert!(plan.to_string().contains("in 0..4"));
@@ -57,17 +57,14 @@ pub fn instance_plan(
     step: StepId,
     compute: Compute,
 ) -> Result<IndexPlan, ProjectError> {
-    let s = inst
-        .steps()
-        .get(step.index())
-        .ok_or_else(|| ProjectError::Data(format!("no step {step}")))?;
+    let s = &inst.steps()[inst.check_step(step)?];
     let out = sizes_of(inst, s.out)?;
     let args: SmallVec<[Sizes; 3]> =
         s.args.iter().map(|a| sizes_of(inst, *a)).collect::<Result<_, _>>()?;
     let mut plan = IndexPlan::empty(s.op);
     match &s.spec {
         Some(spec) => {
-            let sizes = inst.label_sizes(step);
+            let sizes = inst.label_sizes(step)?;
             let labels: SmallVec<[(&Name, Option<u64>); 8]> =
                 spec.labels().iter().zip(sizes).map(|(n, &size)| (n, Some(size))).collect();
             let sizes = SpecSizes { out: &out, args: &args, labels: LabelSizes(&labels) };
@@ -97,7 +94,8 @@ pub fn instance_plan(
 /// let compute = |_| Compute::default_for(OpKind::Permute, 1);
 /// let plans = instance_plans(&inst, &compute)?;
 /// assert_eq!(plans.len(), 3);
-/// assert_eq!(*plans[2], instance_plan(&inst, einrow::ids::StepId(2), compute(einrow::ids::StepId(2)))?);
+/// let third = inst.step_ids().nth(2).expect("three steps");
+/// assert_eq!(*plans[2], instance_plan(&inst, third, compute(third))?);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn instance_plans(
@@ -118,7 +116,7 @@ fn distinct_plans(
     let (mut distinct, mut of_step) = (Vec::new(), Vec::with_capacity(inst.steps().len()));
     let mut key = Vec::new();
     for i in 0..inst.steps().len() {
-        let step = StepId::from_index(i);
+        let step = inst.step_at(i);
         let c = compute(step);
         plan_key(inst, step, c, &mut key)?;
         let k = match seen.get(key.as_slice()) {
@@ -146,8 +144,9 @@ fn plan_key(
     let spec = s.spec.as_ref().map_or(0, |sp| Arc::as_ptr(sp) as usize as u64);
     key.clear();
     key.extend([spec, s.op as u64, c.accum as u64, c.combine as u64]);
-    key.push(inst.label_sizes(step).len() as u64);
-    key.extend_from_slice(inst.label_sizes(step));
+    let labels = inst.label_sizes(step)?;
+    key.push(labels.len() as u64);
+    key.extend_from_slice(labels);
     for t in std::iter::once(s.out).chain(s.args.iter().copied()) {
         for kind in RowKind::ALL {
             let (row, lead) = inst.row(t, kind)?;
@@ -183,14 +182,14 @@ impl CompiledGraph {
         compute: &dyn Fn(StepId) -> Compute,
     ) -> Result<CompiledGraph, ProjectError> {
         let dims = (0..inst.tensor_count())
-            .map(|i| inst.memory_dims(TensorId::from_index(i)).map(|d| d.to_vec()))
+            .map(|i| inst.memory_dims(inst.tensor_at(i)).map(|d| d.to_vec()))
             .collect::<Result<Vec<_>, _>>()?;
         let (distinct, of_step) = distinct_plans(inst, compute)?;
         let exes: Vec<Arc<Executable>> =
             distinct.iter().map(|p| p.compile().map(Arc::new)).collect::<Result<_, _>>()?;
         let steps =
             inst.steps().iter().zip(of_step).map(|(s, k)| (s.out, s.args.clone(), exes[k].clone()));
-        Ok(CompiledGraph::from_executables(dims, steps))
+        Ok(CompiledGraph::from_executables(inst.graph(), dims, steps))
     }
 
     /// [`CompiledGraph::compile_instance`] with each step's default computation.

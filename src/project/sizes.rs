@@ -64,6 +64,7 @@ impl Sizes {
 
     /// Replaces these sizes by those of `t`, in place (as [`Sizes::of`]).
     pub fn read(&mut self, g: &mut Graph, t: TensorId) -> Result<(), InferError> {
+        g.check_tensor(t)?;
         self.dims.clear();
         let order = RowKind::MEMORY_ORDER;
         let Some(rows) = g.solved_shape_mut(t, order, &mut |s| self.dims.push(s.size)) else {
@@ -138,7 +139,7 @@ impl Sizes {
 /// The error of a shape that `Graph::dims` accepts but that is not plain sizes (unreachable
 /// while both read the same substituted shape; kept so that no input can panic here).
 fn unsolved(g: &Graph, t: TensorId) -> InferError {
-    let name = g.name(t);
+    let name = g.name_or_id(t);
     InferError::shape(
         crate::code::ErrorCode::Unresolved,
         format!("the shape of `{name}` is not known"),
@@ -187,7 +188,7 @@ mod tests {
         let mut leading = 0;
         for t in [a, b, c] {
             let s = Sizes::of(&mut g, t).expect("solved");
-            let shape = g.shape(t);
+            let shape = g.shape(t).expect("a tensor of g");
             for kind in RowKind::ALL {
                 let (row, want) = (s.row(kind), shape.row(kind));
                 let size = |d: &crate::shape::Dim| d.solved().map(|s| s.size);

@@ -6,7 +6,7 @@ use super::names::{name_tensors, shape_text, statement, tidy_fact};
 use super::trace::Failing;
 use crate::code::{Coded, ErrorCode};
 use crate::diagnostic::{Diagnostic, Location};
-use crate::ids::{StepId, TensorId};
+use crate::ids::TensorId;
 use crate::infer::error::{AxisRef, Conflict, Hop, SetBy, ShapeError, Side, Trace};
 use crate::infer::provenance::{axis_span, RowView};
 use crate::infer::source::StmtSpans;
@@ -31,7 +31,10 @@ pub fn diagnose(g: &Graph, e: &InferError, ctx: &Context) -> Diagnostic {
             let offset = line.and_then(|n| ctx.stmt_spans(n)).and_then(|s| s.spec);
             relocate(d, ctx, line, spec, offset.map(|s| s.start as usize))
         }
-        InferError::Usage { .. } | InferError::UnknownTensor { .. } => {
+        InferError::Usage { .. }
+        | InferError::UnknownTensor { .. }
+        | InferError::ForeignId { .. }
+        | InferError::UnknownStep { .. } => {
             let d = Diagnostic::error(e.code(), e.to_string());
             match ctx.line_name(ctx.line, !ctx.declaration) {
                 Some(at) if ctx.case => d.note(format!("at {at}")),
@@ -105,7 +108,7 @@ fn shape(g: &Graph, e: &InferError, s: &ShapeError, ctx: &Context) -> Diagnostic
         d = operand_shapes(g, d, f, s.code);
     }
     if mismatch.is_none() {
-        let step_name = |k: usize| ctx.line_name(ctx.step_line(StepId::from_index(k)), true);
+        let step_name = |k: usize| ctx.line_name(ctx.step_line(g.step_at(k)), true);
         for c in &s.chain {
             d = d.related(Location::default().with_note(tidy_fact(g, c, &step_name)));
         }
@@ -160,7 +163,7 @@ fn operand_shapes(g: &Graph, d: Diagnostic, f: &Failing, code: ErrorCode) -> Dia
         return d;
     }
     let shapes: Vec<String> =
-        f.args.iter().map(|&a| format!("`{}` is {}", g.name(a), shape_text(g, a))).collect();
+        f.args.iter().map(|&a| format!("`{}` is {}", g.name_or_id(a), shape_text(g, a))).collect();
     d.note(join_and(&shapes))
 }
 
@@ -180,7 +183,7 @@ fn side_at(side: &Side) -> Option<AxisRef> {
 /// An axis as a reader counts it: `` `x`'s output axis 1 ``.
 fn axis_words(g: &Graph, a: AxisRef) -> String {
     let shown = RowView::of(g, a.tensor, a.kind).shown(a.axis);
-    format!("`{}`'s {} axis {shown}", g.name(a.tensor), a.kind.name())
+    format!("`{}`'s {} axis {shown}", g.name_or_id(a.tensor), a.kind.name())
 }
 
 /// A traced dimension mismatch.
@@ -198,9 +201,9 @@ fn mismatch_at(
         (Some(l), Some(x), Some(y)) => format!(
             "dimension mismatch{bases}: `{l}` is {} in `{}` but {} in `{}`",
             a.size,
-            g.name(x.tensor),
+            g.name_or_id(x.tensor),
             b.size,
-            g.name(y.tensor)
+            g.name_or_id(y.tensor)
         ),
         (_, Some(x), Some(y)) => {
             let (wx, wy) = (axis_words(g, x), axis_words(g, y));
@@ -258,7 +261,7 @@ fn carets(
         };
         if let Some(span) = span.filter(|s| !carets.iter().any(|c| c.span == Some(*s))) {
             let place = Location { span: Some(span), ..on_line.clone() };
-            let name = g.name(at.tensor);
+            let name = g.name_or_id(at.tensor);
             carets.push(place.with_tensor(name).with_size(&side.size).with_note(&side.size));
         }
     }
@@ -287,7 +290,8 @@ fn label_span(f: &Failing, k: usize, label: &str) -> Option<Span> {
 fn summary(g: &Graph, ctx: &Context, side: &Side, t: &Trace) -> String {
     let size = &side.size;
     let Some(o) = t.origin else {
-        let at = side_at(side).map(|a| format!(" in `{}`", g.name(a.tensor))).unwrap_or_default();
+        let at =
+            side_at(side).map(|a| format!(" in `{}`", g.name_or_id(a.tensor))).unwrap_or_default();
         return format!("{size}{at}: no declaration writes it; the steps above infer it");
     };
     let mut out = match &t.setting {
@@ -301,7 +305,7 @@ fn summary(g: &Graph, ctx: &Context, side: &Side, t: &Trace) -> String {
         .hops
         .iter()
         .map(|h| {
-            let to = g.name(h.to.tensor);
+            let to = g.name_or_id(h.to.tensor);
             match ctx.line_name(ctx.step_line(h.step), true) {
                 Some(l) => format!("`{to}` ({l})"),
                 None => format!("`{to}` ({})", h.step),
@@ -316,7 +320,7 @@ fn summary(g: &Graph, ctx: &Context, side: &Side, t: &Trace) -> String {
 
 /// `768 comes from `w2` (declared at line 8 as `2048->768`)`.
 fn declared_at(g: &Graph, ctx: &Context, o: AxisRef, size: &str) -> String {
-    let name = g.name(o.tensor);
+    let name = g.name_or_id(o.tensor);
     let line = ctx.line_name(ctx.tensor_line(o.tensor), false);
     let shape = ctx
         .program
@@ -351,7 +355,7 @@ fn chain(g: &Graph, ctx: &Context, side: &Side, t: &Trace) -> Vec<Location> {
         let note = format!("{size} is written here, as {words}");
         out.push(
             ctx.at_line(line, span)
-                .with_tensor(g.name(o.tensor))
+                .with_tensor(g.name_or_id(o.tensor))
                 .with_size(size.clone())
                 .with_note(note),
         );
@@ -390,7 +394,7 @@ fn set_place(g: &Graph, o: AxisRef, by: &SetBy, size: &str) -> Location {
         by.handle,
         from.unwrap_or_default()
     );
-    place.with_tensor(g.name(o.tensor)).with_size(size).with_note(note)
+    place.with_tensor(g.name_or_id(o.tensor)).with_size(size).with_note(note)
 }
 
 /// The place of one hop: the step's statement, a caret under the operand the size came from
@@ -423,7 +427,7 @@ fn hop_place(g: &Graph, ctx: &Context, h: &Hop, size: &str) -> Location {
             ctx.at_line(line, span)
         }
     };
-    place.with_tensor(g.name(h.to.tensor)).with_size(size).with_note(note)
+    place.with_tensor(g.name_or_id(h.to.tensor)).with_size(size).with_note(note)
 }
 
 /// Where a hop's step writes the size in its spec: the text of the spec and the span of the

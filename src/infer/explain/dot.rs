@@ -28,8 +28,8 @@ pub fn to_dot_marked(g: &Graph, steps: &[StepId], tensors: &[TensorId]) -> Strin
     let red_tensors = flags(g.tensor_count(), &mut tensors.iter().map(|t| t.index()));
     let red_steps = flags(g.steps().len(), &mut steps.iter().map(|s| s.index()));
     for (i, &red) in red_tensors.iter().enumerate() {
-        let t = TensorId::from_index(i);
-        let label = format!("{}: {}", g.name(t), shape_text(g, t));
+        let t = g.tensor_at(i);
+        let label = format!("{}: {}", g.name_or_id(t), shape_text(g, t));
         let mark = if red { ", color = red, fontcolor = red" } else { "" };
         let _ = writeln!(out, "    {i} [ label = {} {mark}]", quoted(&label));
     }

@@ -20,7 +20,7 @@ pub fn name_tensors(graph: Option<&Graph>, line: &str) -> String {
             Some(i) if ends => {
                 out.push_str(&head[..head.len() - 1]);
                 out.push('`');
-                out.push_str(&g.name(TensorId::from_index(i)));
+                out.push_str(&g.name_or_id(g.tensor_at(i)));
                 out.push('`');
                 rest = &tail[digits..];
             }
@@ -56,7 +56,7 @@ pub fn tidy_fact(g: &Graph, fact: &str, step_name: &dyn Fn(usize) -> Option<Stri
 /// A tensor's shape as far as it is solved, as a shape string writes it: `?` for an axis not
 /// solved, `...` for a row still open (`4|512`, `...,?`).
 pub fn shape_text(g: &Graph, t: TensorId) -> String {
-    let shape = g.shape(t);
+    let shape = g.shape_of(t);
     let mut rows = Vec::new();
     for kind in RowKind::ALL {
         let row = shape.row(kind);
@@ -79,9 +79,9 @@ pub fn shape_text(g: &Graph, t: TensorId) -> String {
 /// A step as a statement: `c = einsum "ij;jk=>ik" a b`.
 pub fn statement(g: &Graph, s: StepId) -> String {
     let Some(step) = g.steps().get(s.index()) else { return s.to_string() };
-    let args: Vec<String> = step.args.iter().map(|a| g.name(*a).to_string()).collect();
+    let args: Vec<String> = step.args.iter().map(|a| g.name_or_id(*a).to_string()).collect();
     let spec = step.spec_text().map(|t| format!(" \"{t}\"")).unwrap_or_default();
-    format!("{} = {}{spec} {}", g.name(step.out), step.op, args.join(" "))
+    format!("{} = {}{spec} {}", g.name_or_id(step.out), step.op, args.join(" "))
 }
 
 #[cfg(test)]

@@ -68,7 +68,7 @@ impl Failing {
 /// let InferError::Shape(s) = &e else { panic!() };
 /// let three = &s.conflict.as_ref().unwrap().sides[0];
 /// let origin = three.trace.as_ref().unwrap().origin.unwrap();
-/// assert_eq!((three.value, g.name(origin.tensor).as_str()), (3, "src"));
+/// assert_eq!((three.value, g.name(origin.tensor)?.as_str()), (3, "src"));
 /// assert_eq!(three.trace.as_ref().unwrap().hops.len(), 2);
 /// # Ok::<(), InferError>(())
 /// ```

@@ -43,9 +43,10 @@ pub(super) enum Event {
     Probe(Box<(u32, Vec<Solved>)>),
 }
 
-// One event per declaration and per step of a program: keep an event at 16 bytes.
+// One event per declaration and per step of a program: keep an event at 24 bytes (a
+// tensor id is its index and its graph's identity).
 #[cfg(target_pointer_width = "64")]
-const _: () = assert!(std::mem::size_of::<Event>() == 16);
+const _: () = assert!(std::mem::size_of::<Event>() == 24);
 
 /// What a step event keeps besides the step (whose result's name the graph keeps): numpy
 /// subscripts, captures.
@@ -65,6 +66,7 @@ impl Graph {
         g.axis_limit = self.axis_limit;
         // The same graph, rebuilt: its handles stay valid.
         g.id = self.id;
+        g.solver.origins.set_graph(self.id);
         g
     }
 
@@ -95,7 +97,7 @@ impl Graph {
             Event::Declare(t, shape) => {
                 let entry = source.tensors.get(t.index())?;
                 let text = shape.as_ref().map(|d| &*d.text);
-                self.declare(&source.name(*t), text, entry.param).ok()?;
+                self.declare(&source.name_or_id(*t), text, entry.param).ok()?;
             }
             Event::Step(step, extra) => {
                 let s @ Step { op, args, .. } = source.steps.get(step.index())?;
@@ -116,11 +118,11 @@ impl Graph {
             }
             Event::Equal(a, b) => self.equal_shapes(*a, *b).ok()?,
             Event::TotalElems(t, n) => self.total_elems(*t, *n).ok()?,
-            Event::Name(renamed) => self.set_name(renamed.0, &renamed.1),
+            Event::Name(renamed) => self.set_name(renamed.0, &renamed.1).ok()?,
             Event::Solve => self.solve_once().ok()?,
             Event::Typed(t, shape) => {
                 let entry = source.tensors.get(t.index())?;
-                self.declare_leaf(&source.name(*t), entry.kind()?, shape).ok()?;
+                self.declare_leaf(&source.name_or_id(*t), entry.kind()?, shape).ok()?;
             }
             Event::RowVar(name) => {
                 self.row_var(name);

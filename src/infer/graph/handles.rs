@@ -168,16 +168,14 @@ impl Graph {
     /// # Ok::<(), einrow::infer::InferError>(())
     /// ```
     pub fn row_of(&mut self, t: TensorId, kind: RowKind) -> Result<Handle, InferError> {
-        let Some(entry) = self.tensors.get(t.index()) else {
-            return Err(InferError::UnknownTensor { name: t.to_string() });
-        };
+        let entry = &self.tensors[self.check_tensor(t)?];
         let var = match entry.shape {
             ShapeRef::Fresh(v) => Some(RowVar(v.0 + kind.index() as u32)),
             ShapeRef::Stored(RowId(i)) => {
                 self.solver.env.store.layout(RowId(i + kind.index() as u32)).3
             }
         };
-        let name = self.name(t);
+        let name = self.name_or_id(t);
         let Some(v) = var else {
             let msg = format!("the {} row of `{name}` has no row variable", kind.name());
             return Err(usage(ErrorCode::Label, msg));
@@ -236,17 +234,19 @@ impl Graph {
         let result = self.add_step(op, args, Some(spec));
         self.capture = None;
         let tensor = result?;
-        let step = StepId::from_index(self.steps.len() - 1);
+        let step = self.step_at(self.steps.len() - 1);
         let rows = std::mem::take(&mut self.captured_rows);
         let mut handles = Vec::with_capacity(names.len());
         for name in names {
-            let target =
-                match (self.step_labels(step).get(name), rows.iter().find(|r| r.0 == *name)) {
-                    (Some(Dim::Var(v)), _) => Target::Dim(v),
-                    (_, Some(&(_, v))) => Target::Row(v),
-                    // Checked above against the parsed spec; a spec that parsed then lists them.
-                    _ => return Err(usage(ErrorCode::Label, format!("`{name}` was not captured"))),
-                };
+            let target = match (
+                self.labels_of(step.index()).get(name),
+                rows.iter().find(|r| r.0 == *name),
+            ) {
+                (Some(Dim::Var(v)), _) => Target::Dim(v),
+                (_, Some(&(_, v))) => Target::Row(v),
+                // Checked above against the parsed spec; a spec that parsed then lists them.
+                _ => return Err(usage(ErrorCode::Label, format!("`{name}` was not captured"))),
+            };
             handles.push(self.push_handle(target, Name::new(name), Some(step)));
         }
         Ok(Captured { tensor, step, handles })

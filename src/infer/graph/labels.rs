@@ -5,6 +5,7 @@ use smallvec::SmallVec;
 
 use super::{Graph, Step, StepSpec};
 use crate::ids::StepId;
+use crate::infer::error::InferError;
 use crate::shape::Dim;
 use crate::spec::ast::{same_name, Name};
 
@@ -54,27 +55,33 @@ impl<'g> StepLabels<'g> {
 }
 
 impl Graph {
-    /// A spec step's labels and their dims, for projections (empty for other steps and
-    /// unknown ones).
+    /// A spec step's labels and their dims, for projections (empty for other steps). Errors
+    /// (`name`): an id of another graph, or past this graph's steps.
     ///
     /// ```
-    /// use einrow::ids::StepId;
     /// use einrow::infer::Graph;
     /// let mut g = Graph::new();
-    /// let a = g.declare("a", Some("2,3"), false).unwrap();
-    /// let b = g.declare("b", Some("3,4"), false).unwrap();
-    /// g.einsum("ij;jk=>ik", &[a, b]).unwrap();
-    /// let labels = g.step_labels(StepId(0));
+    /// let a = g.declare("a", Some("2,3"), false)?;
+    /// let b = g.declare("b", Some("3,4"), false)?;
+    /// let c = g.einsum("ij;jk=>ik", &[a, b])?;
+    /// let labels = g.step_labels(g.producer(c)?.expect("a result"))?;
     /// let names: Vec<&str> = labels.names().iter().map(|n| n.as_str()).collect();
     /// assert_eq!(names, ["i", "k", "j"]);
     /// let j = labels.get("j").and_then(|d| d.solved()).map(|s| s.size);
     /// assert_eq!(j, Some(3));
+    /// # Ok::<(), einrow::infer::InferError>(())
     /// ```
-    pub fn step_labels(&self, s: StepId) -> StepLabels<'_> {
-        let Some(Step { spec: Some(spec), .. }) = self.steps.get(s.index()) else {
+    pub fn step_labels(&self, s: StepId) -> Result<StepLabels<'_>, InferError> {
+        let i = self.check_step(s)?;
+        Ok(self.labels_of(i))
+    }
+
+    /// [`Graph::step_labels`] of step `i` of this graph.
+    pub(crate) fn labels_of(&self, i: usize) -> StepLabels<'_> {
+        let Some(Step { spec: Some(spec), .. }) = self.steps.get(i) else {
             return StepLabels::default();
         };
-        let (names, dims) = (spec.labels(), self.step_label_dims(s));
+        let (names, dims) = (spec.labels(), self.step_label_dims(self.step_at(i)));
         // Equally long for every step that succeeded; cut to the shorter one in any case.
         let n = names.len().min(dims.len());
         StepLabels { names: &names[..n], dims: &dims[..n] }

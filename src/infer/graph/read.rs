@@ -10,23 +10,24 @@ use crate::spec::ast::RowKind;
 
 impl Graph {
     /// The current shape of a tensor, with the bindings substituted (an affine or
-    /// concatenation axis whose parts are not all solved is shown as written). An unknown
-    /// tensor has three empty rows.
-    pub fn shape(&self, t: TensorId) -> Shape {
-        match self.tensors.get(t.index()) {
-            Some(e) => self.solver.env.peek_shape(e.shape),
-            None => Shape::default(),
-        }
+    /// concatenation axis whose parts are not all solved is shown as written). Errors
+    /// (`name`): an id of another graph, or past this graph's tensors.
+    pub fn shape(&self, t: TensorId) -> Result<Shape, InferError> {
+        let i = self.check_tensor(t)?;
+        Ok(self.solver.env.peek_shape(self.tensors[i].shape))
+    }
+
+    /// [`Graph::shape`] of a tensor of this graph (an id it made itself).
+    pub(crate) fn shape_of(&self, t: TensorId) -> Shape {
+        self.solver.env.peek_shape(self.tensors[t.index()].shape)
     }
 
     /// The solved sizes of a tensor's rows, in [`RowKind::ALL`] order (batch, input, output;
     /// memory order is batch, output, input: [`Graph::sizes`] names the rows), or an error
     /// naming what is still unknown.
     pub fn dims(&self, t: TensorId) -> Result<[Vec<Solved>; 3], InferError> {
-        if t.index() >= self.tensors.len() {
-            return Err(InferError::UnknownTensor { name: t.to_string() });
-        }
-        let shape = self.shape(t);
+        self.check_tensor(t)?;
+        let shape = self.shape_of(t);
         let mut out: [Vec<Solved>; 3] = Default::default();
         for (i, kind) in RowKind::ALL.into_iter().enumerate() {
             let row = shape.row(kind);
@@ -52,7 +53,7 @@ impl Graph {
         let what = format!("the {} axis `{}`", kind.name(), self.solver.env.show_dim(*d));
         match self.solver.env.peek_conflict(*d) {
             Some((parts, a, b)) => {
-                let name = self.name(t);
+                let name = self.name_or_id(t);
                 let (a, b) = (self.basis_name(a), self.basis_name(b));
                 let msg = format!(
                     "`{name}`: {what}: {parts} have conflicting dimension bases `{a}` and `{b}`"
@@ -64,7 +65,7 @@ impl Graph {
     }
 
     fn unknown(&self, t: TensorId, what: &str) -> InferError {
-        let name = self.name(t);
+        let name = self.name_or_id(t);
         InferError::shape(
             ErrorCode::Unresolved,
             format!("the shape of `{name}` is not known: {what} is unresolved"),

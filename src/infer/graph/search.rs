@@ -54,10 +54,10 @@ impl Graph {
             if !self.tensors[i].leaf {
                 continue;
             }
-            let shape = self.raw_shape(TensorId::from_index(i));
+            let shape = self.raw_shape(self.tensor_at(i));
             for kind in RowKind::ALL {
                 if shape.row(kind).var.is_some() {
-                    out.push((TensorId::from_index(i), kind));
+                    out.push((self.tensor_at(i), kind));
                 }
             }
         }

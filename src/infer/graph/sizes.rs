@@ -20,7 +20,7 @@ impl Graph {
         order: [RowKind; 3],
         push: &mut impl FnMut(Solved),
     ) -> Option<[(usize, usize); 3]> {
-        let shape = self.tensors.get(t.index())?.shape;
+        let shape = self.tensors.get(self.check_tensor(t).ok()?)?.shape;
         self.solver.env.peek_sizes(shape, order, push)
     }
 

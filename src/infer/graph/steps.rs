@@ -75,7 +75,7 @@ impl Graph {
     ) -> Result<TensorId, InferError> {
         let events = self.events.len();
         let (given, id) = (self.next_name.clone(), self.tensors.len());
-        let this = StepId::from_index(self.steps.len());
+        let this = self.step_at(self.steps.len());
         let mut result = self.add_step_unchecked(op, args, spec);
         // An error blamed on an earlier step (a size that overflows there once this step
         // solves it) keeps that step's spec, which its spans point into.
@@ -86,7 +86,7 @@ impl Graph {
                 let names: Vec<Name> = args
                     .iter()
                     .filter(|a| a.index() < self.tensors.len())
-                    .map(|a| self.name(*a))
+                    .map(|a| self.name_or_id(*a))
                     .collect();
                 let spec_part = spec.map(|t| format!(" \"{t}\"")).unwrap_or_default();
                 s.statement = Some(format!("{name} = {op}{spec_part} {}", names.join(" ")));
@@ -108,7 +108,7 @@ impl Graph {
         args: &[TensorId],
         spec: Option<&str>,
     ) -> Result<TensorId, InferError> {
-        let step = StepId::from_index(self.steps.len());
+        let step = self.step_at(self.steps.len());
         self.check_args(op, args)?;
         self.solver.clear_scratch();
         let numpy_text = spec.filter(|_| op == OpKind::Numpy).map(String::from);
@@ -304,8 +304,8 @@ impl Graph {
     }
 
     fn check_args(&self, op: OpKind, args: &[TensorId]) -> Result<(), InferError> {
-        if let Some(bad) = args.iter().find(|a| a.index() >= self.tensors.len()) {
-            return Err(InferError::UnknownTensor { name: bad.to_string() });
+        for &a in args {
+            self.check_tensor(a)?;
         }
         let ok = match op {
             OpKind::Pointwise => (1..=3).contains(&args.len()),

@@ -336,21 +336,23 @@ impl Graph {
         Ok(TensorSizes { batch: plain(batch), input: plain(input), output: plain(output) })
     }
 
-    /// The step that produced a tensor; `None` for a leaf (or an unknown tensor).
+    /// The step that produced a tensor; `None` for a leaf. Errors (`name`): an id of another
+    /// graph, or past this graph's tensors.
     ///
     /// ```
     /// use einrow::infer::{Graph, ShapeBuilder};
     /// let mut g = Graph::new();
     /// let a = g.input("a", &ShapeBuilder::array([2, 3]))?;
     /// let b = g.einsum("ij;ij=>i", &[a, a])?;
-    /// let step = g.producer(b).expect("b is a result");
+    /// let step = g.producer(b)?.expect("b is a result");
     /// assert_eq!(g.steps()[step.index()].out, b);
-    /// assert_eq!(g.producer(a), None);
+    /// assert_eq!(g.producer(a)?, None);
     /// # Ok::<(), einrow::infer::InferError>(())
     /// ```
-    pub fn producer(&self, t: TensorId) -> Option<StepId> {
+    pub fn producer(&self, t: TensorId) -> Result<Option<StepId>, InferError> {
+        self.check_tensor(t)?;
         // Each step adds its result after those of the steps before it: results ascend.
-        let i = self.steps.binary_search_by_key(&t, |s| s.out).ok()?;
-        Some(StepId::from_index(i))
+        let i = self.steps.binary_search_by_key(&t, |s| s.out).ok();
+        Ok(i.map(|i| self.step_at(i)))
     }
 }

@@ -26,7 +26,7 @@ pub struct RowView {
 impl RowView {
     /// The row of kind `kind` of tensor `t`, as far as it is solved.
     pub fn of(g: &Graph, t: TensorId, kind: RowKind) -> RowView {
-        let shape = g.shape(t);
+        let shape = g.shape_of(t);
         let row: &Row = shape.row(kind);
         let open = row.var.is_some();
         let dims: SmallVec<[crate::shape::Dim; 6]> =

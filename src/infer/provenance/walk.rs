@@ -34,6 +34,7 @@ pub struct Walker<'g, 'd> {
 
 /// Steps by tensor: the one producing it, the ones consuming it.
 struct StepIndex {
+    graph: crate::ids::GraphId,
     producer: Vec<u32>,
     starts: Vec<u32>,
     consumers: Vec<u32>,
@@ -69,7 +70,7 @@ impl StepIndex {
                 }
             }
         }
-        StepIndex { producer, starts: counts, consumers }
+        StepIndex { graph: g.id(), producer, starts: counts, consumers }
     }
 
     fn steps_of(&self, t: TensorId) -> impl Iterator<Item = StepId> + '_ {
@@ -78,7 +79,7 @@ impl StepIndex {
         let from = self.starts.get(i).copied().unwrap_or(0) as usize;
         let to = self.starts.get(i + 1).copied().unwrap_or(0) as usize;
         let consumed = self.consumers.get(from..to).unwrap_or_default().iter().copied();
-        produced.into_iter().chain(consumed).map(StepId)
+        produced.into_iter().chain(consumed).map(|s| StepId::new(s as usize, self.graph))
     }
 }
 

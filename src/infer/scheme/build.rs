@@ -58,7 +58,7 @@ impl Graph {
     /// let y = g.compose(w, x)?;
     /// let batch = g.row_of(x, RowKind::Batch)?;
     /// let scheme = g.solve_scheme(&[batch])?;
-    /// assert_eq!(scheme.shape_string(y), "..x.batch..,6|4");
+    /// assert_eq!(scheme.shape_string(y)?, "..x.batch..,6|4");
     /// for batch in [&[1][..], &[8], &[64]] {
     ///     let inst = scheme.instantiate(&[batch])?;
     ///     assert_eq!(inst.sizes(y)?.batch, [batch, &[6]].concat());
@@ -95,16 +95,16 @@ impl Graph {
             labels: Vec::with_capacity(self.steps().len()),
             label_items: Vec::new(),
             steps: a.g.steps().to_vec(),
-            names: (0..self.tensor_count()).map(|i| a.g.name(TensorId::from_index(i))).collect(),
+            names: (0..self.tensor_count()).map(|i| a.g.name_or_id(self.tensor_at(i))).collect(),
             uses: vec![0; vars.len()],
             sizes: 0,
             warnings: Vec::new(),
         };
         for i in 0..self.tensor_count() {
-            read_tensor(&mut data, &probes, &markers, TensorId::from_index(i))?;
+            read_tensor(&mut data, &probes, &markers, self.tensor_at(i))?;
         }
         for i in 0..data.steps.len() {
-            read_labels(&mut data, &probes, &markers, StepId::from_index(i))?;
+            read_labels(&mut data, &probes, &markers, self.step_at(i))?;
         }
         for k in 0..vars.len() {
             if !data.vars[k].rank_fixed {
@@ -311,7 +311,7 @@ fn keeps_rank(base: &mut Graph, data: &SchemeData, markers: &[Markers], k: usize
     let Ok(b) = probe(base, &vars, &axes) else { return false };
     let is_marker = |basis: Basis| markers.iter().any(|m| m.one == basis || m.two.contains(&basis));
     for (i, form) in data.tensors.iter().enumerate() {
-        let Some((got, rows)) = b.axes(TensorId::from_index(i)) else { return false };
+        let Some((got, rows)) = b.axes(b.g.tensor_at(i)) else { return false };
         // What each axis of the two-axis solution must be: a plain size, or a marker axis.
         let mut want: SmallVec<[Result<u64, Solved>; 8]> = SmallVec::new();
         for (kind, &(len, _)) in RowKind::ALL.into_iter().zip(&rows) {

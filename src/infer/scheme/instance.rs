@@ -5,7 +5,7 @@ use std::sync::Arc;
 use super::form::Item;
 use super::{Scheme, SchemeData};
 use crate::code::ErrorCode;
-use crate::ids::{StepId, TensorId};
+use crate::ids::{GraphId, StepId, TensorId};
 use crate::infer::error::InferError;
 use crate::infer::graph::{Step, TensorSizes};
 use crate::spec::ast::{Name, RowKind};
@@ -186,9 +186,40 @@ impl Instance {
         self.spans.len()
     }
 
-    /// A tensor's name.
-    pub fn name(&self, t: TensorId) -> Option<&Name> {
-        self.scheme.names.get(t.index())
+    /// A tensor's name. Errors (`name`): an id of another graph, or past its tensors.
+    pub fn name(&self, t: TensorId) -> Result<&Name, InferError> {
+        Ok(&self.scheme.names[self.scheme.check(t)?])
+    }
+
+    /// The graph the instance's scheme was solved from: its tensor and step ids name the
+    /// instance's.
+    pub fn graph(&self) -> GraphId {
+        self.scheme.graph
+    }
+
+    /// The index of step `s`, checked: an id of the scheme's graph naming one of its steps.
+    pub(crate) fn check_step(&self, s: StepId) -> Result<usize, InferError> {
+        self.scheme.check_step(s)
+    }
+
+    /// The ids of the tensors (those of the graph the scheme was solved from).
+    pub fn tensor_ids(&self) -> impl ExactSizeIterator<Item = TensorId> + '_ {
+        (0..self.spans.len()).map(|i| self.tensor_at(i))
+    }
+
+    /// The ids of the steps (those of the graph the scheme was solved from).
+    pub fn step_ids(&self) -> impl ExactSizeIterator<Item = StepId> + '_ {
+        (0..self.scheme.steps.len()).map(|i| self.step_at(i))
+    }
+
+    /// The id of tensor `i`.
+    pub(crate) fn tensor_at(&self, i: usize) -> TensorId {
+        TensorId::new(i, self.scheme.graph)
+    }
+
+    /// The id of step `i`.
+    pub(crate) fn step_at(&self, i: usize) -> StepId {
+        StepId::new(i, self.scheme.graph)
     }
 
     /// The sizes given for variable `k`.
@@ -197,10 +228,7 @@ impl Instance {
     }
 
     fn span(&self, t: TensorId) -> Result<Span, InferError> {
-        self.spans
-            .get(t.index())
-            .copied()
-            .ok_or_else(|| InferError::UnknownTensor { name: t.to_string() })
+        Ok(self.spans[self.scheme.check(t)?])
     }
 
     /// A tensor's sizes in memory order (batch, output, input).
@@ -238,8 +266,10 @@ impl Instance {
 
     /// The sizes of a spec step's labels, in the order of its spec's labels
     /// ([`StepSpec::labels`](crate::infer::StepSpec::labels)); empty for other steps.
-    pub fn label_sizes(&self, step: StepId) -> &[u64] {
-        let Some(&(start, len)) = self.scheme.labels.get(step.index()) else { return &[] };
-        self.labels.get(start as usize..(start + len) as usize).unwrap_or_default()
+    /// Errors (`name`): an id of another graph, or past its steps.
+    pub fn label_sizes(&self, step: StepId) -> Result<&[u64], InferError> {
+        let i = self.scheme.check_step(step)?;
+        let Some(&(start, len)) = self.scheme.labels.get(i) else { return Ok(&[]) };
+        Ok(self.labels.get(start as usize..(start + len) as usize).unwrap_or_default())
     }
 }
