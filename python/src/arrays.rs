@@ -10,6 +10,8 @@ use numpy::npyffi::{self, NPY_ARRAY_WRITEABLE};
 use numpy::{PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 
+use einrow::tensor::overlapping_axis;
+
 use crate::dtypes::Dt;
 
 /// Why an array cannot be read in place.
@@ -130,6 +132,50 @@ pub fn array_flags(array: &Bound<'_, PyUntypedArray>) -> c_int {
 /// The supported element type of `array` (whatever its byte order).
 pub fn element_type(array: &Bound<'_, PyUntypedArray>) -> Option<Dt> {
     crate::dtypes::of_descr(&array.dtype())
+}
+
+/// Where two elements of `array` share memory (a self-overlapping view, such as numpy's
+/// `as_strided` makes): the axis, its size and its stride, `None` when every element has
+/// bytes of its own. The stride is in elements (`in_elements`) when every stride is a whole
+/// number of elements (the crate's own test then decides); otherwise in bytes, and two
+/// elements overlap when they share any byte.
+pub fn self_overlap(array: &Bound<'_, PyUntypedArray>) -> Option<Overlap> {
+    let (shape, bytes) = (array.shape(), array.strides());
+    let size = array.dtype().itemsize() as isize;
+    if size == 0 {
+        return None;
+    }
+    if bytes.iter().all(|s| s % size == 0) {
+        let strides: Vec<isize> = bytes.iter().map(|s| s / size).collect();
+        let axis = overlapping_axis(shape, &strides)?;
+        return Some(Overlap { axis, size: shape[axis], stride: strides[axis], in_elements: true });
+    }
+    // Each element seen as its bytes: a last axis of the item size with stride 1. Two elements
+    // share a byte exactly when two points of that map meet.
+    let dims: Vec<usize> = shape.iter().copied().chain([size as usize]).collect();
+    let strides: Vec<isize> = bytes.iter().copied().chain([1]).collect();
+    let found = overlapping_axis(&dims, &strides)?;
+    // The byte axis is reported only when an axis of the array steps by less than an element
+    // (ties in stride): that axis is the one at fault.
+    let axis = if found < shape.len() {
+        found
+    } else {
+        (0..shape.len()).filter(|&a| shape[a] > 1).min_by_key(|&a| bytes[a].unsigned_abs())?
+    };
+    Some(Overlap { axis, size: shape[axis], stride: bytes[axis], in_elements: false })
+}
+
+/// An axis of an array along which elements share memory ([`self_overlap`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Overlap {
+    /// The axis.
+    pub axis: usize,
+    /// Its size.
+    pub size: usize,
+    /// Its stride, in elements when `in_elements`, else in bytes.
+    pub stride: isize,
+    /// Whether `stride` counts elements.
+    pub in_elements: bool,
 }
 
 /// Whether the element type of `array` is Python objects.

@@ -10,7 +10,7 @@ use pyo3::prelude::*;
 use pyo3::types::{IntoPyDict, PyTuple};
 use smallvec::SmallVec;
 
-use crate::arrays::{element_type, holds_objects, Memory, NotInPlace};
+use crate::arrays::{element_type, holds_objects, self_overlap, Memory, NotInPlace};
 use crate::dtypes::{supported, ForCompute};
 use crate::operands::split_operands;
 use crate::types::{self, Types};
@@ -124,8 +124,8 @@ pub fn einsum<'py>(
     Ok(out.into_any())
 }
 
-/// Checks `out` before anything is computed: writeable, of the result's shape, of a type the
-/// result casts to safely.
+/// Checks `out` before anything is computed: writeable, of the result's shape, no two
+/// elements sharing memory, of a type the result casts to safely.
 fn check_out<'py>(
     py: Python<'py>,
     out: &Bound<'py, PyUntypedArray>,
@@ -143,6 +143,10 @@ fn check_out<'py>(
             got: out.shape().to_vec(),
         };
         return Err(errors::einsum_error(py, "", &e));
+    }
+    // Refused before anything runs: the copy of a result computed apart would write it too.
+    if let Some(o) = self_overlap(out) {
+        return Err(errors::overlap_error(py, &o, false));
     }
     let to = out.dtype();
     if types.cast_to.is_none() && element_type(out) == Some(types.compute) {
