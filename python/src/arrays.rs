@@ -6,7 +6,7 @@
 
 use std::os::raw::c_int;
 
-use numpy::npyffi::{self, NPY_ARRAY_WRITEABLE};
+use numpy::npyffi;
 use numpy::{PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 
@@ -39,8 +39,6 @@ pub struct Memory {
     pub offset: usize,
     /// The elements from `base` to the highest address (0 for an empty array).
     pub len: usize,
-    /// Whether numpy lets the array be written.
-    pub writeable: bool,
 }
 
 // SAFETY: `Memory` is plain data describing an array; the pointer is only dereferenced
@@ -67,9 +65,8 @@ impl Memory {
         }
         // SAFETY: the pointer is the array object's, which the caller holds.
         let data = unsafe { (*array.as_array_ptr()).fields.data } as *mut u8;
-        let writeable = array_flags(array) & NPY_ARRAY_WRITEABLE != 0;
         if shape.contains(&0) {
-            return Ok(Memory { dt, shape, strides, base: data, offset: 0, len: 0, writeable });
+            return Ok(Memory { dt, shape, strides, base: data, offset: 0, len: 0 });
         }
         // numpy keeps every reachable byte address within isize: these sums do not overflow.
         let (mut lo, mut hi) = (0isize, 0isize);
@@ -83,7 +80,7 @@ impl Memory {
         }
         let base = data.wrapping_offset(lo * size);
         let (offset, len) = ((-lo) as usize, (hi - lo) as usize + 1);
-        Ok(Memory { dt, shape, strides, base, offset, len, writeable })
+        Ok(Memory { dt, shape, strides, base, offset, len })
     }
 
     /// The bytes the elements span, `[start, end)` (empty for an empty array).
