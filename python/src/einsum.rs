@@ -10,7 +10,7 @@ use pyo3::prelude::*;
 use pyo3::types::{IntoPyDict, PyTuple};
 use smallvec::SmallVec;
 
-use crate::arrays::{element_type, holds_objects, self_overlap, Memory, NotInPlace};
+use crate::arrays::{holds_objects, self_overlap, Memory, NotInPlace};
 use crate::dtypes::{supported, Dt, ForCompute};
 use crate::operands::split_operands;
 use crate::types::{self, Types};
@@ -31,11 +31,14 @@ type Arrays<'py> = SmallVec<[Bound<'py, PyUntypedArray>; 4]>;
 ///   type are converted as numpy promotes them; complex and object operands to compute are a
 ///   `TypeError`. One operand only permuted or diagonalised (no `out`) gives a view of it in
 ///   its own type, whatever that type (complex and objects included) and `dtype`, as numpy's.
-/// - `out`: an array of the result's shape, written in place (any strides); a wider type is
-///   cast to, as numpy does; an `out` whose elements share memory is refused.
+/// - `out`: an array of the result's shape, written in place (any strides). As numpy, the
+///   einsum is computed in the common type of the operands and `out` (bool operands into an
+///   int64 `out` are summed as integers, float32 ones into a float64 `out` in float64); an
+///   `out` that type does not cast to safely, or whose elements share memory, is refused.
 /// - `optimize`: `False`/`None` (einrow's own order), `True`/`'greedy'`, `'optimal'`, `'dp'`,
 ///   `'auto'`, `['einsum_path', (0, 1), ...]` or `(strategy, memory_limit)`.
-/// - `dtype`: the type to compute in (operands cast to it safely), as numpy's.
+/// - `dtype`: the type to compute in (operands cast to it safely, `out` safely cast to and
+///   from it), as numpy's.
 ///
 /// Raises `ShapeError` (a `ValueError`; a subclass per code) for subscripts that do not fit
 /// the operands or an `out` that cannot be written, `TypeError` for arguments of the wrong
@@ -75,11 +78,11 @@ pub fn einsum<'py>(
             supported()
         )));
     }
-    let read: SmallVec<[Result<Memory, NotInPlace>; 4]> = arrays.iter().map(Memory::of).collect();
-    let types = types::resolve(py, &arrays, &read, dtype)?;
     if let Some(out) = &out {
-        check_out(py, out, plan, &types)?;
+        check_out(py, out, plan)?;
     }
+    let read: SmallVec<[Result<Memory, NotInPlace>; 4]> = arrays.iter().map(Memory::of).collect();
+    let types = types::resolve(py, &arrays, &read, dtype, out.as_ref())?;
     let mems = in_compute_type(&mut arrays, read, types.compute)?;
     let job = Run { plan, work: planned.work, inputs: &mems };
     match out {
@@ -178,7 +181,7 @@ impl Run<'_> {
         Ok(if result.ndim() == 0 { np::scalar(result)? } else { result.into_any() })
     }
 
-    /// The result written into `out` (checked by [`check_out`]).
+    /// The result written into `out` (checked by [`check_out`] and [`types::resolve`]).
     fn write_out<'py>(
         &self,
         py: Python<'py>,
@@ -193,9 +196,11 @@ impl Run<'_> {
             {
                 run(py, self.plan, self.work, self.inputs, &target)?;
             }
-            // Another type (cast on writing, as numpy does), a layout the kernel cannot write,
-            // or memory shared with an operand: computed apart, then copied in (the cast was
-            // checked to be safe from numpy's result type).
+            // Computed in another type than `out`'s own (a narrower integer type computed in
+            // int64, float16 in float32, a complex or object type in a real one), a layout
+            // the kernel cannot write, or memory shared with an operand: computed apart, then
+            // copied in. `out` is of numpy's computed type, so the cast is the one numpy's
+            // result would take.
             _ => {
                 let result = self.apart(py, types.compute)?;
                 let unsafe_cast = [("casting", "unsafe")].into_py_dict(py)?;
@@ -215,12 +220,11 @@ impl Run<'_> {
 }
 
 /// Checks `out` before anything is computed: writeable, of the result's shape, no two
-/// elements sharing memory, of a type the result casts to safely.
+/// elements sharing memory (its type is checked with the computation's, [`types::resolve`]).
 fn check_out<'py>(
     py: Python<'py>,
     out: &Bound<'py, PyUntypedArray>,
     plan: &EinsumPlan,
-    types: &Types<'py>,
 ) -> PyResult<()> {
     if crate::arrays::array_flags(out) & numpy::npyffi::NPY_ARRAY_WRITEABLE == 0 {
         let msg = "the output array is read-only".to_string();
@@ -235,22 +239,10 @@ fn check_out<'py>(
         return Err(errors::einsum_error(py, "", &e));
     }
     // Refused before anything runs: the copy of a result computed apart would write it too.
-    if let Some(o) = self_overlap(out) {
-        return Err(errors::overlap_error(py, &o, false));
+    match self_overlap(out) {
+        Some(o) => Err(errors::overlap_error(py, &o, false)),
+        None => Ok(()),
     }
-    let to = out.dtype();
-    if types.cast_to.is_none() && element_type(out) == Some(types.compute) {
-        return Ok(());
-    }
-    let from = types.result(py)?;
-    if np::CAN_CAST.get(py)?.call1((&from, &to, "safe"))?.is_truthy()? {
-        return Ok(());
-    }
-    Err(PyTypeError::new_err(format!(
-        "the result is {} and cannot be written into an output of {} according to the rule 'safe'",
-        from.repr()?,
-        to.repr()?
-    )))
 }
 
 /// Runs `plan` on the operands into `out`, without the GIL when the work is large.
