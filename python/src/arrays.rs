@@ -6,9 +6,11 @@
 
 use std::os::raw::c_int;
 
-use numpy::npyffi::{self, NPY_ARRAY_WRITEABLE};
+use numpy::npyffi;
 use numpy::{PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::prelude::*;
+
+use einrow::tensor::overlapping_axis;
 
 use crate::dtypes::Dt;
 
@@ -37,8 +39,6 @@ pub struct Memory {
     pub offset: usize,
     /// The elements from `base` to the highest address (0 for an empty array).
     pub len: usize,
-    /// Whether numpy lets the array be written.
-    pub writeable: bool,
 }
 
 // SAFETY: `Memory` is plain data describing an array; the pointer is only dereferenced
@@ -65,9 +65,8 @@ impl Memory {
         }
         // SAFETY: the pointer is the array object's, which the caller holds.
         let data = unsafe { (*array.as_array_ptr()).fields.data } as *mut u8;
-        let writeable = array_flags(array) & NPY_ARRAY_WRITEABLE != 0;
         if shape.contains(&0) {
-            return Ok(Memory { dt, shape, strides, base: data, offset: 0, len: 0, writeable });
+            return Ok(Memory { dt, shape, strides, base: data, offset: 0, len: 0 });
         }
         // numpy keeps every reachable byte address within isize: these sums do not overflow.
         let (mut lo, mut hi) = (0isize, 0isize);
@@ -81,7 +80,7 @@ impl Memory {
         }
         let base = data.wrapping_offset(lo * size);
         let (offset, len) = ((-lo) as usize, (hi - lo) as usize + 1);
-        Ok(Memory { dt, shape, strides, base, offset, len, writeable })
+        Ok(Memory { dt, shape, strides, base, offset, len })
     }
 
     /// The bytes the elements span, `[start, end)` (empty for an empty array).
@@ -130,6 +129,50 @@ pub fn array_flags(array: &Bound<'_, PyUntypedArray>) -> c_int {
 /// The supported element type of `array` (whatever its byte order).
 pub fn element_type(array: &Bound<'_, PyUntypedArray>) -> Option<Dt> {
     crate::dtypes::of_descr(&array.dtype())
+}
+
+/// Where two elements of `array` share memory (a self-overlapping view, such as numpy's
+/// `as_strided` makes): the axis, its size and its stride, `None` when every element has
+/// bytes of its own. The stride is in elements (`in_elements`) when every stride is a whole
+/// number of elements (the crate's own test then decides); otherwise in bytes, and two
+/// elements overlap when they share any byte.
+pub fn self_overlap(array: &Bound<'_, PyUntypedArray>) -> Option<Overlap> {
+    let (shape, bytes) = (array.shape(), array.strides());
+    let size = array.dtype().itemsize() as isize;
+    if size == 0 {
+        return None;
+    }
+    if bytes.iter().all(|s| s % size == 0) {
+        let strides: Vec<isize> = bytes.iter().map(|s| s / size).collect();
+        let axis = overlapping_axis(shape, &strides)?;
+        return Some(Overlap { axis, size: shape[axis], stride: strides[axis], in_elements: true });
+    }
+    // Each element seen as its bytes: a last axis of the item size with stride 1. Two elements
+    // share a byte exactly when two points of that map meet.
+    let dims: Vec<usize> = shape.iter().copied().chain([size as usize]).collect();
+    let strides: Vec<isize> = bytes.iter().copied().chain([1]).collect();
+    let found = overlapping_axis(&dims, &strides)?;
+    // The byte axis is reported only when an axis of the array steps by less than an element
+    // (ties in stride): that axis is the one at fault.
+    let axis = if found < shape.len() {
+        found
+    } else {
+        (0..shape.len()).filter(|&a| shape[a] > 1).min_by_key(|&a| bytes[a].unsigned_abs())?
+    };
+    Some(Overlap { axis, size: shape[axis], stride: bytes[axis], in_elements: false })
+}
+
+/// An axis of an array along which elements share memory ([`self_overlap`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Overlap {
+    /// The axis.
+    pub axis: usize,
+    /// Its size.
+    pub size: usize,
+    /// Its stride, in elements when `in_elements`, else in bytes.
+    pub stride: isize,
+    /// Whether `stride` counts elements.
+    pub in_elements: bool,
 }
 
 /// Whether the element type of `array` is Python objects.

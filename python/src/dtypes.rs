@@ -101,6 +101,11 @@ impl Dt {
         self.compute() == self
     }
 
+    /// Whether the type is a floating-point one (float16, bfloat16, float32, float64).
+    pub fn is_float(self) -> bool {
+        matches!(self, Dt::F16 | Dt::BF16 | Dt::F32 | Dt::F64)
+    }
+
     /// numpy's type number (`None` for bfloat16, which numpy does not number).
     pub fn npy(self) -> Option<NPY_TYPES> {
         Some(match self {

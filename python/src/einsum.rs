@@ -10,8 +10,8 @@ use pyo3::prelude::*;
 use pyo3::types::{IntoPyDict, PyTuple};
 use smallvec::SmallVec;
 
-use crate::arrays::{element_type, holds_objects, Memory, NotInPlace};
-use crate::dtypes::{supported, ForCompute};
+use crate::arrays::{holds_objects, self_overlap, Memory, NotInPlace};
+use crate::dtypes::{supported, Dt, ForCompute};
 use crate::operands::split_operands;
 use crate::types::{self, Types};
 use crate::{cache, errors, np, path, threads};
@@ -28,16 +28,21 @@ type Arrays<'py> = SmallVec<[Bound<'py, PyUntypedArray>; 4]>;
 ///   int64 and bool arrays are read in place; numpy's other integer types are computed in
 ///   int64 and the result cast back (the same values: numpy's integer arithmetic wraps);
 ///   float16 is computed in float32 and the result rounded back; operands of another common
-///   type are converted as numpy promotes them; complex and object arrays are a `TypeError`.
-/// - `out`: an array of the result's shape, written in place (any strides); a wider type is
-///   cast to, as numpy does.
+///   type are converted as numpy promotes them; complex and object operands to compute are a
+///   `TypeError`. One operand only permuted or diagonalised (no `out`) gives a view of it in
+///   its own type, whatever that type (complex and objects included) and `dtype`, as numpy's.
+/// - `out`: an array of the result's shape, written in place (any strides). As numpy, the
+///   einsum is computed in the common type of the operands and `out` (bool operands into an
+///   int64 `out` are summed as integers, float32 ones into a float64 `out` in float64); an
+///   `out` that type does not cast to safely, or whose elements share memory, is refused.
 /// - `optimize`: `False`/`None` (einrow's own order), `True`/`'greedy'`, `'optimal'`, `'dp'`,
 ///   `'auto'`, `['einsum_path', (0, 1), ...]` or `(strategy, memory_limit)`.
-/// - `dtype`: the type to compute in (operands cast to it safely), as numpy's.
+/// - `dtype`: the type to compute in (operands cast to it safely, `out` safely cast to and
+///   from it), as numpy's.
 ///
 /// Raises `ShapeError` (a `ValueError`; a subclass per code) for subscripts that do not fit
-/// the operands, `TypeError` for arguments of the wrong type. The GIL is released while large
-/// einsums run.
+/// the operands or an `out` that cannot be written, `TypeError` for arguments of the wrong
+/// type. The GIL is released while large einsums run.
 #[pyfunction]
 #[pyo3(signature = (*operands, out = None, optimize = None, dtype = None))]
 pub fn einsum<'py>(
@@ -56,16 +61,90 @@ pub fn einsum<'py>(
         _ => None,
     };
     let mut arrays: Arrays<'py> = objs.iter().map(np::as_array).collect::<PyResult<_>>()?;
+    let fail = |e: EinsumError| errors::einsum_error(py, &spec, &e);
+    let planned = {
+        let shapes: SmallVec<[&[usize]; 4]> = arrays.iter().map(|a| a.shape()).collect();
+        cache::plan(&spec, &shapes, path.as_ref()).map_err(fail)?
+    };
+    let plan = &planned.plan;
+    if out.is_none() {
+        if let Some(view) = single_view(plan, &arrays, dtype).map_err(|e| e.into_py(fail))? {
+            return Ok(view);
+        }
+    }
     if arrays.iter().any(holds_objects) {
         return Err(PyTypeError::new_err(format!(
             "einrow.einsum computes in {}; arrays of Python objects are not supported",
             supported()
         )));
     }
+    if let Some(out) = &out {
+        check_out(py, out, plan)?;
+    }
     let read: SmallVec<[Result<Memory, NotInPlace>; 4]> = arrays.iter().map(Memory::of).collect();
-    let types = types::resolve(py, &arrays, &read, dtype)?;
-    let dt = types.compute;
-    let mut mems: SmallVec<[Memory; 4]> = SmallVec::with_capacity(arrays.len());
+    let types = types::resolve(py, &arrays, &read, dtype, out.as_ref())?;
+    let mems = in_compute_type(&mut arrays, read, types.compute)?;
+    let job = Run { plan, work: planned.work, inputs: &mems };
+    match out {
+        None => job.fresh_result(py, &types).map_err(|e| e.into_py(fail)),
+        Some(out) => job.write_out(py, &types, &out).map_err(|e| e.into_py(fail)),
+    }
+}
+
+/// An error of the engine (rendered against the subscripts) or of Python.
+enum Failed {
+    Einsum(EinsumError),
+    Py(PyErr),
+}
+
+impl Failed {
+    fn into_py(self, einsum: impl FnOnce(EinsumError) -> PyErr) -> PyErr {
+        match self {
+            Failed::Einsum(e) => einsum(e),
+            Failed::Py(e) => e,
+        }
+    }
+}
+
+impl From<EinsumError> for Failed {
+    fn from(e: EinsumError) -> Failed {
+        Failed::Einsum(e)
+    }
+}
+
+impl From<PyErr> for Failed {
+    fn from(e: PyErr) -> Failed {
+        Failed::Py(e)
+    }
+}
+
+/// numpy's view of a lone operand that is only permuted or diagonalised: its memory in its
+/// own type (any type, any byte order, any strides), writeable when it is; a numpy scalar when
+/// 0-d. numpy makes it whatever `dtype` asks once `dtype` names a type; with `out` there is no
+/// view (the caller's concern).
+fn single_view<'py>(
+    plan: &EinsumPlan,
+    arrays: &[Bound<'py, PyUntypedArray>],
+    dtype: Option<&Bound<'py, PyAny>>,
+) -> Result<Option<Bound<'py, PyAny>>, Failed> {
+    let [only] = arrays else { return Ok(None) };
+    // Strides in bytes: a view's strides are sums of the operand's, in any unit.
+    let Some(strides) = plan.view_strides(only.strides())? else { return Ok(None) };
+    if let Some(d) = dtype.filter(|d| !d.is_none()) {
+        np::DTYPE.get(only.py())?.call1((d,))?;
+    }
+    let view = np::view(only, plan.output_shape(), &strides)?;
+    Ok(Some(if view.ndim() == 0 { np::scalar(view)? } else { view.into_any() }))
+}
+
+/// The operands as the kernel reads them in `dt`: each read in place when it is of `dt` and
+/// readable, else a converted copy (which replaces it in `arrays`, keeping it alive).
+fn in_compute_type<'py>(
+    arrays: &mut Arrays<'py>,
+    read: SmallVec<[Result<Memory, NotInPlace>; 4]>,
+    dt: Dt,
+) -> PyResult<SmallVec<[Memory; 4]>> {
+    let mut mems = SmallVec::with_capacity(arrays.len());
     for (a, r) in arrays.iter_mut().zip(read) {
         let m = match r {
             Ok(m) if m.dt == dt => m,
@@ -77,60 +156,75 @@ pub fn einsum<'py>(
         };
         mems.push(m);
     }
-    let shapes: SmallVec<[&[usize]; 4]> = mems.iter().map(|m| m.shape.as_slice()).collect();
-    let fail = |e: EinsumError| errors::einsum_error(py, &spec, &e);
-    let planned = cache::plan(&spec, &shapes, path.as_ref()).map_err(fail)?;
-    let (plan, work) = (&planned.plan, planned.work);
-    let Some(out) = out else {
-        if let ([only], [array], None) = (&mems[..], &arrays[..], &types.cast_to) {
-            // numpy returns a view when one operand is only permuted or diagonalised.
-            if let Some(strides) = plan.view_strides(&only.strides).map_err(fail)? {
-                let shape = plan.output_shape();
-                return Ok(np::view(array, dt, shape, &strides, only.writeable)?.into_any());
-            }
-        }
-        let mut result = np::empty(py, dt, plan.output_shape())?;
-        let target = Memory::of(&result).map_err(|_| PyTypeError::new_err("unreadable result"))?;
-        run(py, plan, work, &mems, &target).map_err(fail)?;
-        if let Some(to) = &types.cast_to {
-            result = result.call_method1("astype", (to,))?.cast_into::<PyUntypedArray>()?;
-        }
-        return if result.ndim() == 0 { np::scalar(result) } else { Ok(result.into_any()) };
-    };
-    check_out(py, &out, plan, &types)?;
-    match Memory::of(&out) {
-        Ok(target)
-            if target.dt == dt
-                && types.cast_to.is_none()
-                && !mems.iter().any(|m| m.overlaps(&target)) =>
-        {
-            run(py, plan, work, &mems, &target).map_err(fail)?;
-        }
-        // Another type (cast on writing, as numpy does), a layout the kernel cannot write,
-        // or memory shared with an operand: computed apart, then copied in (the cast was
-        // checked to be safe from numpy's result type).
-        _ => {
-            let result = np::empty(py, dt, plan.output_shape())?;
-            let target =
-                Memory::of(&result).map_err(|_| PyTypeError::new_err("unreadable result"))?;
-            run(py, plan, work, &mems, &target).map_err(fail)?;
-            // numpy computes into a wider `out` in the wider type (an int8 sum does not wrap
-            // at 8 bits there, a float16 product is not rounded to float16): the compute
-            // type's values are copied in, never numpy's narrow result type's.
-            let unsafe_cast = [("casting", "unsafe")].into_py_dict(py)?;
-            np::COPYTO.get(py)?.call((&out, &result), Some(&unsafe_cast))?;
-        }
-    }
-    Ok(out.into_any())
+    Ok(mems)
 }
 
-/// Checks `out` before anything is computed: writeable, of the result's shape, of a type the
-/// result casts to safely.
+/// A planned einsum on operands read in the compute type.
+struct Run<'a> {
+    plan: &'a EinsumPlan,
+    work: u128,
+    inputs: &'a [Memory],
+}
+
+impl Run<'_> {
+    /// The result in a fresh array of numpy's result type (a scalar when 0-d).
+    fn fresh_result<'py>(
+        &self,
+        py: Python<'py>,
+        types: &Types<'py>,
+    ) -> Result<Bound<'py, PyAny>, Failed> {
+        let mut result = self.apart(py, types.compute)?;
+        if let Some(to) = &types.cast_to {
+            let cast = result.call_method1("astype", (to,))?;
+            result = cast.cast_into::<PyUntypedArray>().map_err(PyErr::from)?;
+        }
+        Ok(if result.ndim() == 0 { np::scalar(result)? } else { result.into_any() })
+    }
+
+    /// The result written into `out` (checked by [`check_out`] and [`types::resolve`]).
+    fn write_out<'py>(
+        &self,
+        py: Python<'py>,
+        types: &Types<'py>,
+        out: &Bound<'py, PyUntypedArray>,
+    ) -> Result<Bound<'py, PyAny>, Failed> {
+        match Memory::of(out) {
+            Ok(target)
+                if target.dt == types.compute
+                    && types.cast_to.is_none()
+                    && !self.inputs.iter().any(|m| m.overlaps(&target)) =>
+            {
+                run(py, self.plan, self.work, self.inputs, &target)?;
+            }
+            // Computed in another type than `out`'s own (a narrower integer type computed in
+            // int64, float16 in float32, a complex or object type in a real one), a layout
+            // the kernel cannot write, or memory shared with an operand: computed apart, then
+            // copied in. `out` is of numpy's computed type, so the cast is the one numpy's
+            // result would take.
+            _ => {
+                let result = self.apart(py, types.compute)?;
+                let unsafe_cast = [("casting", "unsafe")].into_py_dict(py)?;
+                np::COPYTO.get(py)?.call((out, &result), Some(&unsafe_cast))?;
+            }
+        }
+        Ok(out.clone().into_any())
+    }
+
+    /// The result computed into a fresh array of the compute type `dt`.
+    fn apart<'py>(&self, py: Python<'py>, dt: Dt) -> Result<Bound<'py, PyUntypedArray>, Failed> {
+        let result = np::empty(py, dt, self.plan.output_shape())?;
+        let target = Memory::of(&result).map_err(|_| PyTypeError::new_err("unreadable result"))?;
+        run(py, self.plan, self.work, self.inputs, &target)?;
+        Ok(result)
+    }
+}
+
+/// Checks `out` before anything is computed: writeable, of the result's shape, no two
+/// elements sharing memory (its type is checked with the computation's, [`types::resolve`]).
 fn check_out<'py>(
     py: Python<'py>,
     out: &Bound<'py, PyUntypedArray>,
     plan: &EinsumPlan,
-    types: &Types<'py>,
 ) -> PyResult<()> {
     if crate::arrays::array_flags(out) & numpy::npyffi::NPY_ARRAY_WRITEABLE == 0 {
         let msg = "the output array is read-only".to_string();
@@ -144,19 +238,11 @@ fn check_out<'py>(
         };
         return Err(errors::einsum_error(py, "", &e));
     }
-    let to = out.dtype();
-    if types.cast_to.is_none() && element_type(out) == Some(types.compute) {
-        return Ok(());
+    // Refused before anything runs: the copy of a result computed apart would write it too.
+    match self_overlap(out) {
+        Some(o) => Err(errors::overlap_error(py, &o, false)),
+        None => Ok(()),
     }
-    let from = types.result(py)?;
-    if np::CAN_CAST.get(py)?.call1((&from, &to, "safe"))?.is_truthy()? {
-        return Ok(());
-    }
-    Err(PyTypeError::new_err(format!(
-        "the result is {} and cannot be written into an output of {} according to the rule 'safe'",
-        from.repr()?,
-        to.repr()?
-    )))
 }
 
 /// Runs `plan` on the operands into `out`, without the GIL when the work is large.

@@ -14,6 +14,8 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyList, PyTuple, PyType};
 
+use crate::arrays::Overlap;
+
 pyo3::create_exception!(
     einrow,
     ShapeError,
@@ -247,6 +249,27 @@ pub fn dtype_error(py: Python<'_>, message: String) -> PyErr {
 /// A plain coded error (a bad argument that is a value, not a type, problem).
 pub fn value_error(py: Python<'_>, code: ErrorCode, message: String) -> PyErr {
     Details::plain(code, message).into_err(py)
+}
+
+/// An output whose elements share memory (`value`, `BadValueError`): the crate's own error,
+/// [`EinsumError::OutputOverlap`] for einsum or [`ProjectError::OutputOverlap`] for compiled
+/// plans, when the overlapping stride is a whole number of elements.
+pub fn overlap_error(py: Python<'_>, o: &Overlap, compiled: bool) -> PyErr {
+    let Overlap { axis, size, stride, in_elements } = *o;
+    match (in_elements, compiled) {
+        (true, false) => einsum_error(py, "", &EinsumError::OutputOverlap { axis, size, stride }),
+        (true, true) => {
+            project_error(py, None, &ProjectError::OutputOverlap { axis, size, stride })
+        }
+        (false, _) => value_error(
+            py,
+            ErrorCode::Value,
+            format!(
+                "the output's axis {axis} (size {size}, stride {stride} bytes) overlaps its \
+                 other axes: two results would share memory"
+            ),
+        ),
+    }
 }
 
 /// A plan that cannot be derived, compiled or run.

@@ -73,29 +73,39 @@ pub fn empty<'py>(
     dt: Dt,
     shape: &[usize],
 ) -> PyResult<Bound<'py, PyUntypedArray>> {
+    // A new reference, stolen by the constructor.
+    let descr = match dt.npy() {
+        // SAFETY: numpy's descriptor of one of its own type numbers.
+        Some(n) => unsafe { PY_ARRAY_API.PyArray_DescrFromType(py, n as c_int) },
+        // A type numpy does not number (bfloat16): the descriptor its name gives, which the
+        // package defining it (ml_dtypes) registered when the operands were made.
+        None => DTYPE.get(py)?.call1((dt.name(),))?.into_ptr().cast(),
+    };
+    if descr.is_null() {
+        return Err(PyErr::fetch(py));
+    }
     // SAFETY: no data given: numpy allocates the array.
-    unsafe { new_array(py, dt, shape, None, ptr::null_mut(), 0) }
+    unsafe { new_array(py, descr, shape, ptr::null_mut(), ptr::null_mut(), 0) }
 }
 
-/// A view of `base`'s memory: `shape` with element `strides` from `base`'s first element.
-/// Writeable when `writeable` (and `base` is).
+/// A view of `base`'s memory in `base`'s own type (byte order included): `shape` with
+/// `strides` in bytes from `base`'s first element, writeable when `base` is.
 pub fn view<'py>(
     base: &Bound<'py, PyUntypedArray>,
-    dt: Dt,
     shape: &[usize],
     strides: &[isize],
-    writeable: bool,
 ) -> PyResult<Bound<'py, PyUntypedArray>> {
     let py = base.py();
-    let size = dt.itemsize() as npy_intp;
-    let mut bytes: Vec<npy_intp> = strides.iter().map(|&s| s as npy_intp * size).collect();
-    let flags = if writeable { NPY_ARRAY_WRITEABLE } else { 0 };
+    let mut bytes: Vec<npy_intp> = strides.iter().map(|&s| s as npy_intp).collect();
+    let writeable = crate::arrays::array_flags(base) & NPY_ARRAY_WRITEABLE;
     // SAFETY: the view stays within `base`'s elements (the strides are those of an einsum
-    // that only permutes or takes diagonals of `base`), and holds a reference to `base`
-    // (SetBaseObject steals the one made here).
+    // that only permutes or takes diagonals of `base`); the descriptor's new reference is
+    // stolen by the constructor, and the view holds a reference to `base` (SetBaseObject
+    // steals the one made here).
     unsafe {
         let data = (*base.as_array_ptr()).fields.data;
-        let arr = new_array(py, dt, shape, Some(&mut bytes), data.cast(), flags)?;
+        let descr = base.dtype().into_ptr().cast();
+        let arr = new_array(py, descr, shape, bytes.as_mut_ptr(), data.cast(), writeable)?;
         let owner = base.clone().into_ptr();
         if PY_ARRAY_API.PyArray_SetBaseObject(py, arr.as_array_ptr(), owner) < 0 {
             return Err(PyErr::fetch(py));
@@ -104,31 +114,21 @@ pub fn view<'py>(
     }
 }
 
-/// numpy's array constructor for an element type: a null result is numpy's Python error.
+/// numpy's array constructor: a null result is numpy's Python error.
 ///
 /// # Safety
-/// `strides` has `shape.len()` entries; `data` is null (numpy allocates) or addresses memory
-/// that every element of `shape` and `strides` lies in, kept alive by the caller.
+/// `descr` is a new reference to a descriptor (stolen); `strides` is null (C order) or has
+/// `shape.len()` entries; `data` is null (numpy allocates) or addresses memory that every
+/// element of `shape` and `strides` lies in, kept alive by the caller.
 unsafe fn new_array<'py>(
     py: Python<'py>,
-    dt: Dt,
+    descr: *mut npyffi::PyArray_Descr,
     shape: &[usize],
-    strides: Option<&mut [npy_intp]>,
+    strides: *mut npy_intp,
     data: *mut std::ffi::c_void,
     flags: c_int,
 ) -> PyResult<Bound<'py, PyUntypedArray>> {
     let mut dims: Vec<npy_intp> = shape.iter().map(|&d| d as npy_intp).collect();
-    let strides = strides.map_or(ptr::null_mut(), |s| s.as_mut_ptr());
-    // The descriptor's reference is stolen by the constructor.
-    let descr = match dt.npy() {
-        Some(n) => PY_ARRAY_API.PyArray_DescrFromType(py, n as c_int),
-        // A type numpy does not number (bfloat16): the descriptor its name gives, which the
-        // package defining it (ml_dtypes) registered when the operands were made.
-        None => DTYPE.get(py)?.call1((dt.name(),))?.into_ptr().cast(),
-    };
-    if descr.is_null() {
-        return Err(PyErr::fetch(py));
-    }
     let obj = PY_ARRAY_API.PyArray_NewFromDescr(
         py,
         npyffi::get_type_object(py, npyffi::NpyTypes::PyArray_Type),

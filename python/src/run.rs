@@ -13,7 +13,7 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use smallvec::SmallVec;
 
-use crate::arrays::{array_flags, element_type, holds_objects, Memory, NotInPlace};
+use crate::arrays::{array_flags, element_type, holds_objects, self_overlap, Memory, NotInPlace};
 use crate::dtypes::{all_supported, Dt, ForType};
 use crate::{errors, np, threads};
 
@@ -36,7 +36,7 @@ impl Compiled {
     /// Runs on `operands` into `out` (a fresh array when `None`), which it overwrites and
     /// returns. Errors: operands of several element types or of one einrow does not run in
     /// (`DTypeError`), a count or shape other than the plan's (`ArityError`, `ElemsError`),
-    /// a read-only `out` (`BadValueError`).
+    /// a read-only `out` or one whose elements share memory (`BadValueError`).
     pub fn run<'py>(
         &self,
         py: Python<'py>,
@@ -74,6 +74,10 @@ impl Compiled {
         if array_flags(&out) & numpy::npyffi::NPY_ARRAY_WRITEABLE == 0 {
             let msg = "the output array is read-only".to_string();
             return Err(errors::value_error(py, einrow::ErrorCode::Value, msg));
+        }
+        // Refused before anything runs: the copy below would write it as well.
+        if let Some(o) = self_overlap(&out) {
+            return Err(errors::overlap_error(py, &o, true));
         }
         match target(&out)? {
             Some(m) => self.run_on(py, &mems, &m).map_err(fail)?,

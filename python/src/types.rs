@@ -1,17 +1,22 @@
-//! The types of an einsum call, as numpy decides them: the type the kernel computes in, and
-//! numpy's result type when that is another. int64, bool, float32 and float64 operands are
-//! computed in their own type; numpy's other integer types in int64, the result cast back
-//! (wrapping sums of products agree modulo the narrower width, so the values are numpy's);
-//! float16 (and ml_dtypes' bfloat16) in float32, the result rounded back (numpy's half loops
-//! also multiply and add in float32, rounding at each store: a long sum may differ in its
-//! last half ulp).
+//! The types of an einsum call, as numpy decides them, and the type the kernel computes in.
+//!
+//! numpy computes in `dtype=` when given, else in the common type of the operands and `out`
+//! (an int8 sum into an int64 `out` is an int64 sum, a float32 one into a float64 `out` a
+//! float64 one), and refuses an `out` that is not safely cast to and from that type. The
+//! kernel computes int64, bool, float32 and float64 in their own type; numpy's other integer
+//! types in int64, the result cast back (wrapping sums of products agree modulo the narrower
+//! width, so the values are numpy's); float16 (and ml_dtypes' bfloat16) in float32, the
+//! result rounded back (numpy's half loops also multiply and add in float32, rounding at each
+//! store: a long sum may differ in its last half ulp). A complex type of real operands is
+//! computed in its real part's type (the imaginary parts are zero), Python objects of
+//! floating operands in float64 (what Python's floats are), of bool ones in int64.
 
 use numpy::{PyArrayDescr, PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
-use crate::arrays::{Memory, NotInPlace};
+use crate::arrays::{element_type, Memory, NotInPlace};
 use crate::dtypes::{of_descr, supported, Dt};
 use crate::np;
 
@@ -19,76 +24,151 @@ use crate::np;
 pub struct Types<'py> {
     /// The type the kernel computes in.
     pub compute: Dt,
-    /// numpy's result type when it is not `compute` (a narrower integer type, or float16):
-    /// the result is cast to it.
+    /// numpy's type of the computation when it is not `compute` (a narrower integer type,
+    /// float16, a complex type, objects): the result is cast to it.
     pub cast_to: Option<Bound<'py, PyArrayDescr>>,
 }
 
-impl<'py> Types<'py> {
-    /// numpy's result type of the call.
-    pub fn result(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArrayDescr>> {
-        match &self.cast_to {
-            Some(d) => Ok(d.clone()),
-            None => PyArrayDescr::new(py, self.compute.name()),
-        }
-    }
-}
-
-/// The types of an einsum on `arrays` (`read`: each one as read in place, or why not):
-/// `dtype` when given (each operand must cast to it safely), else numpy's result type.
+/// The types of an einsum on `arrays` (`read`: each one as read in place, or why not) into
+/// `out`: `dtype` when given (each operand must cast to it safely), else numpy's common type
+/// of the operands and `out`; `out` must cast safely to and from it.
 pub fn resolve<'py>(
     py: Python<'py>,
     arrays: &[Bound<'py, PyUntypedArray>],
     read: &[Result<Memory, NotInPlace>],
     dtype: Option<&Bound<'py, PyAny>>,
+    out: Option<&Bound<'py, PyUntypedArray>>,
 ) -> PyResult<Types<'py>> {
-    if let Some(d) = dtype.filter(|d| !d.is_none()) {
-        let descr = np::DTYPE.get(py)?.call1((d,))?.cast_into::<PyArrayDescr>()?;
-        for a in arrays {
-            let from = a.dtype();
-            if !np::CAN_CAST.get(py)?.call1((&from, &descr, "safe"))?.is_truthy()? {
-                return Err(PyTypeError::new_err(format!(
-                    "Cannot cast array data from {} to {} according to the rule 'safe'",
-                    from.repr()?,
-                    descr.repr()?
-                )));
+    let descr = match dtype.filter(|d| !d.is_none()) {
+        Some(d) => {
+            let descr = np::DTYPE.get(py)?.call1((d,))?.cast_into::<PyArrayDescr>()?;
+            for a in arrays {
+                if !safe(py, &a.dtype(), &descr)? {
+                    return Err(PyTypeError::new_err(format!(
+                        "Cannot cast array data from {} to {} according to the rule 'safe'",
+                        a.dtype().repr()?,
+                        descr.repr()?
+                    )));
+                }
             }
+            descr
         }
-        return computed_as(descr);
-    }
-    let first = match read.first() {
-        Some(Ok(m)) => Some(m.dt),
-        // No operand: the plan reports the missing ones.
-        None => return Ok(Types { compute: Dt::F64, cast_to: None }),
-        Some(Err(_)) => None,
+        None => {
+            if let Some(dt) = shared_compute_type(read, out) {
+                return Ok(Types { compute: dt, cast_to: None });
+            }
+            let all: Vec<&Bound<'py, PyUntypedArray>> = arrays.iter().chain(out).collect();
+            let result = np::RESULT_TYPE.get(py)?.call1(PyTuple::new(py, all)?)?;
+            result.cast_into::<PyArrayDescr>()?
+        }
     };
-    let same = |dt: Dt| read.iter().all(|r| matches!(r, Ok(m) if m.dt == dt));
-    if let Some(dt) = first.filter(|&dt| dt.is_compute() && same(dt)) {
-        return Ok(Types { compute: dt, cast_to: None });
+    if let Some(out) = out {
+        check_out_type(py, &descr, &out.dtype())?;
     }
-    let result = np::RESULT_TYPE.get(py)?.call1(PyTuple::new(py, arrays)?)?;
-    computed_as(result.cast_into::<PyArrayDescr>()?)
+    computed_as(descr, arrays, out.is_some())
 }
 
-/// How a result of type `descr` is computed.
-fn computed_as(descr: Bound<'_, PyArrayDescr>) -> PyResult<Types<'_>> {
+/// The one compute type of every operand and of `out`, read in place: the common type
+/// without asking numpy.
+fn shared_compute_type(
+    read: &[Result<Memory, NotInPlace>],
+    out: Option<&Bound<'_, PyUntypedArray>>,
+) -> Option<Dt> {
+    let dt = match read.first() {
+        Some(Ok(m)) => m.dt,
+        // No operand: the plan reports the missing ones.
+        None => return Some(Dt::F64),
+        Some(Err(_)) => return None,
+    };
+    let same = read.iter().all(|r| matches!(r, Ok(m) if m.dt == dt));
+    let out_same = out.is_none_or(|o| element_type(o) == Some(dt));
+    (dt.is_compute() && same && out_same).then_some(dt)
+}
+
+/// numpy's `can_cast(from, to, "safe")`.
+fn safe<'py>(
+    py: Python<'py>,
+    from: &Bound<'py, PyArrayDescr>,
+    to: &Bound<'py, PyArrayDescr>,
+) -> PyResult<bool> {
+    np::CAN_CAST.get(py)?.call1((from, to, "safe"))?.is_truthy()
+}
+
+/// numpy reads `out` in the computed type and writes it back: both casts must be safe.
+fn check_out_type<'py>(
+    py: Python<'py>,
+    computed: &Bound<'py, PyArrayDescr>,
+    out: &Bound<'py, PyArrayDescr>,
+) -> PyResult<()> {
+    if !safe(py, computed, out)? {
+        return Err(PyTypeError::new_err(format!(
+            "the result is {} and cannot be written into an output of {} according to the \
+             rule 'safe'",
+            computed.repr()?,
+            out.repr()?
+        )));
+    }
+    if !safe(py, out, computed)? {
+        return Err(PyTypeError::new_err(format!(
+            "an output of {} cannot hold the computation in {} (numpy computes into `out` in \
+             the requested type) according to the rule 'safe': pass an output of {} or no \
+             `dtype`",
+            out.repr()?,
+            computed.repr()?,
+            computed.repr()?
+        )));
+    }
+    Ok(())
+}
+
+/// How a computation in `descr` on `arrays` is done.
+fn computed_as<'py>(
+    descr: Bound<'py, PyArrayDescr>,
+    arrays: &[Bound<'py, PyUntypedArray>],
+    with_out: bool,
+) -> PyResult<Types<'py>> {
     if descr.is_native_byteorder() != Some(false) {
         if let Some(dt) = of_descr(&descr).filter(|dt| dt.is_compute()) {
             return Ok(Types { compute: dt, cast_to: None });
         }
     }
-    if matches!(descr.kind(), b'i' | b'u') && descr.itemsize() <= 8 {
-        return Ok(Types { compute: Dt::I64, cast_to: Some(descr) });
+    let operand_types = || arrays.iter().map(element_type);
+    let compute = match (descr.kind(), of_descr(&descr)) {
+        (b'i' | b'u', _) if descr.itemsize() <= 8 => Some(Dt::I64),
+        (_, Some(dt)) => Some(dt.compute()),
+        // Real operands: the imaginary parts stay zero.
+        (b'c', _) if operand_types().all(|t| t.is_some()) => match descr.itemsize() {
+            8 => Some(Dt::F32),
+            16 => Some(Dt::F64),
+            _ => None,
+        },
+        (b'O', _) => objects_as(operand_types()),
+        _ => None,
+    };
+    if let Some(compute) = compute {
+        return Ok(Types { compute, cast_to: Some(descr) });
     }
-    if matches!(of_descr(&descr), Some(Dt::F16 | Dt::BF16)) {
-        return Ok(Types { compute: Dt::F32, cast_to: Some(descr) });
-    }
+    let (of, fix) = if with_out {
+        ("the operands and `out`", "give an `out` of one of these types")
+    } else {
+        ("these operands", "convert them first (for example `a.astype(numpy.float64)`)")
+    };
     Err(PyTypeError::new_err(format!(
         "einrow.einsum computes in {} (numpy's other integer types through int64, float16 \
-         through float32); numpy \
-         would compute these operands in {}: convert them first (for example \
-         `a.astype(numpy.float64)`)",
+         through float32, a complex result of real operands through its real type, Python \
+         objects of floating or bool operands through float64 or int64); numpy would compute \
+         {of} in {}: {fix}",
         supported(),
         descr.str().map(|s| s.to_string()).unwrap_or_default()
     )))
+}
+
+/// How numpy's computation in Python objects is done for operands of `types`: Python's
+/// floats are float64, and bools multiply and add as integers 0 and 1 (no sum of them leaves
+/// int64); integer operands would be Python's unbounded integers, which the kernel has not.
+fn objects_as(mut types: impl Iterator<Item = Option<Dt>> + Clone) -> Option<Dt> {
+    if types.clone().all(|t| t == Some(Dt::Bool)) {
+        return Some(Dt::I64);
+    }
+    types.all(|t| t.is_some_and(|t| t == Dt::Bool || t.is_float())).then_some(Dt::F64)
 }

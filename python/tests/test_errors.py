@@ -72,14 +72,15 @@ def test_wrong_argument_types_are_type_errors():
         einrow.einsum(3, a)  # sublist form: `a` is not a list of labels
     with pytest.raises(TypeError):
         einrow.einsum(a, ["i", "j"])
+    # Computed, not viewed (a lone operand only permuted is a view in any type, as numpy's).
     with pytest.raises(TypeError):
-        einrow.einsum("ij", np.array([[object(), 1]], dtype=object))
+        einrow.einsum("ij->i", np.array([[object(), 1]], dtype=object))
     with pytest.raises(TypeError):
-        einrow.einsum("i", np.ones(2, np.complex128))
+        einrow.einsum("i->", np.ones(2, np.complex128))
     with pytest.raises(TypeError):
         einrow.einsum("i,i", np.ones(2, np.complex64), np.ones(2, np.float16))
     with pytest.raises(TypeError):
-        einrow.einsum("i", np.array(["a", "b"]))
+        einrow.einsum("i->", np.array(["a", "b"]))
     with pytest.raises(TypeError):
         einrow.einsum("ij", a, unknown=1)
     with pytest.raises(TypeError):
@@ -90,8 +91,10 @@ def test_wrong_argument_types_are_type_errors():
         einrow.einsum()
     with pytest.raises(einrow.ArityError):
         einrow.einsum("ij")
-    with pytest.raises(TypeError):
+    with pytest.raises(einrow.RankError):  # a 0-d array of text: numpy's ValueError too
         einrow.einsum("ij", "not an array")
+    with pytest.raises(TypeError):
+        einrow.einsum(",", "not", "numbers")
 
 
 def test_sublist_errors():
