@@ -65,7 +65,8 @@ fn computes(
         let (key, value): (Bound<'_, PyAny>, Bound<'_, PyAny>) = item.extract()?;
         let id = tensor_in(graph, &key, tensor_count)?;
         let Some(step) = producer(steps, id) else {
-            let msg = format!("`{}` is a leaf: no step computes it", graph.borrow().g.name(id));
+            let name = errors::tensor_name(&graph.borrow().g, id);
+            let msg = format!("`{name}` is a leaf: no step computes it");
             return Err(errors::value_error(py, einrow::ErrorCode::Value, msg));
         };
         let (accum, combine): (String, Option<String>) = match value.cast::<PyString>() {
@@ -77,7 +78,7 @@ fn computes(
                 ))
             })?,
         };
-        let slot = &mut out[step.index()];
+        let slot = &mut out[step];
         *slot = parse_compute(py, &accum, combine.as_deref(), *slot)?;
     }
     Ok(out)
@@ -96,13 +97,15 @@ pub fn compile_graph(
     let computes = computes(graph, &steps, n, compute)?;
     let mut this = graph.borrow_mut();
     let mut dims = Vec::with_capacity(n);
-    for i in 0..n {
-        let sizes = this.g.sizes(TensorId::from_index(i)).map_err(|e| this.infer_err(py, &e))?;
+    let ids: Vec<TensorId> = this.g.tensor_ids().collect();
+    for id in ids {
+        let sizes = this.g.sizes(id).map_err(|e| this.infer_err(py, &e))?;
         dims.push(sizes.memory_order());
     }
     let mut compiled = Vec::with_capacity(steps.len());
-    for (i, s) in steps.iter().enumerate() {
-        let plan = derive_plan(&mut this.g, StepId::from_index(i), computes[i], 0)
+    let step_ids: Vec<StepId> = this.g.step_ids().collect();
+    for (i, (s, step)) in steps.iter().zip(step_ids).enumerate() {
+        let plan = derive_plan(&mut this.g, step, computes[i], 0)
             .map_err(|e| errors::project_error(py, Some(&this.g), &e))?;
         let c = Compiled::compile(&plan).map_err(|e| errors::project_error(py, None, &e))?;
         compiled.push(CompiledStep { out: s.out, args: s.args.clone(), compiled: c });
@@ -136,8 +139,9 @@ pub fn compile_instance(
         };
         compiled.push(CompiledStep { out: s.out, args: s.args.clone(), compiled: c });
     }
-    let dims = (0..inst.tensor_count())
-        .map(|i| inst.memory_dims(TensorId::from_index(i)).map(|d| d.to_vec()))
+    let dims = inst
+        .tensor_ids()
+        .map(|t| inst.memory_dims(t).map(|d| d.to_vec()))
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| errors::infer_error(py, None, &e, None))?;
     Ok(PyCompiledGraph { graph: graph.clone().unbind(), dims, steps, compiled })
@@ -149,14 +153,22 @@ impl PyCompiledGraph {
         let graph = self.graph.bind(py);
         let id = tensor_in(graph, t, self.dims.len())?;
         let step = producer(&self.steps, id).ok_or_else(|| {
-            let msg = format!("`{}` is a leaf: no step computes it", graph.borrow().g.name(id));
+            let name = errors::tensor_name(&graph.borrow().g, id);
+            let msg = format!("`{name}` is a leaf: no step computes it");
             errors::value_error(py, einrow::ErrorCode::Value, msg)
         })?;
-        Ok(&self.compiled[step.index()])
+        Ok(&self.compiled[step])
+    }
+
+    /// The name of the graph's tensor `i`.
+    fn name_at(&self, py: Python<'_>, i: usize) -> String {
+        let graph = self.graph.borrow(py);
+        let id = graph.g.tensor_ids().nth(i);
+        id.map_or_else(|| format!("t{i}"), |t| errors::tensor_name(&graph.g, t))
     }
 
     fn name(&self, py: Python<'_>, t: TensorId) -> String {
-        self.graph.borrow(py).g.name(t).to_string()
+        errors::tensor_name(&self.graph.borrow(py).g, t)
     }
 
     /// The buffers given, one slot per tensor, read from a mapping `{Tensor: array}` or a
@@ -206,7 +218,7 @@ impl PyCompiledGraph {
             if a.shape() != want.as_slice() {
                 let msg = format!(
                     "the buffer of `{}` has shape {:?}; the tensor's is {want:?}",
-                    self.name(py, TensorId::from_index(i)),
+                    self.name_at(py, i),
                     a.shape()
                 );
                 return Err(errors::value_error(py, einrow::ErrorCode::Elems, msg));

@@ -195,6 +195,11 @@ fn spec_spans(e: &SpecError) -> Vec<Span> {
     std::iter::once(e.span()).chain(e.related().into_iter().map(|(s, _)| s)).collect()
 }
 
+/// The name of tensor `t` of `g` for a message (its id, `t12`, when `g` does not know it).
+pub fn tensor_name(g: &Graph, t: einrow::ids::TensorId) -> String {
+    g.name(t).map_or_else(|_| t.to_string(), |n| n.to_string())
+}
+
 /// A graph error, rendered with the graph's names and spec texts.
 pub fn infer_error(
     py: Python<'_>,
@@ -204,8 +209,8 @@ pub fn infer_error(
 ) -> PyErr {
     let rendered = einrow::infer::explain::render_error(graph, e, false).trim_end().to_string();
     let name = |t: einrow::ids::TensorId| match graph {
-        Some(g) if t.index() < g.tensor_count() => g.name(t).to_string(),
-        _ => format!("t{}", t.index()),
+        Some(g) => tensor_name(g, t),
+        None => t.to_string(),
     };
     let mut d = Details { code: e.code().to_string(), rendered, line, ..Details::default() };
     match e {

@@ -55,7 +55,7 @@ impl PyGraph {
         let t = t.get();
         if !t.graph.bind(slf.py()).is(slf) {
             let msg = "the tensor belongs to another graph".to_string();
-            return Err(errors::value_error(slf.py(), einrow::ErrorCode::Label, msg));
+            return Err(errors::value_error(slf.py(), einrow::ErrorCode::Name, msg));
         }
         Ok(t.id)
     }
@@ -309,9 +309,8 @@ impl PyGraph {
 
     /// Every tensor, in the order declared or computed.
     fn tensors<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyList>> {
-        let n = slf.borrow().g.tensor_count();
-        let ts: Vec<PyTensor> =
-            (0..n).map(|i| Self::tensor(slf, TensorId::from_index(i))).collect();
+        let ids: Vec<TensorId> = slf.borrow().g.tensor_ids().collect();
+        let ts: Vec<PyTensor> = ids.into_iter().map(|id| Self::tensor(slf, id)).collect();
         PyList::new(slf.py(), ts)
     }
 
@@ -333,8 +332,8 @@ impl PyGraph {
         let py = slf.py();
         let id = Self::id_of(slf, t)?;
         let mut this = slf.borrow_mut();
-        let Some(step) = this.g.producer(id) else {
-            let msg = format!("`{}` is a leaf: no step computed it", this.g.name(id));
+        let Some(step) = this.g.producer(id).map_err(|e| this.infer_err(py, &e))? else {
+            let msg = format!("`{}` is a leaf: no step computed it", errors::tensor_name(&this.g, id));
             return Err(errors::value_error(py, einrow::ErrorCode::Value, msg));
         };
         let s = &this.g.steps()[step.index()];
@@ -382,7 +381,7 @@ impl PyGraph {
                 .add_step_capturing(op, &ids, spec, &names)
                 .map_err(|e| this.infer_err(py, &e))?;
             if let Some(n) = name {
-                this.g.set_name(c.tensor, n);
+                this.g.set_name(c.tensor, n).map_err(|e| this.infer_err(py, &e))?;
             }
             c
         };
@@ -454,7 +453,7 @@ impl PyTensor {
     /// The tensor's name.
     #[getter]
     fn name(&self, py: Python<'_>) -> String {
-        self.graph.borrow(py).g.name(self.id).to_string()
+        errors::tensor_name(&self.graph.borrow(py).g, self.id)
     }
 
     /// Its position among the graph's tensors.

@@ -53,27 +53,30 @@ pub fn tensor_in(
 ) -> PyResult<TensorId> {
     let id = PyGraph::id_of(graph, t)?;
     if id.index() >= count {
-        let name = graph.borrow().g.name(id).to_string();
+        let name = errors::tensor_name(&graph.borrow().g, id);
         let msg = format!("`{name}` was added to the graph after the scheme was solved");
         return Err(errors::value_error(graph.py(), einrow::ErrorCode::Name, msg));
     }
     Ok(id)
 }
 
-/// The step of `steps` whose result is `t` (results ascend with their steps).
-pub fn producer(steps: &[Step], t: TensorId) -> Option<StepId> {
-    steps.binary_search_by_key(&t, |s| s.out).ok().map(StepId::from_index)
+/// The position in `steps` of the step whose result is `t` (results ascend with their
+/// steps).
+pub fn producer(steps: &[Step], t: TensorId) -> Option<usize> {
+    steps.binary_search_by_key(&t, |s| s.out).ok()
 }
 
-/// The step that computed `t`, or a `BadValueError` for a leaf.
+/// The step of `ids` (the step ids of `steps`) that computed `t`, or a `BadValueError` for a
+/// leaf.
 fn producer_or_err(
     py: Python<'_>,
     graph: &Bound<'_, PyGraph>,
     steps: &[Step],
+    mut ids: impl Iterator<Item = StepId>,
     t: TensorId,
 ) -> PyResult<StepId> {
-    producer(steps, t).ok_or_else(|| {
-        let msg = format!("`{}` is a leaf: no step computed it", graph.borrow().g.name(t));
+    producer(steps, t).and_then(|i| ids.nth(i)).ok_or_else(|| {
+        let msg = format!("`{}` is a leaf: no step computed it", errors::tensor_name(&graph.borrow().g, t));
         errors::value_error(py, einrow::ErrorCode::Value, msg)
     })
 }
@@ -209,7 +212,7 @@ impl PyScheme {
     /// axes computed from them as `2*batch+1`.
     fn shape_string(&self, py: Python<'_>, t: &Bound<'_, PyAny>) -> PyResult<String> {
         let id = tensor_in(self.graph.bind(py), t, self.scheme.tensor_count())?;
-        Ok(self.scheme.shape_string(id))
+        self.scheme.shape_string(id).map_err(|e| errors::infer_error(py, None, &e, None))
     }
 
     /// Whether some step reads `var` axis by axis (a label, a fixed index): its instances
@@ -277,7 +280,7 @@ impl PyInstance {
                 names
                     .iter()
                     .position(|n| *n == name)
-                    .and_then(|i| self.inst.label_sizes(step).get(i).copied())
+                    .and_then(|i| self.inst.label_sizes(step).ok()?.get(i).copied())
             }
             _ => None,
         };
@@ -320,10 +323,12 @@ impl PyInstance {
     /// steps without a spec).
     fn labels<'py>(&self, py: Python<'py>, t: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
         let id = self.tensor(py, t)?;
-        let step = producer_or_err(py, self.graph.bind(py), self.inst.steps(), id)?;
+        let step =
+            producer_or_err(py, self.graph.bind(py), self.inst.steps(), self.inst.step_ids(), id)?;
         let d = PyDict::new(py);
         if let Some(spec) = &self.inst.steps()[step.index()].spec {
-            for (name, size) in spec.labels().iter().zip(self.inst.label_sizes(step)) {
+            let sizes = self.inst.label_sizes(step).map_err(|e| self.err(py, &e))?;
+            for (name, size) in spec.labels().iter().zip(sizes) {
                 d.set_item(name.as_str(), size)?;
             }
         }
@@ -361,7 +366,8 @@ impl PyInstance {
         combine: Option<&str>,
     ) -> PyResult<PyPlan> {
         let id = self.tensor(py, t)?;
-        let step = producer_or_err(py, self.graph.bind(py), self.inst.steps(), id)?;
+        let step =
+            producer_or_err(py, self.graph.bind(py), self.inst.steps(), self.inst.step_ids(), id)?;
         let s = &self.inst.steps()[step.index()];
         let compute = parse_compute(py, accum, combine, Compute::default_for(s.op, s.args.len()))?;
         let plan = instance_plan(&self.inst, step, compute)
