@@ -5,7 +5,7 @@
 
 use einrow::code::{Coded, ErrorCode};
 use einrow::ids::{StepId, TensorId};
-use einrow::infer::{Graph, Handle, InferError, OpKind, Scheme, ShapeBuilder};
+use einrow::infer::{Graph, Handle, InferError, OpKind, Scheme, ShapeBuilder, Warning};
 use einrow::project::{derive_plan, instance_plan, instance_plans, Compute};
 use einrow::spec::ast::RowKind;
 
@@ -201,7 +201,9 @@ fn scheme_warnings_show_symbolic_axes() {
     g.pointwise(&[x, b]).expect("adds");
     let scheme = g.solve_scheme(&[batch]).expect("solves");
     let w = scheme.warnings();
-    assert_eq!(w.len(), 1, "{w:?}");
+    assert_eq!(w.len(), 2, "{w:?}");
     assert!(w[0].to_string().contains("`..batch..`"), "{}", w[0]);
+    // Its input row is open too: nothing sizes it, and it closed to no axes.
+    assert!(matches!(w[1], Warning::ClosedRow { row: RowKind::Input, .. }), "{:?}", w[1]);
     let _ = OpKind::Pointwise;
 }

@@ -92,7 +92,7 @@ def test_tensors_of_another_graph_or_added_later(setup):
     stranger = other.input("x", (3,))
     for call in (lambda t: scheme.shape_string(t), inst.shape, program.shape,
                  lambda t: program.run_step(t)):
-        with pytest.raises(einrow.LabelError):
+        with pytest.raises(einrow.UnknownNameError):
             call(stranger)
     later = g.pointwise(y)
     with pytest.raises(einrow.UnknownNameError):

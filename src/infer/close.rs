@@ -369,6 +369,7 @@ impl Solver {
                 );
                 return Err(self.unresolved(msg, t.id));
             }
+            self.note_empty_row(t.id, t.shape, v);
             self.bind_row_var(v, Row::empty())?;
         }
         Ok(())
@@ -391,7 +392,9 @@ impl Solver {
             if t.param {
                 return Err(self.forgot_hidden_dim(t, v));
             }
-            let guess = if info.discardable() { Dim::size(0) } else { Dim::top() };
+            let size = if info.discardable() { 0 } else { 1 };
+            self.note_dim_guess(t.id, v, size);
+            let guess = if size == 0 { Dim::size(0) } else { Dim::top() };
             self.push(Constraint::DimEq(Dim::Var(v), guess));
         }
         Ok(())
@@ -426,12 +429,22 @@ impl Solver {
             if t.param {
                 return Err(self.forgot_hidden_dim(t, v));
             }
+            let info = &self.env.dim_info[v.index()];
+            let free = info.cap().is_none() && info.at_least() == 0;
             let value = self.closing_value(v)?;
+            if let (true, Dim::Solved(s)) = (free, &value) {
+                self.note_dim_guess(t.id, v, s.size);
+            }
             self.push(Constraint::DimEq(Dim::Var(v), value));
             self.run()?;
         }
         for v in vars.rows {
             if !self.env.row_bound(v) {
+                // A result's open row closing empty is the least row its operands allow: a
+                // leaf's is a choice of rank.
+                if t.leaf {
+                    self.note_empty_row(t.id, t.shape, v);
+                }
                 self.bind_row_var(v, Row::empty())?;
                 self.run()?;
             }

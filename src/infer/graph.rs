@@ -330,6 +330,11 @@ impl Graph {
         Ok(&self.tensors[self.check_tensor(t)?])
     }
 
+    /// The closing choices no operation forced ([`Graph::warnings`] reports them).
+    pub(crate) fn guesses(&self) -> &[super::guesses::Guess] {
+        &self.solver.guesses
+    }
+
     /// The entry of a tensor of this graph (an id the graph made itself).
     pub(crate) fn tensor_entry(&self, t: TensorId) -> &TensorEntry {
         &self.tensors[t.index()]

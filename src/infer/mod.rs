@@ -18,6 +18,7 @@ pub mod env;
 mod error;
 pub mod explain;
 mod graph;
+mod guesses;
 mod info;
 mod join;
 pub(crate) mod latest;

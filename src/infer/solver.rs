@@ -55,6 +55,8 @@ pub struct Solver {
     pub careful: bool,
     /// The copying work careful closing may still do (see `careful.rs`).
     pub careful_budget: u64,
+    /// The closing choices no operation forced, in the order made.
+    pub guesses: Vec<super::guesses::Guess>,
 }
 
 /// Work allowed per constraint queued by an operation before the solver gives up (a guard,

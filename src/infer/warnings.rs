@@ -7,6 +7,7 @@ use std::fmt;
 use smallvec::SmallVec;
 
 use super::graph::{Graph, StepSpec};
+use super::guesses::Guessed;
 use crate::ids::{StepId, TensorId};
 use crate::shape::{Basis, Dim};
 use crate::spec::ast::{same_name, AxisKind, ConcatPart, EinsumSpec, Name, RowKind, ShapeSpec};
@@ -40,6 +41,29 @@ pub enum Warning {
         /// Whether it closed to 1 for want of any use that sizes it.
         closed: bool,
     },
+    /// An open row that no operation sizes closed to no axes (most often an input's batch
+    /// row declared `...`): a legal choice, but rows of any length fit as well.
+    ClosedRow {
+        /// The tensor.
+        tensor: TensorId,
+        /// Its name.
+        name: Name,
+        /// The row.
+        row: RowKind,
+    },
+    /// A dimension that no operation determines closed to 1, the broadcast size (or 0 where
+    /// an axis may vanish), although other sizes fit too (an underdetermined strided split,
+    /// an axis nothing reads).
+    ClosedDim {
+        /// The tensor.
+        tensor: TensorId,
+        /// Its name.
+        name: Name,
+        /// The dimension's name (its label, or `$n`).
+        dim: String,
+        /// The size it took.
+        size: u64,
+    },
 }
 
 impl fmt::Display for Warning {
@@ -60,6 +84,17 @@ impl fmt::Display for Warning {
                 f,
                 "{step}: label `{label}` appears only in the result: its size {size} comes from \
                  what the result is used for"
+            ),
+            Warning::ClosedRow { name, row, .. } => write!(
+                f,
+                "the {} row of `{name}` is open and no operation sizes it: it closed to no axes \
+                 (declare its axes if it should have some)",
+                row.name()
+            ),
+            Warning::ClosedDim { name, dim, size, .. } => write!(
+                f,
+                "dimension `{dim}` of `{name}` is not determined by the operations: it closed to \
+                 {size}, though other sizes fit too (declare it, or fix it with a capture)"
             ),
         }
     }
@@ -93,6 +128,7 @@ impl Graph {
             }
         }
         let mut only: HashMap<*const StepSpec, SmallVec<[Name; 2]>> = HashMap::new();
+        let mut result_only_labels: Vec<Warning> = Vec::new();
         for (i, step) in self.steps().iter().enumerate() {
             let Some(spec) = &step.spec else { continue };
             let labels = only
@@ -103,7 +139,7 @@ impl Graph {
                 let dim = self.labels_of(step.index()).get(label).map(|d| self.peek(d));
                 if let Some(Dim::Solved(s)) = dim {
                     let closed = s.basis == Basis::BCAST;
-                    out.push(Warning::ResultOnlyLabel {
+                    result_only_labels.push(Warning::ResultOnlyLabel {
                         step,
                         label: label.clone(),
                         size: s.size,
@@ -112,7 +148,32 @@ impl Graph {
                 }
             }
         }
+        self.guess_warnings(&result_only_labels, &mut out);
+        out.extend(result_only_labels);
         out
+    }
+
+    /// The closing guesses as warnings, but for a result-only label (its own warning says
+    /// it closed).
+    fn guess_warnings(&self, result_only: &[Warning], out: &mut Vec<Warning>) {
+        for g in self.guesses() {
+            let Ok(i) = self.check_tensor(g.tensor) else { continue };
+            let name = self.name_or_id(g.tensor);
+            out.push(match &g.what {
+                Guessed::EmptyRow(row) => Warning::ClosedRow { tensor: g.tensor, name, row: *row },
+                Guessed::Dim { name: dim, size } => {
+                    let step = self.steps().binary_search_by_key(&g.tensor, |s| s.out).ok();
+                    let warned = result_only.iter().any(|w| {
+                        matches!(w, Warning::ResultOnlyLabel { step: s, label, .. }
+                            if Some(s.index()) == step && label.as_str() == dim)
+                    });
+                    if warned || i >= self.tensor_count() {
+                        continue;
+                    }
+                    Warning::ClosedDim { tensor: g.tensor, name, dim: dim.clone(), size: *size }
+                }
+            });
+        }
     }
 
     /// The warning of a parameter whose undeclared batch row took axes, its axes written by

@@ -4,7 +4,7 @@
 use std::process::ExitCode;
 
 use einrow::diagnostic::{write_json_str, Diagnostic, Source};
-use einrow::infer::explain::{diagnose, to_dot, to_dot_error, Context};
+use einrow::infer::explain::{diagnose, solution_warnings, to_dot, to_dot_error, Context};
 use einrow::infer::program::{Built, Program};
 use einrow::lint::check_program;
 use einrow::ErrorCode;
@@ -108,6 +108,22 @@ pub fn run(args: &Args, out: &mut Out) -> ExitCode {
         Ok(()) => false,
     };
     if failed {
+        finish(args, out, &diags, None);
+        return ExitCode::from(1);
+    }
+    let ctx = Context {
+        program: Some(&program),
+        source,
+        file: Some(file),
+        line: None,
+        case: is_case,
+        declaration: false,
+    };
+    let mut warned: Vec<Diagnostic> = solution_warnings(&built.graph, &ctx);
+    args.report.apply(&mut warned);
+    let denied = has_errors(&warned);
+    diags.extend(warned);
+    if denied {
         finish(args, out, &diags, None);
         return ExitCode::from(1);
     }

@@ -9,6 +9,7 @@ mod dot;
 mod names;
 mod render;
 mod trace;
+mod warned;
 
 pub use context::Context;
 pub use diagnose::diagnose;
@@ -16,3 +17,4 @@ pub use dot::{to_dot, to_dot_error, to_dot_marked};
 pub use names::{shape_text, statement};
 pub use render::render_error;
 pub use trace::{conflict_of, trace};
+pub use warned::solution_warnings;

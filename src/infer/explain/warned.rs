@@ -1,0 +1,35 @@
+//! The warnings of a solution ([`Graph::warnings`]) as diagnostics placed at the declaration
+//! or statement of the tensor they concern.
+
+use super::context::Context;
+use crate::code::ErrorCode;
+use crate::diagnostic::Diagnostic;
+use crate::infer::{Graph, Warning};
+
+/// Each warning of `g`'s solution as a warning diagnostic at its tensor's (or step's) line.
+/// A label written only in a step's result is left out: the program lint reports it, with
+/// the label's span, before anything is solved.
+///
+/// ```
+/// use einrow::infer::explain::{solution_warnings, Context};
+/// use einrow::infer::program::Program;
+/// let program = Program::parse_text("tensor x: ...|8\ny = pointwise x")?;
+/// let built = program.build();
+/// let ctx = Context { program: Some(&program), ..Context::default() };
+/// let warnings = solution_warnings(&built.graph, &ctx);
+/// assert!(warnings[0].message.contains("batch row of `x`"), "{}", warnings[0].message);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn solution_warnings(g: &Graph, ctx: &Context) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for w in g.warnings() {
+        let (code, line) = match &w {
+            Warning::ParameterBatch { tensor, .. } => (ErrorCode::Rank, ctx.tensor_line(*tensor)),
+            Warning::ClosedRow { tensor, .. } => (ErrorCode::Rank, ctx.tensor_line(*tensor)),
+            Warning::ClosedDim { tensor, .. } => (ErrorCode::Unresolved, ctx.tensor_line(*tensor)),
+            _ => continue,
+        };
+        out.push(Diagnostic::warning(code, w.to_string()).at(ctx.at_line(line, None)));
+    }
+    out
+}
