@@ -188,7 +188,14 @@ fn check_in<T: einrow::project::Storage, C: Scalar>(
     let ins: Vec<Vec<T>> =
         operands.iter().map(|v| v.iter().map(|&x| T::from_i64(x)).collect()).collect();
     let wide: Vec<Vec<C>> = ins.iter().map(|v| v.iter().map(|x| x.cast::<C>()).collect()).collect();
-    let want: Vec<T> = interpret::<C>(plan, &wide).into_iter().map(|x| x.cast::<T>()).collect();
+    // An element a maximum (minimum) never reaches is the storage type's least (greatest).
+    let extremes = matches!(plan.accum, Accum::Max | Accum::Min);
+    let back = |x: C| match x {
+        x if extremes && x == C::NEG_INFINITY => T::LOWEST,
+        x if extremes && x == C::INFINITY => T::HIGHEST,
+        x => x.cast::<T>(),
+    };
+    let want: Vec<T> = interpret::<C>(plan, &wide).into_iter().map(back).collect();
     let refs: Vec<&[T]> = ins.iter().map(|v| v.as_slice()).collect();
     // A result buffer holding garbage: the run overwrites every element.
     let mut out = vec![T::from_f64(7.0); want.len()];
@@ -383,6 +390,27 @@ proptest! {
         exe.run_views(&views, &mut view).expect("runs");
         let got: Vec<f64> = (0..want.len()).map(|k| buf[address(&dims, &strides, 0, k)]).collect();
         prop_assert_eq!(&got, &want, "strided {}", plan);
+    }
+}
+
+/// A maximum or minimum over nothing in a narrow integer type is that type's own extreme
+/// (int8's -128), not the low bits of int64's (0).
+#[test]
+fn narrow_integer_extremes_over_nothing_are_their_own() {
+    let mut plan = plan_of(OpKind::Permute, Some("i=>"), &["0"]);
+    for (accum, i8s, u8s, i32s) in
+        [(Accum::Max, i8::MIN, u8::MIN, i32::MIN), (Accum::Min, i8::MAX, u8::MAX, i32::MAX)]
+    {
+        plan.accum = accum;
+        let exe = plan.compile().expect("compiles");
+        let (mut a, mut b, mut c) = ([7i8], [7u8], [7i32]);
+        exe.run(&[&[]], &mut a).expect("runs");
+        exe.run(&[&[]], &mut b).expect("runs");
+        exe.run(&[&[]], &mut c).expect("runs");
+        assert_eq!((a[0], b[0], c[0]), (i8s, u8s, i32s), "{accum:?}");
+        let mut h = [half::f16::ONE];
+        exe.run(&[&[]], &mut h).expect("runs");
+        assert!(h[0].is_infinite(), "{accum:?}: {}", h[0]);
     }
 }
 

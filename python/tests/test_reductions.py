@@ -69,12 +69,15 @@ def test_compiled_int64_max_and_min_over_an_empty_axis_are_the_extremes():
         assert (out == want).all(), accum
 
 
-@pytest.mark.xfail(strict=True, reason="narrower integers take int64's extremes wrapped (max gives 0)")
-def test_compiled_int8_max_over_an_empty_axis_is_int8s_least_value():
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int16, np.int32])
+def test_compiled_narrow_integer_extremes_over_an_empty_axis_are_their_own(dtype):
     g, _, _, c = empty_matmul()
-    out = np.full((2, 3), 7, np.int8)
-    g.plan(c, accum="max", combine="+").compile().run(np.zeros((2, 0), np.int8), np.zeros((0, 3), np.int8), out=out)
-    assert (out == np.iinfo(np.int8).min).all()
+    info = np.iinfo(dtype)
+    for accum, want in (("max", info.min), ("min", info.max)):
+        out = np.full((2, 3), 7, dtype)
+        plan = g.plan(c, accum=accum, combine="+").compile()
+        plan.run(np.zeros((2, 0), dtype), np.zeros((0, 3), dtype), out=out)
+        assert (out == want).all(), (accum, out)
 
 
 def test_compiled_graph_over_an_empty_axis_overwrites_its_buffers():

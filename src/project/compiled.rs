@@ -375,6 +375,12 @@ impl Executable {
         }
     }
 
+    /// The value the result starts from where the plan fills it: the accumulation's neutral
+    /// element (±∞ for a maximum or minimum).
+    pub(super) fn fill_value(&self) -> f64 {
+        self.fill
+    }
+
     /// The number of elements of each operand and of the result.
     pub(super) fn lens(&self) -> (&[usize], usize) {
         (&self.operand_lens, self.result_len)

@@ -30,6 +30,13 @@ mod sealed {
 /// An element type a compiled plan runs in: any of einrow's storage types (sealed): f32, f64,
 /// i64, bool, f16, bf16, i8, u8, i16, i32.
 pub trait Storage: Element + sealed::Sealed {
+    /// The least value (−∞ for floats, `false` for bool): a maximum over nothing.
+    #[doc(hidden)]
+    const LOWEST: Self;
+    /// The greatest value (+∞ for floats, `true` for bool): a minimum over nothing.
+    #[doc(hidden)]
+    const HIGHEST: Self;
+
     /// Runs `exe` on contiguous slices whose lengths were checked.
     #[doc(hidden)]
     fn run_contiguous(
@@ -93,8 +100,11 @@ impl Compute for f64 {
 }
 
 macro_rules! direct {
-    ($t:ty) => {
+    ($t:ty, $lo:expr, $hi:expr) => {
         impl Storage for $t {
+            const LOWEST: $t = $lo;
+            const HIGHEST: $t = $hi;
+
             fn run_contiguous(
                 exe: &Executable,
                 inputs: &[&[$t]],
@@ -132,14 +142,17 @@ macro_rules! direct {
     };
 }
 
-direct!(f32);
-direct!(f64);
-direct!(i64);
-direct!(bool);
+direct!(f32, f32::NEG_INFINITY, f32::INFINITY);
+direct!(f64, f64::NEG_INFINITY, f64::INFINITY);
+direct!(i64, i64::MIN, i64::MAX);
+direct!(bool, false, true);
 
 macro_rules! converted {
-    ($t:ty, $c:ty) => {
+    ($t:ty, $c:ty, $lo:expr, $hi:expr) => {
         impl Storage for $t {
+            const LOWEST: $t = $lo;
+            const HIGHEST: $t = $hi;
+
             fn run_contiguous(
                 exe: &Executable,
                 inputs: &[&[$t]],
@@ -167,12 +180,12 @@ macro_rules! converted {
     };
 }
 
-converted!(half::f16, f32);
-converted!(half::bf16, f32);
-converted!(i8, i64);
-converted!(u8, i64);
-converted!(i16, i64);
-converted!(i32, i64);
+converted!(half::f16, f32, half::f16::NEG_INFINITY, half::f16::INFINITY);
+converted!(half::bf16, f32, half::bf16::NEG_INFINITY, half::bf16::INFINITY);
+converted!(i8, i64, i8::MIN, i8::MAX);
+converted!(u8, i64, u8::MIN, u8::MAX);
+converted!(i16, i64, i16::MIN, i16::MAX);
+converted!(i32, i64, i32::MIN, i32::MAX);
 
 /// An operand of a converted run.
 enum Source<'s, 'a, S> {
@@ -186,7 +199,7 @@ enum Target<'s, 'a, S> {
     View(&'s mut ViewMut<'a, S>),
 }
 
-fn convert_run<'s, 'a: 's, S: Element, C: Compute>(
+fn convert_run<'s, 'a: 's, S: Storage, C: Compute>(
     exe: &Executable,
     scratch: &mut Scratch,
     sources: impl Iterator<Item = Source<'s, 'a, S>>,
@@ -197,8 +210,10 @@ fn convert_run<'s, 'a: 's, S: Element, C: Compute>(
 }
 
 /// Converts the operands into buffers of the compute type, runs the contiguous nests, and
-/// converts the result back (scratch buffers keep their capacity from call to call).
-fn convert_run_into<'s, 'a: 's, S: Element, C: Compute>(
+/// converts the result back (scratch buffers keep their capacity from call to call). A
+/// maximum or minimum over nothing is the storage type's own extreme (int8's −128, not the
+/// low bits of int64's least value).
+fn convert_run_into<'s, 'a: 's, S: Storage, C: Compute>(
     exe: &Executable,
     scratch: &mut Scratch,
     sources: impl Iterator<Item = Source<'s, 'a, S>>,
@@ -220,10 +235,17 @@ fn convert_run_into<'s, 'a: 's, S: Element, C: Compute>(
     out_buf.resize(out_len, C::ZERO);
     let ins: smallvec::SmallVec<[&[C]; 4]> = in_bufs.iter().map(|b| b.as_slice()).collect();
     exe.run_direct(&ins, out_buf, opts)?;
+    let extremes = exe.fill_value().is_infinite();
+    let back = |v: C| match v {
+        _ if !extremes => v.to(),
+        v if v == C::NEG_INFINITY => S::LOWEST,
+        v if v == C::INFINITY => S::HIGHEST,
+        v => v.to(),
+    };
     match output {
         Target::Slice(out) => {
             for (o, &v) in out.iter_mut().zip(out_buf.iter()) {
-                *o = v.to();
+                *o = back(v);
             }
         }
         Target::View(view) => {
@@ -231,7 +253,7 @@ fn convert_run_into<'s, 'a: 's, S: Element, C: Compute>(
             let data = &mut *view.data;
             view.layout.for_each_address(|a| {
                 if let Some(&v) = values.next() {
-                    data[a] = v.to();
+                    data[a] = back(v);
                 }
             });
         }
