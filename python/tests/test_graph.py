@@ -194,7 +194,7 @@ def test_graph_errors_carry_provenance():
     assert "c" in e.tensors and e.step is not None
     assert "  | ij;jk=>ik" in str(e)
     other = einrow.Graph().input("z", (2,))
-    with pytest.raises(einrow.LabelError):
+    with pytest.raises(einrow.UnknownNameError):
         g.pointwise(a, other)
     with pytest.raises(einrow.BadValueError):
         g.plan(a)
