@@ -78,8 +78,20 @@ pub(crate) fn einsum_planned(
         // intermediate is built (a pre-summed operand could be far larger than the input).
         return Ok(Tensor::full(dtype, &an.output_shape(), 0.0)?);
     }
+    let compute_dtype = dtype.compute_dtype();
+    if dtype != compute_dtype || operands.iter().any(|t| t.dtype() != compute_dtype) {
+        // Operands or a result of another type: converted piece by piece, never whole.
+        return super::converting::einsum_tensors(
+            spec,
+            operands,
+            dtype,
+            &an.output_shape(),
+            path,
+            opts,
+        );
+    }
     let steps = steps.as_deref();
-    let result = match dtype.compute_dtype() {
+    let result = match compute_dtype {
         DType::F64 => compute::<f64>(an, operands, opts, steps)?,
         DType::F32 => compute::<f32>(an, operands, opts, steps)?,
         DType::I64 => compute::<i64>(an, operands, opts, steps)?,

@@ -15,6 +15,10 @@
 //!   shapes ([`EinsumPlan`], [`einsum_into`]): what bindings to array libraries run;
 //! - repeated-run timing used by benchmarks ([`time_runs`]).
 
+mod any_strided;
+mod converting;
+#[cfg(test)]
+mod converting_tests;
 mod einsum;
 mod error;
 mod last_nest;
@@ -29,6 +33,8 @@ mod tests;
 mod timing;
 mod views;
 
+pub use any_strided::{AnyStridedMut, AnyStridedRef};
+pub use converting::{einsum_converting, CONVERT_BLOCK};
 pub use einsum::{einsum, einsum_shape, einsum_with};
 pub use error::EinsumError;
 pub use optimized::{einsum_optimized, einsum_optimized_with};

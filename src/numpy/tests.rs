@@ -9,17 +9,17 @@ use crate::spec::parse_numpy;
 use crate::tensor::{DType, SliceSpec, Tensor};
 
 #[derive(Clone, Debug)]
-struct Case {
+pub(super) struct Case {
     terms: Vec<(String, bool)>,
     output: Option<String>,
     sizes: [usize; 5],
     ellipsis: Vec<usize>,
     bcast: u32,
-    views: u32,
+    pub(super) views: u32,
     gemm_min_work: usize,
 }
 
-fn case() -> impl Strategy<Value = Case> {
+pub(super) fn case() -> impl Strategy<Value = Case> {
     let term = ("[a-e]{0,3}", any::<bool>());
     (
         prop::collection::vec(term, 1..=4),
@@ -43,7 +43,7 @@ fn case() -> impl Strategy<Value = Case> {
 
 /// The spec text and operand shapes of a case (an output may mention labels no input has;
 /// such cases are skipped as errors).
-fn build(c: &Case) -> (String, Vec<Vec<usize>>) {
+pub(super) fn build(c: &Case) -> (String, Vec<Vec<usize>>) {
     let mut shapes = Vec::new();
     let mut bit = 0;
     let mut text = Vec::new();
@@ -69,7 +69,7 @@ fn build(c: &Case) -> (String, Vec<Vec<usize>>) {
 }
 
 /// A view with the given values in row-major order: stored transposed and/or reversed.
-fn operand(shape: &[usize], values: &[f64], how: u32) -> Tensor {
+pub(super) fn operand(shape: &[usize], values: &[f64], how: u32) -> Tensor {
     let rank = shape.len();
     if how & 1 == 1 && rank >= 2 {
         let rev: Vec<usize> = shape.iter().rev().copied().collect();
@@ -94,7 +94,7 @@ fn operand(shape: &[usize], values: &[f64], how: u32) -> Tensor {
 }
 
 /// Brute force: every assignment of every label, products accumulated into the output.
-fn brute(an: &Analysis, inputs: &[Vec<f64>], shapes: &[Vec<usize>]) -> Vec<f64> {
+pub(super) fn brute(an: &Analysis, inputs: &[Vec<f64>], shapes: &[Vec<usize>]) -> Vec<f64> {
     let out_shape = an.output_shape();
     let mut out = vec![0.0; out_shape.iter().product()];
     let n = an.sizes.len();
@@ -166,14 +166,14 @@ proptest! {
 }
 
 /// The f64 view `t` with its buffer converted to `dtype` (same layout: same strides).
-fn retype(t: &Tensor, dtype: DType) -> Tensor {
+pub(super) fn retype(t: &Tensor, dtype: DType) -> Tensor {
     let crate::tensor::Buffer::F64(v) = t.buffer() else { panic!("an f64 view") };
     let flat = Tensor::from_f64s(dtype, &[v.len()], v).expect("a flat buffer");
     Tensor::from_parts(flat.buffer().clone(), t.layout().clone()).expect("the same layout")
 }
 
 /// The storage types other than f64 the tests run in.
-const OTHER_DTYPES: [DType; 9] = [
+pub(super) const OTHER_DTYPES: [DType; 9] = [
     DType::F32,
     DType::BF16,
     DType::F16,
@@ -186,14 +186,18 @@ const OTHER_DTYPES: [DType; 9] = [
 ];
 
 /// The inputs as bools, then as 0 and 1.
-fn truths(inputs: &[Vec<f64>]) -> Vec<Vec<f64>> {
+pub(super) fn truths(inputs: &[Vec<f64>]) -> Vec<Vec<f64>> {
     inputs.iter().map(|v| v.iter().map(|&x| f64::from(u8::from(x != 0.0))).collect()).collect()
 }
 
 /// What einsum gives in `dtype` when the exact (f64) result is `exact`: it rounded (or
 /// wrapped) once into `dtype`; for bool, whether the brute force over the inputs as 0 and 1
 /// (`over_truths`) is positive — OR of ANDs.
-fn expected_in(dtype: DType, exact: &[f64], over_truths: impl FnOnce() -> Vec<f64>) -> Vec<f64> {
+pub(super) fn expected_in(
+    dtype: DType,
+    exact: &[f64],
+    over_truths: impl FnOnce() -> Vec<f64>,
+) -> Vec<f64> {
     if dtype == DType::Bool {
         over_truths().into_iter().map(|x| f64::from(u8::from(x > 0.0))).collect()
     } else {
@@ -202,7 +206,7 @@ fn expected_in(dtype: DType, exact: &[f64], over_truths: impl FnOnce() -> Vec<f6
 }
 
 /// `values` stored in `dtype` and read back.
-fn rounded(values: &[f64], dtype: DType) -> Vec<f64> {
+pub(super) fn rounded(values: &[f64], dtype: DType) -> Vec<f64> {
     Tensor::from_f64s(dtype, &[values.len()], values).expect("a flat buffer").to_f64_vec()
 }
 

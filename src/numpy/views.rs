@@ -17,8 +17,8 @@ use crate::tensor::{Layout, Tensor};
 /// element strides, offset), every address of which lies in `data`.
 #[derive(Clone, Debug)]
 pub struct StridedRef<'a, T> {
-    data: &'a [T],
-    layout: Layout,
+    pub(super) data: &'a [T],
+    pub(super) layout: Layout,
 }
 
 impl<'a, T> StridedRef<'a, T> {
@@ -43,8 +43,8 @@ impl<'a, T> StridedRef<'a, T> {
 /// address (no stride 0 along an axis of several elements, no interleaved axes).
 #[derive(Debug)]
 pub struct StridedMut<'a, T> {
-    data: &'a mut [T],
-    layout: Layout,
+    pub(super) data: &'a mut [T],
+    pub(super) layout: Layout,
 }
 
 impl<'a, T> StridedMut<'a, T> {
