@@ -11,7 +11,8 @@ use pyo3::types::{IntoPyDict, PyTuple};
 use smallvec::SmallVec;
 
 use crate::arrays::{holds_objects, self_overlap, Memory, NotInPlace};
-use crate::dtypes::{supported, Dt, ForCompute};
+use crate::converting::Converting;
+use crate::dtypes::{of_descr, supported, Dt, ForCompute};
 use crate::operands::split_operands;
 use crate::types::{self, Types};
 use crate::{cache, errors, np, path, threads};
@@ -83,8 +84,14 @@ pub fn einsum<'py>(
     }
     let read: SmallVec<[Result<Memory, NotInPlace>; 4]> = arrays.iter().map(Memory::of).collect();
     let types = types::resolve(py, &arrays, &read, dtype, out.as_ref())?;
-    let mems = in_compute_type(&mut arrays, read, types.compute)?;
-    let job = Run { plan, work: planned.work, inputs: &mems };
+    // Operands or a result of another type than the computation's: converted piece by piece.
+    let other = |r: &Result<Memory, NotInPlace>| matches!(r, Ok(m) if m.dt != types.compute);
+    let converts = types.cast_to.is_some() || read.iter().any(other);
+    let mems = readable(&mut arrays, read, types.compute, converts)?;
+    let converting =
+        Converting { spec: &spec, path: path.as_ref(), work: planned.work, inputs: &mems };
+    let job =
+        Run { plan, work: planned.work, inputs: &mems, converting: converts.then_some(converting) };
     match out {
         None => job.fresh_result(py, &types).map_err(|e| e.into_py(fail)),
         Some(out) => job.write_out(py, &types, &out).map_err(|e| e.into_py(fail)),
@@ -137,17 +144,19 @@ fn single_view<'py>(
     Ok(Some(if view.ndim() == 0 { np::scalar(view)? } else { view.into_any() }))
 }
 
-/// The operands as the kernel reads them in `dt`: each read in place when it is of `dt` and
-/// readable, else a converted copy (which replaces it in `arrays`, keeping it alive).
-fn in_compute_type<'py>(
+/// The operands as the kernel reads them: each read in place when it is readable and of `dt`
+/// (or of any storage type, when the einsum `converts` piece by piece), else a copy in `dt`
+/// (a foreign byte order, misaligned data), which replaces it in `arrays`, keeping it alive.
+fn readable<'py>(
     arrays: &mut Arrays<'py>,
     read: SmallVec<[Result<Memory, NotInPlace>; 4]>,
     dt: Dt,
+    converts: bool,
 ) -> PyResult<SmallVec<[Memory; 4]>> {
     let mut mems = SmallVec::with_capacity(arrays.len());
     for (a, r) in arrays.iter_mut().zip(read) {
         let m = match r {
-            Ok(m) if m.dt == dt => m,
+            Ok(m) if m.dt == dt || converts => m,
             _ => {
                 *a = np::readable_copy(a, dt)?;
                 Memory::of(a)
@@ -159,11 +168,13 @@ fn in_compute_type<'py>(
     Ok(mems)
 }
 
-/// A planned einsum on operands read in the compute type.
+/// A planned einsum on operands read in the compute type, or each in its own type when it
+/// converts piece by piece.
 struct Run<'a> {
     plan: &'a EinsumPlan,
     work: u128,
     inputs: &'a [Memory],
+    converting: Option<Converting<'a>>,
 }
 
 impl Run<'_> {
@@ -173,8 +184,11 @@ impl Run<'_> {
         py: Python<'py>,
         types: &Types<'py>,
     ) -> Result<Bound<'py, PyAny>, Failed> {
-        let mut result = self.apart(py, types.compute)?;
-        if let Some(to) = &types.cast_to {
+        // numpy's result type, written directly when the einsum converts and einrow stores it.
+        let stored =
+            types.cast_to.as_ref().and_then(|d| of_descr(d).filter(|_| self.converting.is_some()));
+        let mut result = self.apart(py, stored.unwrap_or(types.compute), types.compute)?;
+        if let (Some(to), None) = (&types.cast_to, stored) {
             let cast = result.call_method1("astype", (to,))?;
             result = cast.cast_into::<PyUntypedArray>().map_err(PyErr::from)?;
         }
@@ -190,11 +204,11 @@ impl Run<'_> {
     ) -> Result<Bound<'py, PyAny>, Failed> {
         match Memory::of(out) {
             Ok(target)
-                if target.dt == types.compute
-                    && types.cast_to.is_none()
+                if (self.converting.is_some()
+                    || (target.dt == types.compute && types.cast_to.is_none()))
                     && !self.inputs.iter().any(|m| m.overlaps(&target)) =>
             {
-                run(py, self.plan, self.work, self.inputs, &target)?;
+                self.run_into(py, &target, types.compute)?;
             }
             // Computed in another type than `out`'s own (a narrower integer type computed in
             // int64, float16 in float32, a complex or object type in a real one), a layout
@@ -202,7 +216,7 @@ impl Run<'_> {
             // copied in. `out` is of numpy's computed type, so the cast is the one numpy's
             // result would take.
             _ => {
-                let result = self.apart(py, types.compute)?;
+                let result = self.apart(py, types.compute, types.compute)?;
                 let unsafe_cast = [("casting", "unsafe")].into_py_dict(py)?;
                 np::COPYTO.get(py)?.call((out, &result), Some(&unsafe_cast))?;
             }
@@ -210,12 +224,26 @@ impl Run<'_> {
         Ok(out.clone().into_any())
     }
 
-    /// The result computed into a fresh array of the compute type `dt`.
-    fn apart<'py>(&self, py: Python<'py>, dt: Dt) -> Result<Bound<'py, PyUntypedArray>, Failed> {
+    /// The result computed in `compute` into a fresh array of `dt` (the compute type unless
+    /// the einsum converts).
+    fn apart<'py>(
+        &self,
+        py: Python<'py>,
+        dt: Dt,
+        compute: Dt,
+    ) -> Result<Bound<'py, PyUntypedArray>, Failed> {
         let result = np::empty(py, dt, self.plan.output_shape())?;
         let target = Memory::of(&result).map_err(|_| PyTypeError::new_err("unreadable result"))?;
-        run(py, self.plan, self.work, self.inputs, &target)?;
+        self.run_into(py, &target, compute)?;
         Ok(result)
+    }
+
+    /// Computes in `compute` into `target` (of the compute type unless the einsum converts).
+    fn run_into(&self, py: Python<'_>, target: &Memory, compute: Dt) -> Result<(), EinsumError> {
+        match &self.converting {
+            Some(c) => c.run(py, target, compute),
+            None => run(py, self.plan, self.work, self.inputs, target),
+        }
     }
 }
 

@@ -333,7 +333,8 @@ impl PyGraph {
         let id = Self::id_of(slf, t)?;
         let mut this = slf.borrow_mut();
         let Some(step) = this.g.producer(id).map_err(|e| this.infer_err(py, &e))? else {
-            let msg = format!("`{}` is a leaf: no step computed it", errors::tensor_name(&this.g, id));
+            let msg =
+                format!("`{}` is a leaf: no step computed it", errors::tensor_name(&this.g, id));
             return Err(errors::value_error(py, einrow::ErrorCode::Value, msg));
         };
         let s = &this.g.steps()[step.index()];

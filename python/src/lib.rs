@@ -7,6 +7,7 @@ mod arrays;
 mod cache;
 mod compiled_graph;
 mod convert;
+mod converting;
 mod declare;
 mod dtypes;
 mod einsum;

@@ -76,7 +76,10 @@ fn producer_or_err(
     t: TensorId,
 ) -> PyResult<StepId> {
     producer(steps, t).and_then(|i| ids.nth(i)).ok_or_else(|| {
-        let msg = format!("`{}` is a leaf: no step computed it", errors::tensor_name(&graph.borrow().g, t));
+        let msg = format!(
+            "`{}` is a leaf: no step computed it",
+            errors::tensor_name(&graph.borrow().g, t)
+        );
         errors::value_error(py, einrow::ErrorCode::Value, msg)
     })
 }

@@ -94,6 +94,15 @@ macro_rules! any_strided {
         }
 
         $(
+            impl Stored for $t {
+                fn wrap_ref(r: StridedRef<'_, $t>) -> AnyStridedRef<'_> {
+                    AnyStridedRef::$v(r)
+                }
+                fn wrap_mut(r: StridedMut<'_, $t>) -> AnyStridedMut<'_> {
+                    AnyStridedMut::$v(r)
+                }
+            }
+
             impl<'a> From<StridedRef<'a, $t>> for AnyStridedRef<'a> {
                 fn from(r: StridedRef<'a, $t>) -> Self {
                     AnyStridedRef::$v(r)
@@ -120,6 +129,15 @@ any_strided! {
     bool => Bool,
     f16 => F16,
     bf16 => BF16,
+}
+
+/// einrow's storage types, each the element type of one variant of [`AnyStridedRef`] and
+/// [`AnyStridedMut`] (for code generic over the element type).
+pub trait Stored: Element {
+    /// The view as an [`AnyStridedRef`].
+    fn wrap_ref(r: StridedRef<'_, Self>) -> AnyStridedRef<'_>;
+    /// The view as an [`AnyStridedMut`].
+    fn wrap_mut(r: StridedMut<'_, Self>) -> AnyStridedMut<'_>;
 }
 
 /// The compute types: an operand already of the type is read where it is.

@@ -33,7 +33,7 @@ mod tests;
 mod timing;
 mod views;
 
-pub use any_strided::{AnyStridedMut, AnyStridedRef};
+pub use any_strided::{AnyStridedMut, AnyStridedRef, Stored};
 pub use converting::{einsum_converting, CONVERT_BLOCK};
 pub use einsum::{einsum, einsum_shape, einsum_with};
 pub use error::EinsumError;

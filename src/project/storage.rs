@@ -29,7 +29,7 @@ mod sealed {
 
 /// An element type a compiled plan runs in: any of einrow's storage types (sealed): f32, f64,
 /// i64, bool, f16, bf16, i8, u8, i16, i32.
-pub trait Storage: Element + sealed::Sealed {
+pub trait Storage: Element + crate::numpy::Stored + sealed::Sealed {
     /// The least value (−∞ for floats, `false` for bool): a maximum over nothing.
     #[doc(hidden)]
     const LOWEST: Self;
