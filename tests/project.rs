@@ -129,3 +129,27 @@ fn graph_runs_end_to_end_and_failed_steps_leave_it_unchanged() {
     assert_eq!(values[m.index()].as_deref(), Some(&[-2.0, -2.0][..]));
     assert_eq!(values[t.index()].as_deref(), Some(&[-2.0, 0.0, 0.0, -2.0][..]));
 }
+
+/// A numpy step is planned like any other: one loop per label, numpy's size-1 broadcasting
+/// at index 0, repeated labels as diagonals; compiled graphs run it.
+#[test]
+fn numpy_steps_are_planned_and_compiled() {
+    let mut g = Graph::new();
+    let a = g.declare("a", Some("2,3"), false).expect("declares");
+    let b = g.declare("b", Some("1!,3"), false).expect("declares");
+    let c = g.add_step(OpKind::Numpy, &[a, b], Some("ij,kj->ij")).expect("adds");
+    let d = g.declare("d", Some("3,3"), false).expect("declares");
+    let e = g.add_step(OpKind::Numpy, &[d], Some("ii->i")).expect("adds");
+    g.solve().expect("solves");
+    let step = g.producer(c).expect("ours").expect("a result");
+    let plan = derive_plan(&mut g, step, Compute::default_for(OpKind::Numpy, 2), 0).expect("plans");
+    assert_eq!(plan.result_dims, [2, 3]);
+    let program = einrow::project::CompiledGraph::compile_defaults(&mut g).expect("compiles");
+    let (mut av, mut bv) = (vec![1.0f64, 2.0, 3.0, 4.0, 5.0, 6.0], vec![10.0f64, 20.0, 30.0]);
+    let (mut cv, mut dv) = (vec![0.0f64; 6], (0..9).map(f64::from).collect::<Vec<_>>());
+    let mut ev = vec![0.0f64; 3];
+    program.run(&mut [&mut av, &mut bv, &mut cv, &mut dv, &mut ev]).expect("runs");
+    assert_eq!(cv, [10.0, 40.0, 90.0, 40.0, 100.0, 180.0]);
+    assert_eq!(ev, [0.0, 4.0, 8.0]);
+    let _ = e;
+}

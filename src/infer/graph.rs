@@ -194,6 +194,8 @@ pub struct Graph {
     names: Vec<Name>,
     /// The dims of the labels of all spec steps, each step's in one run.
     labels: Vec<Dim>,
+    /// The subscripts of the numpy steps, by step index (ascending: steps are added in order).
+    numpy_texts: Vec<(u32, Arc<str>)>,
     /// Parsed specs by text: a program repeats a few specs many times.
     specs: SpecCache,
     /// Parsed declared shapes by text, for the same reason.
@@ -240,6 +242,7 @@ impl Graph {
             next_name: None,
             names: Vec::new(),
             labels: Vec::new(),
+            numpy_texts: Vec::new(),
             specs: SpecCache::default(),
             shape_texts: HashMap::default(),
             direct: true,
@@ -333,6 +336,14 @@ impl Graph {
     /// The closing choices no operation forced ([`Graph::warnings`] reports them).
     pub(crate) fn guesses(&self) -> &[super::guesses::Guess] {
         &self.solver.guesses
+    }
+
+    /// The numpy subscripts of a numpy step (`None` for other steps). Errors (`name`): an
+    /// id of another graph, or past this graph's steps.
+    pub fn numpy_subscripts(&self, s: StepId) -> Result<Option<&str>, InferError> {
+        let i = self.check_step(s)? as u32;
+        let found = self.numpy_texts.binary_search_by_key(&i, |(k, _)| *k).ok();
+        Ok(found.map(|k| &*self.numpy_texts[k].1))
     }
 
     /// The entry of a tensor of this graph (an id the graph made itself).

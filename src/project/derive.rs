@@ -64,6 +64,10 @@ pub fn derive_plan(
             let labels = LabelSizes(&labels);
             spec_parts(&spec.parsed, SpecSizes { out, args, labels }, &mut plan.parts)?
         }
+        None if op == OpKind::Numpy => {
+            let text = g.numpy_subscripts(step)?.unwrap_or_default();
+            plan.parts.push(super::numpy_part::numpy_part(text, out, args)?)
+        }
         None => plan.parts.push(positional_part(op, out, args, slice_index)?),
     };
     assemble(&mut plan, (op, compute), out, args);

@@ -14,6 +14,7 @@ mod error;
 mod instance;
 #[cfg(feature = "ndarray")]
 mod ndarray;
+mod numpy_part;
 mod plan;
 mod positional;
 mod run;

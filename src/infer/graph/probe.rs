@@ -30,6 +30,7 @@ impl Graph {
             next_name: None,
             names: self.names.clone(),
             labels: self.labels.clone(),
+            numpy_texts: self.numpy_texts.clone(),
             specs: self.specs.clone(),
             shape_texts: self.shape_texts.clone(),
             direct: self.direct,

@@ -161,6 +161,9 @@ impl Graph {
             }
         };
         self.steps.push(Step { op, out, args: SmallVec::from_slice(args), spec: parsed, labels });
+        if let (OpKind::Numpy, Some(text)) = (op, spec) {
+            self.numpy_texts.push((step.index() as u32, Arc::from(text)));
+        }
         self.solver.run()?;
         self.check_stored(step)?;
         Ok(out)
