@@ -151,6 +151,32 @@ impl IndexPlan {
 impl Executable {
     /// Lowers a plan onto kernel nests over contiguous buffers.
     pub fn compile(plan: &IndexPlan) -> Result<Executable, ProjectError> {
+        Executable::lower(plan, false)
+    }
+
+    /// Lowers a plan that adds into its result instead of overwriting it: nothing is filled
+    /// first, and every point accumulates (`+=` over what the buffer holds). What gradient
+    /// plans of a tensor read by several steps run with: each adds its share.
+    ///
+    /// ```
+    /// use einrow::project::{plan_einsum, Concrete, Executable};
+    /// let plan = plan_einsum("i;i=>i", &[&Concrete::output(&[2]), &Concrete::output(&[2])])?;
+    /// let adds = Executable::compile_accumulating(&plan)?;
+    /// let mut acc = [10.0f64, 20.0];
+    /// adds.run(&[&[1.0, 2.0], &[3.0, 4.0]], &mut acc)?;
+    /// assert_eq!(acc, [13.0, 28.0]);
+    /// # Ok::<(), einrow::project::ProjectError>(())
+    /// ```
+    pub fn compile_accumulating(plan: &IndexPlan) -> Result<Executable, ProjectError> {
+        if plan.accum != Accum::Add {
+            let accum = super::plan::accum_text(plan.accum);
+            let message = format!("a plan accumulates into its result with `+=`, not `{accum}`");
+            return Err(KernelError::Unsupported { message }.into());
+        }
+        Executable::lower(plan, true)
+    }
+
+    fn lower(plan: &IndexPlan, accumulate: bool) -> Result<Executable, ProjectError> {
         let result = usize_dims(&plan.result_dims)?;
         let out_layout = Layout::contiguous(&result).map_err(KernelError::from)?;
         let layouts: Vec<Layout> = plan
@@ -160,8 +186,8 @@ impl Executable {
             .collect::<Result<_, ProjectError>>()?;
         let fill = plan.accum.neutral().unwrap_or(0.0);
         // Recomputed, not read from `plan.bijective`: a plan's fields are public.
-        let fill_first = !plan.writes_each_once();
-        let init = if fill_first { Init::No } else { Init::Touched };
+        let fill_first = !accumulate && !plan.writes_each_once();
+        let init = if fill_first || accumulate { Init::No } else { Init::Touched };
         let mut parts = Vec::with_capacity(plan.parts.len());
         for part in &plan.parts {
             check_reads(part, layouts.len())?;

@@ -35,6 +35,10 @@ pub enum ProjectError {
         /// Its stride, in elements.
         stride: isize,
     },
+    /// A gradient plan asked of a step that has none (a maximum, a product accumulation…), or
+    /// of an operand it does not have.
+    #[error("no gradient plan: {0}")]
+    NoGradient(String),
     /// The kernel refused the nest.
     #[error(transparent)]
     Kernel(#[from] KernelError),
@@ -49,6 +53,7 @@ impl Coded for ProjectError {
             ProjectError::Data(_) => ErrorCode::Elems,
             ProjectError::DType(_) => ErrorCode::Type,
             ProjectError::OutputOverlap { .. } => ErrorCode::Value,
+            ProjectError::NoGradient(_) => ErrorCode::Unsupported,
             ProjectError::Kernel(e) => e.code(),
         }
     }

@@ -11,6 +11,7 @@ mod concrete;
 mod derive;
 mod eager;
 mod error;
+mod gradient;
 mod instance;
 #[cfg(feature = "ndarray")]
 mod ndarray;
@@ -30,6 +31,7 @@ pub use concrete::{Concrete, ConcreteRow};
 pub use derive::{derive_plan, Compute};
 pub use eager::{operand_name, plan_einsum, EinsumPlanner};
 pub use error::ProjectError;
+pub use gradient::{GradInput, GradientPlan};
 pub use instance::{instance_plan, instance_plans};
 pub use plan::{Index, IndexPlan, Loop, PartOperand, PlanPart};
 pub use run::{run_graph, run_plan};

@@ -212,7 +212,7 @@ impl Index {
     }
 }
 
-fn accum_text(a: Accum) -> &'static str {
+pub(super) fn accum_text(a: Accum) -> &'static str {
     match a {
         Accum::Store => "=",
         Accum::Add => "+=",
@@ -222,7 +222,7 @@ fn accum_text(a: Accum) -> &'static str {
     }
 }
 
-fn combine_text(c: Combine) -> &'static str {
+pub(super) fn combine_text(c: Combine) -> &'static str {
     match c {
         Combine::First => ",",
         Combine::Mul => " * ",

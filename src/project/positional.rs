@@ -109,6 +109,13 @@ pub fn positional_part(
             vec![a_idx, x_idx]
         }
         OpKind::BatchSlice => {
+            let first =
+                args.first().ok_or_else(missing)?.row(RowKind::Batch).all().first().copied();
+            if first.is_none_or(|n| slice_index >= n) {
+                let axis =
+                    first.map_or("no batch axis".to_string(), |n| format!("a batch axis of {n}"));
+                return Err(ProjectError::TooLarge(format!("batch index {slice_index} of {axis}")));
+            }
             let mut batch = RowIndices::new();
             batch.push(Index::Fixed(slice_index));
             batch.extend(iters(&cb));
