@@ -121,6 +121,8 @@ pub struct Executable {
     /// Whether the whole result is set to `fill` before the nests run (a plan that does not
     /// write every element exactly once).
     fill_first: bool,
+    /// Whether the plan adds into what its result holds ([`Executable::compile_accumulating`]).
+    accumulate: bool,
     opts: RunOptions,
     scratch: Mutex<Scratch>,
 }
@@ -135,6 +137,7 @@ impl Clone for Executable {
             parts: self.parts.clone(),
             fill: self.fill,
             fill_first: self.fill_first,
+            accumulate: self.accumulate,
             opts: self.opts,
             scratch: Mutex::new(Scratch::default()),
         }
@@ -223,6 +226,7 @@ impl Executable {
             parts,
             fill,
             fill_first,
+            accumulate,
             opts: RunOptions::default(),
             scratch: Mutex::new(Scratch::default()),
         })
@@ -405,6 +409,11 @@ impl Executable {
     /// element (±∞ for a maximum or minimum).
     pub(super) fn fill_value(&self) -> f64 {
         self.fill
+    }
+
+    /// Whether the executable adds into what its result holds.
+    pub fn accumulates(&self) -> bool {
+        self.accumulate
     }
 
     /// The number of elements of each operand and of the result.

@@ -4,6 +4,7 @@
 //! buffers, contiguous or strided ([`View`], [`ViewMut`]), in any storage type ([`Storage`]).
 
 mod any_view;
+mod arena;
 mod compiled;
 mod compiled_graph;
 mod components;
@@ -22,9 +23,12 @@ mod run;
 mod sizes;
 mod spec;
 mod storage;
+mod training;
+mod training_run;
 mod view;
 
 pub use any_view::{AnyView, AnyViewMut};
+pub use arena::{plan_arena, Arena, Life};
 pub use compiled::Executable;
 pub use compiled_graph::CompiledGraph;
 pub use concrete::{Concrete, ConcreteRow};
@@ -36,4 +40,6 @@ pub use instance::{instance_plan, instance_plans};
 pub use plan::{Index, IndexPlan, Loop, PartOperand, PlanPart};
 pub use run::{run_graph, run_plan};
 pub use storage::Storage;
+pub use training::Training;
+pub use training_run::{Hooks, Workspace};
 pub use view::{View, ViewMut};

@@ -11,7 +11,7 @@ use crate::kernel::{Accum, Combine};
 use crate::spec::ast::Name;
 
 /// One loop of the product space.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Loop {
     /// A readable name: the spec label, `rho[k]` for a row variable's k-th axis, or
     /// `batch0`, `output1`… for positional axes.
@@ -29,7 +29,7 @@ impl Loop {
 }
 
 /// How one tensor axis is indexed.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Index {
     /// Follows a loop.
     Iter(usize),
@@ -47,7 +47,7 @@ pub enum Index {
 }
 
 /// One operand a [`PlanPart`] reads, with the index of each of its axes.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct PartOperand {
     /// Which operand (counting from 0, in the order the operation takes them).
     pub operand: usize,
@@ -72,7 +72,7 @@ pub struct PartOperand {
 /// assert_eq!(second.operand(0), None);
 /// # Ok::<(), einrow::project::ProjectError>(())
 /// ```
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct PlanPart {
     /// The product space.
     pub loops: Vec<Loop>,
@@ -105,7 +105,7 @@ impl PlanPart {
 }
 
 /// The indexing plan of one operation.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct IndexPlan {
     /// The operation.
     pub op: OpKind,

@@ -232,6 +232,16 @@ fn convert_run_into<'s, 'a: 's, S: Storage, C: Compute>(
         }
     }
     out_buf.clear();
+    if exe.accumulates() {
+        // The result adds into what the output holds: read it in the compute type.
+        match output {
+            Target::Slice(out) => out_buf.extend(out.iter().map(|&x| C::of(x))),
+            Target::View(view) => {
+                let data = &*view.data;
+                view.layout.for_each_address(|a| out_buf.push(C::of(data[a])));
+            }
+        }
+    }
     out_buf.resize(out_len, C::ZERO);
     let ins: smallvec::SmallVec<[&[C]; 4]> = in_bufs.iter().map(|b| b.as_slice()).collect();
     exe.run_direct(&ins, out_buf, opts)?;
