@@ -1,6 +1,7 @@
 //! [`CompiledGraph`]: every step of a solved graph compiled once ([`Executable`]), then run
 //! forward as often as wanted on a caller's buffers, one per tensor.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use smallvec::SmallVec;
@@ -8,6 +9,7 @@ use smallvec::SmallVec;
 use super::compiled::Executable;
 use super::derive::{derive_plan, Compute};
 use super::error::ProjectError;
+use super::plan::IndexPlan;
 use super::sizes::Sizes;
 use super::storage::Storage;
 use crate::ids::{GraphId, StepId, TensorId};
@@ -67,11 +69,20 @@ impl CompiledGraph {
             dims.push(Sizes::of(g, g.tensor_at(i))?.memory().to_vec());
         }
         let mut steps = Vec::with_capacity(g.steps().len());
+        // A model repeats a few blocks: identical plans share one executable.
+        let mut compiled: HashMap<IndexPlan, Arc<Executable>> = HashMap::new();
         for i in 0..g.steps().len() {
             let step = g.step_at(i);
             let plan = derive_plan(g, step, compute(step), 0)?;
             let s = &g.steps()[i];
-            let exe = Arc::new(plan.compile()?);
+            let exe = match compiled.get(&plan) {
+                Some(exe) => exe.clone(),
+                None => {
+                    let exe = Arc::new(plan.compile()?);
+                    compiled.insert(plan, exe.clone());
+                    exe
+                }
+            };
             steps.push(CompiledStep { out: s.out, args: s.args.clone(), exe });
         }
         Ok(CompiledGraph { graph: g.id(), steps, dims })
