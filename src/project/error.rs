@@ -39,6 +39,9 @@ pub enum ProjectError {
     /// of an operand it does not have.
     #[error("no gradient plan: {0}")]
     NoGradient(String),
+    /// numpy subscripts that do not fit the operands (as [`einsum`](crate::einsum) says).
+    #[error(transparent)]
+    Numpy(#[from] crate::numpy::EinsumError),
     /// The kernel refused the nest.
     #[error(transparent)]
     Kernel(#[from] KernelError),
@@ -54,6 +57,7 @@ impl Coded for ProjectError {
             ProjectError::DType(_) => ErrorCode::Type,
             ProjectError::OutputOverlap { .. } => ErrorCode::Value,
             ProjectError::NoGradient(_) => ErrorCode::Unsupported,
+            ProjectError::Numpy(e) => e.code(),
             ProjectError::Kernel(e) => e.code(),
         }
     }

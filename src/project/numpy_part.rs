@@ -2,9 +2,11 @@
 //! read at index 0 where its label is longer (numpy's broadcasting), a repeated label a
 //! diagonal.
 
+use super::derive::{assemble, Compute};
 use super::error::ProjectError;
-use super::plan::{Index, Loop, PartOperand, PlanPart};
+use super::plan::{Index, IndexPlan, Loop, PartOperand, PlanPart};
 use super::sizes::Sizes;
+use crate::infer::OpKind;
 use crate::numpy::{analyze, Label};
 use crate::spec::ast::{Name, RowKind};
 use crate::spec::parse_numpy;
@@ -73,4 +75,42 @@ fn usizes(dims: &[u64]) -> Result<Vec<usize>, ProjectError> {
     dims.iter()
         .map(|&d| usize::try_from(d).map_err(|_| ProjectError::TooLarge(format!("size {d}"))))
         .collect()
+}
+
+/// The plan of numpy's einsum `subscripts` on operands of `shapes` (numpy's broadcasting of
+/// size-1 axes, diagonals, ellipses, the implicit output): one part, one loop per label, a
+/// sum of products (one operand: a sum). Errors: those of [`einsum`](crate::einsum), mapped
+/// to projection errors.
+///
+/// ```
+/// use einrow::project::plan_numpy;
+/// let plan = plan_numpy("ij,jk->ik", &[&[2, 3], &[3, 4]])?;
+/// assert_eq!(plan.result_dims, [2, 4]);
+/// let mut out = [0.0f64; 8];
+/// plan.compile()?.run(&[&[1.0; 6], &[1.0; 12]], &mut out)?;
+/// assert_eq!(out, [3.0; 8]);
+/// # Ok::<(), einrow::project::ProjectError>(())
+/// ```
+pub fn plan_numpy(subscripts: &str, shapes: &[&[usize]]) -> Result<IndexPlan, ProjectError> {
+    let parsed = parse_numpy(subscripts).map_err(|e| ProjectError::Numpy(e.into()))?;
+    let an = analyze(&parsed, shapes).map_err(ProjectError::Numpy)?;
+    let sizes = |dims: &[usize]| {
+        Sizes::from_rows(|kind, out| {
+            if kind == RowKind::Output {
+                out.extend(dims.iter().map(|&d| d as u64));
+            }
+            0
+        })
+    };
+    let out = sizes(&an.output_shape());
+    let args: Vec<Sizes> = shapes.iter().map(|s| sizes(s)).collect();
+    let mut plan = IndexPlan::empty(OpKind::Numpy);
+    plan.parts.push(numpy_part(subscripts, &out, &args)?);
+    assemble(
+        &mut plan,
+        (OpKind::Numpy, Compute::default_for(OpKind::Numpy, args.len())),
+        &out,
+        &args,
+    );
+    Ok(plan)
 }
