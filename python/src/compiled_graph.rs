@@ -45,7 +45,7 @@ pub struct PyCompiledGraph {
 
 /// Each step's computation: its operation's default, or what `compute` maps its result to
 /// (an `(accum, combine)` pair, or an `accum` name).
-fn computes(
+pub(crate) fn computes(
     graph: &Bound<'_, PyGraph>,
     steps: &[Step],
     tensor_count: usize,

@@ -437,6 +437,20 @@ impl PyGraph {
         compiled_graph::compile_graph(slf, compute)
     }
 
+    /// Compiles the training step of `loss` with respect to `params` (leaves): forward, then
+    /// backward into the parameters' gradients, intermediates placed by liveness. `compute`
+    /// as for `compile`. Raises `UnsupportedError` when a step on the way from a parameter
+    /// to the loss has no gradient (a maximum, a product accumulation).
+    #[pyo3(signature = (loss, params, *, compute = None))]
+    fn training(
+        slf: &Bound<'_, Self>,
+        loss: &Bound<'_, PyAny>,
+        params: &Bound<'_, PyAny>,
+        compute: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<crate::training::PyTraining> {
+        crate::training::compile_training(slf, loss, params, compute)
+    }
+
     fn __repr__(&self) -> String {
         format!("<einrow.Graph: {} tensors, {} steps>", self.g.tensor_count(), self.g.steps().len())
     }

@@ -22,7 +22,9 @@ mod program;
 mod run;
 mod scheme;
 mod threads;
+mod training;
 mod types;
+mod vjp;
 
 use pyo3::prelude::*;
 
@@ -30,6 +32,7 @@ use pyo3::prelude::*;
 fn _einrow(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
     m.add_function(wrap_pyfunction!(einsum::einsum, m)?)?;
+    m.add_function(wrap_pyfunction!(vjp::einsum_vjp, m)?)?;
     m.add_function(wrap_pyfunction!(path::einsum_path, m)?)?;
     m.add_function(wrap_pyfunction!(program::infer, m)?)?;
     m.add_function(wrap_pyfunction!(program::parse, m)?)?;
@@ -42,6 +45,7 @@ fn _einrow(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<scheme::PyScheme>()?;
     m.add_class::<scheme::PyInstance>()?;
     m.add_class::<compiled_graph::PyCompiledGraph>()?;
+    m.add_class::<training::PyTraining>()?;
     m.add_class::<plan::PyPlan>()?;
     m.add_class::<plan::PyExecutable>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

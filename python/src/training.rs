@@ -1,0 +1,207 @@
+//! `einrow.Training` (`Graph.training(loss, params)`): the crate's compiled training step
+//! (forward, then backward into the parameters' gradients, intermediates placed by liveness)
+//! run on numpy arrays, with Python hooks between the steps; and `einrow.einsum_vjp`.
+
+use einrow::ids::{StepId, TensorId};
+use einrow::project::{Compute, Hooks, ProjectError, Storage, Training, Workspace};
+use numpy::{
+    Element, PyArray1, PyArrayDescrMethods, PyArrayDyn, PyArrayMethods, PyUntypedArray,
+    PyUntypedArrayMethods,
+};
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyMapping, PyTuple};
+
+use crate::compiled_graph::computes;
+use crate::graph::PyGraph;
+use crate::{errors, np};
+
+/// The forward and backward passes of a solved graph, compiled once: `run` computes the
+/// loss and its gradient with respect to each parameter.
+#[pyclass(module = "einrow", name = "Training", frozen)]
+pub struct PyTraining {
+    graph: Py<PyGraph>,
+    train: Training,
+}
+
+/// `Graph.training`: compiles the training step of `loss` with respect to `params`.
+pub fn compile_training(
+    graph: &Bound<'_, PyGraph>,
+    loss: &Bound<'_, PyAny>,
+    params: &Bound<'_, PyAny>,
+    compute: Option<&Bound<'_, PyAny>>,
+) -> PyResult<PyTraining> {
+    let py = graph.py();
+    let loss = PyGraph::id_of(graph, loss)?;
+    let params: Vec<TensorId> =
+        params.try_iter()?.map(|p| PyGraph::id_of(graph, &p?)).collect::<PyResult<_>>()?;
+    let (steps, n) = {
+        let this = graph.borrow();
+        (this.g.steps().to_vec(), this.g.tensor_count())
+    };
+    let computes: Vec<Compute> = computes(graph, &steps, n, compute)?;
+    let mut this = graph.borrow_mut();
+    let train = Training::compile(&mut this.g, loss, &params, &|s| computes[s.index()])
+        .map_err(|e| errors::project_error(py, Some(&this.g), &e))?;
+    drop(this);
+    Ok(PyTraining { graph: graph.clone().unbind(), train })
+}
+
+#[pymethods]
+impl PyTraining {
+    /// The parameters, in the order `run` returns their gradients.
+    #[getter]
+    fn params<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        self.tensors(py, self.train.params())
+    }
+
+    /// The leaves: `run` needs an array for each.
+    #[getter]
+    fn leaves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        self.tensors(py, self.train.leaves())
+    }
+
+    /// The elements of the arena of intermediate values and gradients (placed by liveness).
+    #[getter]
+    fn arena_len(&self) -> usize {
+        self.train.arena_len()
+    }
+
+    /// The elements one buffer per intermediate value and gradient would take.
+    #[getter]
+    fn unplanned_len(&self) -> usize {
+        self.train.unplanned_len()
+    }
+
+    /// Runs forward and backward on `values` (`{Tensor: array}`, one per leaf; float32 or
+    /// float64, all of one type): returns `(loss, grads)`, the loss's value and one gradient
+    /// array per parameter. `forward(t, result)` is called after the step computing `t` ran
+    /// (change `result` in place: an activation); `backward(t, result, grad)` before its
+    /// gradient plans run (change `grad` in place: the activation's derivative). The arrays
+    /// given to the hooks have the tensor's shape (memory order, as `Graph.shape`).
+    #[pyo3(signature = (values, *, forward = None, backward = None))]
+    fn run<'py>(
+        &self,
+        py: Python<'py>,
+        values: &Bound<'py, PyMapping>,
+        forward: Option<Bound<'py, PyAny>>,
+        backward: Option<Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let graph = self.graph.bind(py);
+        let mut arrays: Vec<Bound<'py, PyUntypedArray>> = Vec::new();
+        for &t in self.train.leaves() {
+            let tensor = Bound::new(py, PyGraph::tensor(graph, t))?;
+            let a = values.get_item(tensor).map_err(|_| {
+                let name = errors::tensor_name(&graph.borrow().g, t);
+                PyTypeError::new_err(format!("`values` has no array for the leaf `{name}`"))
+            })?;
+            arrays.push(np::as_array(&a)?);
+        }
+        let hooks =
+            PyHooks { graph: graph.clone(), steps: step_results(graph), forward, backward, error: None };
+        let wide = arrays.iter().any(|a| a.dtype().itemsize() == 8) || arrays.is_empty();
+        match wide {
+            true => self.run_in::<f64>(py, &arrays, hooks),
+            false => self.run_in::<f32>(py, &arrays, hooks),
+        }
+    }
+}
+
+impl PyTraining {
+    fn tensors<'py>(&self, py: Python<'py>, ids: &[TensorId]) -> PyResult<Bound<'py, PyList>> {
+        let graph = self.graph.bind(py);
+        PyList::new(py, ids.iter().map(|&t| PyGraph::tensor(graph, t)))
+    }
+
+    fn run_in<'py, T: Storage + Element>(
+        &self,
+        py: Python<'py>,
+        arrays: &[Bound<'py, PyUntypedArray>],
+        mut hooks: PyHooks<'py>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let fail = |e: ProjectError| errors::project_error(py, None, &e);
+        let dtype = numpy::dtype::<T>(py);
+        let mut typed = Vec::with_capacity(arrays.len());
+        for a in arrays {
+            let c = np::REQUIRE.get(py)?.call1((a, &dtype, "CA"))?;
+            typed.push(c.cast_into::<PyArrayDyn<T>>()?);
+        }
+        let reads: Vec<_> = typed.iter().map(|a| a.readonly()).collect();
+        let leaves: Vec<&[T]> = reads.iter().map(|r| r.as_slice()).collect::<Result<_, _>>().map_err(|e| PyTypeError::new_err(e.to_string()))?;
+        let mut grads: Vec<Vec<T>> = self.train.params().iter().map(|&p| vec![T::default(); len_of(arrays, self.train.leaves(), p)]).collect();
+        let mut outs: Vec<&mut [T]> = grads.iter_mut().map(|g| g.as_mut_slice()).collect();
+        let mut ws: Workspace<T> = self.train.workspace().map_err(fail)?;
+        self.train.run(&mut ws, &leaves, &mut outs, &mut hooks).map_err(|e| hooks.error.take().unwrap_or_else(|| fail(e)))?;
+        let loss = ws.value(&self.train, self.train.loss()).map_err(fail)?;
+        let loss = PyArray1::from_slice(py, loss);
+        let shapes: Vec<Vec<usize>> = self.train.params().iter().map(|&p| shape_of(arrays, self.train.leaves(), p)).collect();
+        let mut out = Vec::with_capacity(grads.len());
+        for (g, shape) in grads.into_iter().zip(shapes) {
+            out.push(PyArray1::from_vec(py, g).reshape(shape)?.into_any());
+        }
+        PyTuple::new(py, [loss.into_any(), PyList::new(py, out)?.into_any()])
+    }
+}
+
+/// The shape of the leaf `t`'s array.
+fn shape_of(arrays: &[Bound<'_, PyUntypedArray>], leaves: &[TensorId], t: TensorId) -> Vec<usize> {
+    leaves.iter().position(|&l| l == t).map_or_else(Vec::new, |k| arrays[k].shape().to_vec())
+}
+
+fn len_of(arrays: &[Bound<'_, PyUntypedArray>], leaves: &[TensorId], t: TensorId) -> usize {
+    shape_of(arrays, leaves, t).iter().product()
+}
+
+/// Each step's result tensor and its shape (memory order), by step index.
+fn step_results(graph: &Bound<'_, PyGraph>) -> Vec<(TensorId, Vec<usize>)> {
+    let this = graph.borrow();
+    let shape = |t: TensorId| {
+        let sizes = this.g.sizes(t).map(|s| s.memory_order()).unwrap_or_default();
+        sizes.iter().map(|&d| d as usize).collect()
+    };
+    this.g.steps().iter().map(|s| (s.out, shape(s.out))).collect()
+}
+
+/// Python's hooks, given the result tensor and numpy copies of the buffers.
+struct PyHooks<'py> {
+    graph: Bound<'py, PyGraph>,
+    steps: Vec<(TensorId, Vec<usize>)>,
+    forward: Option<Bound<'py, PyAny>>,
+    backward: Option<Bound<'py, PyAny>>,
+    /// A Python error raised by a hook, kept to be raised again as it was.
+    error: Option<PyErr>,
+}
+
+impl<'py> PyHooks<'py> {
+    fn call<T: Element + Copy>(&mut self, f: &Bound<'py, PyAny>, step: StepId, read: &[T], write: &mut [T], both: bool) -> Result<(), ProjectError> {
+        let py = f.py();
+        let (t, shape) = &self.steps[step.index()];
+        let tensor = PyGraph::tensor(&self.graph, *t);
+        let run = || -> PyResult<()> {
+            let a = PyArray1::from_slice(py, read).reshape(shape.clone())?;
+            let b = PyArray1::from_slice(py, write).reshape(shape.clone())?;
+            match both {
+                true => f.call1((tensor, &a, &b))?,
+                false => f.call1((tensor, &b))?,
+            };
+            write.copy_from_slice(b.readonly().as_slice().map_err(|e| PyTypeError::new_err(e.to_string()))?);
+            Ok(())
+        };
+        run().map_err(|e| {
+            self.error = Some(e);
+            ProjectError::Data("a hook raised".into())
+        })
+    }
+}
+
+impl<'py, T: Storage + Element> Hooks<T> for PyHooks<'py> {
+    fn forward(&mut self, step: StepId, result: &mut [T]) -> Result<(), ProjectError> {
+        let Some(f) = self.forward.clone() else { return Ok(()) };
+        self.call(&f, step, &[], result, false)
+    }
+
+    fn backward(&mut self, step: StepId, result: &[T], grad: &mut [T]) -> Result<(), ProjectError> {
+        let Some(f) = self.backward.clone() else { return Ok(()) };
+        self.call(&f, step, result, grad, true)
+    }
+}

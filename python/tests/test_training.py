@@ -1,0 +1,99 @@
+"""Gradients: `einsum_vjp` against finite differences of numpy's einsum on the public suite's
+cases, and a graph's compiled training step against finite differences of its loss."""
+
+import numpy as np
+import pytest
+
+import einrow
+from conftest import conformance_cases
+
+
+def numeric_vjp(spec, operands, cotangent, k):
+    """The gradient of sum(cotangent * einsum) with respect to operand k, by central
+    differences (exact: einsum is linear in each operand)."""
+    grad = np.zeros_like(operands[k])
+    for idx in np.ndindex(operands[k].shape):
+        up = [o.copy() for o in operands]
+        down = [o.copy() for o in operands]
+        up[k][idx] += 0.5
+        down[k][idx] -= 0.5
+        grad[idx] = np.sum(cotangent * (np.einsum(spec, *up) - np.einsum(spec, *down)))
+    return grad
+
+
+def test_einsum_vjp_matches_numpys_finite_differences_on_the_suite():
+    rng = np.random.default_rng(0)
+    checked = 0
+    for case in conformance_cases():
+        if "error" in case["expect"] or sum(int(np.prod(s)) for s in case["shapes"]) > 200:
+            continue
+        ops = [rng.integers(-3, 4, size=s).astype(np.float64) for s in case["shapes"]]
+        result = np.einsum(case["spec"], *ops)
+        ct = rng.integers(-3, 4, size=np.shape(result)).astype(np.float64)
+        grads = einrow.einsum_vjp(case["spec"], *ops, cotangent=ct)
+        assert len(grads) == len(ops)
+        for k, g in enumerate(grads):
+            assert g.shape == ops[k].shape and g.dtype == np.float64
+            np.testing.assert_allclose(g, numeric_vjp(case["spec"], ops, ct, k), atol=1e-9, err_msg=case["id"])
+        checked += 1
+    assert checked >= 150
+
+
+def test_einsum_vjp_keeps_types_and_refuses_what_has_no_gradient():
+    a = np.ones((2, 3), np.float32)
+    g = einrow.einsum_vjp("ij->j", a, cotangent=np.array([1.0, 2.0, 3.0], np.float32))
+    assert g[0].dtype == np.float32 and (g[0] == [[1, 2, 3], [1, 2, 3]]).all()
+    with pytest.raises(TypeError):
+        einrow.einsum_vjp("i->", np.arange(3), cotangent=np.array(1.0))
+    with pytest.raises(einrow.ShapeError):
+        einrow.einsum_vjp("ij->i", a, cotangent=np.ones(3, np.float32))
+
+
+def mlp(batch=4):
+    g = einrow.Graph()
+    x = g.input("x", batch=(batch,), output=(3,))
+    w = g.parameter("w", input=(3,), output=(2,))
+    b = g.parameter("b", output=(2,))
+    h = g.compose(w, x)
+    y = g.pointwise(h, b)
+    loss = g.einsum("...|o; ...|o => ", y, y)
+    return g, x, w, b, y, loss
+
+
+def test_a_graphs_training_step_matches_finite_differences():
+    g, x, w, b, y, loss = mlp()
+    g.solve()
+    train = g.training(loss, [w, b])
+    rng = np.random.default_rng(1)
+    values = {x: rng.normal(size=(4, 3)), w: rng.normal(size=(2, 3)), b: rng.normal(size=(2,))}
+    value, grads = train.run(values)
+    xs, ws, bs = values[x], values[w], values[b]
+    ys = xs @ ws.T + bs
+    np.testing.assert_allclose(value, [np.sum(ys * ys)])
+    np.testing.assert_allclose(grads[0], 2 * ys.T @ xs)
+    np.testing.assert_allclose(grads[1], 2 * ys.sum(axis=0))
+    assert train.arena_len <= train.unplanned_len
+
+
+def test_hooks_apply_an_activation_and_its_derivative():
+    g, x, w, b, y, loss = mlp()
+    g.solve()
+    train = g.training(loss, [w, b])
+    rng = np.random.default_rng(2)
+    values = {x: rng.normal(size=(4, 3)), w: rng.normal(size=(2, 3)), b: rng.normal(size=(2,))}
+
+    def forward(t, result):
+        if t == y:
+            np.maximum(result, 0, out=result)
+
+    def backward(t, result, grad):
+        if t == y:
+            grad *= result > 0
+
+    value, grads = train.run(values, forward=forward, backward=backward)
+    xs, ws, bs = values[x], values[w], values[b]
+    ys = np.maximum(xs @ ws.T + bs, 0)
+    np.testing.assert_allclose(value, [np.sum(ys * ys)])
+    np.testing.assert_allclose(grads[0], (2 * ys * (ys > 0)).T @ xs)
+    with pytest.raises(ZeroDivisionError):
+        train.run(values, forward=lambda t, r: 1 / 0)
