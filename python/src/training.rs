@@ -97,8 +97,13 @@ impl PyTraining {
             })?;
             arrays.push(np::as_array(&a)?);
         }
-        let hooks =
-            PyHooks { graph: graph.clone(), steps: step_results(graph), forward, backward, error: None };
+        let hooks = PyHooks {
+            graph: graph.clone(),
+            steps: step_results(graph),
+            forward,
+            backward,
+            error: None,
+        };
         let wide = arrays.iter().any(|a| a.dtype().itemsize() == 8) || arrays.is_empty();
         match wide {
             true => self.run_in::<f64>(py, &arrays, hooks),
@@ -127,14 +132,26 @@ impl PyTraining {
             typed.push(c.cast_into::<PyArrayDyn<T>>()?);
         }
         let reads: Vec<_> = typed.iter().map(|a| a.readonly()).collect();
-        let leaves: Vec<&[T]> = reads.iter().map(|r| r.as_slice()).collect::<Result<_, _>>().map_err(|e| PyTypeError::new_err(e.to_string()))?;
-        let mut grads: Vec<Vec<T>> = self.train.params().iter().map(|&p| vec![T::default(); len_of(arrays, self.train.leaves(), p)]).collect();
+        let leaves: Vec<&[T]> = reads
+            .iter()
+            .map(|r| r.as_slice())
+            .collect::<Result<_, _>>()
+            .map_err(|e| PyTypeError::new_err(e.to_string()))?;
+        let mut grads: Vec<Vec<T>> = self
+            .train
+            .params()
+            .iter()
+            .map(|&p| vec![T::default(); len_of(arrays, self.train.leaves(), p)])
+            .collect();
         let mut outs: Vec<&mut [T]> = grads.iter_mut().map(|g| g.as_mut_slice()).collect();
         let mut ws: Workspace<T> = self.train.workspace().map_err(fail)?;
-        self.train.run(&mut ws, &leaves, &mut outs, &mut hooks).map_err(|e| hooks.error.take().unwrap_or_else(|| fail(e)))?;
+        self.train
+            .run(&mut ws, &leaves, &mut outs, &mut hooks)
+            .map_err(|e| hooks.error.take().unwrap_or_else(|| fail(e)))?;
         let loss = ws.value(&self.train, self.train.loss()).map_err(fail)?;
         let loss = PyArray1::from_slice(py, loss);
-        let shapes: Vec<Vec<usize>> = self.train.params().iter().map(|&p| shape_of(arrays, self.train.leaves(), p)).collect();
+        let shapes: Vec<Vec<usize>> =
+            self.train.params().iter().map(|&p| shape_of(arrays, self.train.leaves(), p)).collect();
         let mut out = Vec::with_capacity(grads.len());
         for (g, shape) in grads.into_iter().zip(shapes) {
             out.push(PyArray1::from_vec(py, g).reshape(shape)?.into_any());
@@ -173,18 +190,28 @@ struct PyHooks<'py> {
 }
 
 impl<'py> PyHooks<'py> {
-    fn call<T: Element + Copy>(&mut self, f: &Bound<'py, PyAny>, step: StepId, read: &[T], write: &mut [T], both: bool) -> Result<(), ProjectError> {
+    fn call<T: Element + Copy>(
+        &mut self,
+        f: &Bound<'py, PyAny>,
+        step: StepId,
+        read: &[T],
+        write: &mut [T],
+        both: bool,
+    ) -> Result<(), ProjectError> {
         let py = f.py();
         let (t, shape) = &self.steps[step.index()];
         let tensor = PyGraph::tensor(&self.graph, *t);
         let run = || -> PyResult<()> {
-            let a = PyArray1::from_slice(py, read).reshape(shape.clone())?;
             let b = PyArray1::from_slice(py, write).reshape(shape.clone())?;
             match both {
-                true => f.call1((tensor, &a, &b))?,
+                true => {
+                    f.call1((tensor, PyArray1::from_slice(py, read).reshape(shape.clone())?, &b))?
+                }
                 false => f.call1((tensor, &b))?,
             };
-            write.copy_from_slice(b.readonly().as_slice().map_err(|e| PyTypeError::new_err(e.to_string()))?);
+            write.copy_from_slice(
+                b.readonly().as_slice().map_err(|e| PyTypeError::new_err(e.to_string()))?,
+            );
             Ok(())
         };
         run().map_err(|e| {

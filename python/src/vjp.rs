@@ -27,12 +27,14 @@ pub fn einsum_vjp<'py>(
     cotangent: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyList>> {
     let (spec, objs) = split_operands(operands)?;
-    let arrays: Vec<Bound<'py, PyUntypedArray>> = objs.iter().map(np::as_array).collect::<PyResult<_>>()?;
+    let arrays: Vec<Bound<'py, PyUntypedArray>> =
+        objs.iter().map(np::as_array).collect::<PyResult<_>>()?;
     let tensors: Vec<Tensor> = arrays.iter().map(to_tensor).collect::<PyResult<_>>()?;
     let ct = to_tensor(&np::as_array(cotangent)?)?;
     let refs: Vec<&Tensor> = tensors.iter().collect();
     let grads = vjp(&spec, &refs, &ct).map_err(|e| errors::project_error(py, None, &e))?;
-    let out: Vec<Bound<'py, PyAny>> = grads.iter().map(|g| to_array(py, g)).collect::<PyResult<_>>()?;
+    let out: Vec<Bound<'py, PyAny>> =
+        grads.iter().map(|g| to_array(py, g)).collect::<PyResult<_>>()?;
     PyList::new(py, out)
 }
 
@@ -56,7 +58,8 @@ impl ForType for Copy<'_, '_> {
         let c = np::readable_copy(self.a, self.dt)?;
         let shape = c.shape().to_vec();
         // SAFETY: `c` is a C-contiguous aligned array of `T` (numpy made it so), held here.
-        let m = crate::arrays::Memory::of(&c).map_err(|_| PyTypeError::new_err("unreadable copy"))?;
+        let m =
+            crate::arrays::Memory::of(&c).map_err(|_| PyTypeError::new_err("unreadable copy"))?;
         let data = unsafe { m.slice::<T>() }.to_vec();
         Tensor::from_vec(&shape, data).map_err(|e| PyTypeError::new_err(e.to_string()))
     }
@@ -78,5 +81,8 @@ fn to_array<'py>(py: Python<'py>, t: &Tensor) -> PyResult<Bound<'py, PyAny>> {
         let a: Bound<'py, PyArrayDyn<f32>> = PyArray1::from_vec(py, wide).reshape(shape)?;
         return a.call_method1("astype", (Dt::F16.name(),));
     }
-    Err(PyTypeError::new_err(format!("einsum_vjp's gradients are float arrays, not {}", t.dtype().name())))
+    Err(PyTypeError::new_err(format!(
+        "einsum_vjp's gradients are float arrays, not {}",
+        t.dtype().name()
+    )))
 }
