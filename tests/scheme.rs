@@ -5,7 +5,9 @@
 
 use einrow::code::{Coded, ErrorCode};
 use einrow::ids::{StepId, TensorId};
-use einrow::infer::{Graph, Handle, InferError, OpKind, Scheme, ShapeBuilder, Warning};
+use einrow::infer::{
+    Graph, Handle, InferError, Leaf, OpKind, Scheme, ShapeBuilder, SymDim, Warning,
+};
 use einrow::project::{derive_plan, instance_plan, instance_plans, Compute};
 use einrow::spec::ast::RowKind;
 
@@ -158,6 +160,18 @@ fn sizes_the_solution_rules_out_are_bounds_errors() {
     let y = g.einsum("o<+k|c; k => o|c", &[x, k]).expect("adds");
     let scheme = g.solve_scheme(&[batch]).expect("solves");
     assert_eq!(scheme.shape_string(y).expect("a tensor"), "batch-2|2");
+    // The same as values: an affine function of the variable, evaluated for a binding.
+    let sym = scheme.sym_shape(y).expect("a tensor");
+    assert!(
+        matches!(&sym.batch[..], [SymDim::Affine { var: 0, scale: 1, offset: -2, .. }]),
+        "{sym:?}"
+    );
+    assert_eq!(sym.eval(&[&[10]]).expect("sizes").batch, [8]);
+    assert_eq!(sym.eval(&[&[1]]), None, "an empty convolution");
+    assert_eq!(sym.to_string(), "batch-2|2");
+    let leaves = scheme.leaves();
+    assert_eq!(leaves.len(), 2);
+    assert!(matches!(&leaves[0], (t, Leaf::Input, s) if *t == x && s.to_string() == "..batch..|2"));
     let inst = scheme.instantiate(&[&[10]]).expect("instantiates");
     assert_eq!(inst.sizes(y).expect("known").batch, [8]);
     assert_eq!(scheme.instantiate(&[&[2]]).expect_err("empty output").code(), ErrorCode::Bounds);
@@ -206,4 +220,33 @@ fn scheme_warnings_show_symbolic_axes() {
     // Its input row is open too: nothing sizes it, and it closed to no axes.
     assert!(matches!(w[1], Warning::ClosedRow { row: RowKind::Input, .. }), "{:?}", w[1]);
     let _ = OpKind::Pointwise;
+}
+
+/// A batch read at a fixed index above the scheme's old marker sizes (65521) solves, and an
+/// error of a scheme shows no size the user did not write.
+#[test]
+fn large_fixed_indices_solve_and_marker_sizes_stay_hidden() {
+    let mut g = Graph::new();
+    let batch = g.row_var("batch");
+    let x = g.input("x", &ShapeBuilder::new().batch_var(batch).output([4])).expect("declares");
+    let y = g.permute("70000|i => |i", x).expect("adds");
+    let scheme = g.solve_scheme(&[batch]).expect("solves");
+    assert!(scheme.is_rank_fixed(0));
+    assert_eq!(scheme.min_size(0), 70_001);
+    let inst = scheme.instantiate(&[&[70_001]]).expect("instantiates");
+    assert_eq!(inst.sizes(y).expect("known").output, [4]);
+    assert_eq!(
+        scheme.instantiate(&[&[70_000]]).expect_err("index 70000 of 70000").code(),
+        ErrorCode::Bounds
+    );
+
+    let mut g = Graph::new();
+    let batch = g.row_var("batch");
+    let x = g.input("x", &ShapeBuilder::new().batch_var(batch).output([4])).expect("declares");
+    let z = g.input("z", &ShapeBuilder::new().batch([3]).output([4])).expect("declares");
+    g.pointwise(&[x, z]).expect("adds");
+    let e = g.solve_scheme(&[batch]).expect_err("the batch is 3, not symbolic");
+    let shown = format!("{e} {}", einrow::infer::explain::render_error(Some(&g), &e, true));
+    let long = shown.split(|c: char| !c.is_ascii_digit()).find(|w| w.len() >= 5);
+    assert_eq!(long, None, "a size the user did not write in: {shown}");
 }

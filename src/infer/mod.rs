@@ -49,5 +49,5 @@ pub use graph::{
     StepLabels, StepSpec, TensorEntry, TensorSizes, MAX_GRAPH_AXES,
 };
 pub use op::OpKind;
-pub use scheme::{Instance, Scheme};
+pub use scheme::{Instance, Scheme, SymDim, SymShape};
 pub use warnings::Warning;

@@ -4,7 +4,8 @@
 //! # How a scheme is solved
 //!
 //! The graph is solved as it is, with each symbolic row variable bound to one axis of a size
-//! no program uses, carrying a basis of its own (a marker: the solver keeps a basis through
+//! above every size, index and stride the program writes (a prime: no fixed index reads past
+//! it, and no message shows it), carrying a basis of its own (a marker: the solver keeps a basis through
 //! every equation, broadcast and arithmetic, so each solved axis says whether it came from the
 //! variable). Every solved axis is then a size, the variable's axes, or, for an axis computed
 //! from one of them (a convolution or strided axis over the batch), an affine function of the
@@ -24,10 +25,13 @@
 mod build;
 mod form;
 mod instance;
+mod markers;
+mod symbolic;
 
 use std::sync::Arc;
 
 pub use instance::Instance;
+pub use symbolic::{SymDim, SymShape};
 
 use form::{Item, TensorForm};
 
@@ -61,6 +65,8 @@ struct SchemeData {
     label_items: Vec<Item>,
     steps: Vec<Step>,
     names: Vec<Name>,
+    /// What each tensor is: an input, a parameter, or a step's result (`None`).
+    leaves: Vec<Option<super::graph::Leaf>>,
     /// How many times each variable is spliced into tensors' rows (to size instances).
     uses: Vec<usize>,
     /// The number of plain sizes in tensors' rows.

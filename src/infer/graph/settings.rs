@@ -225,6 +225,14 @@ pub(crate) enum SetDimAt {
 
 impl Graph {
     /// Every `set_dim` that holds in the graph, in order. Read only to explain an error.
+    /// The sizes `set_dim` gave, in order.
+    pub(crate) fn set_dim_sizes(&self) -> impl Iterator<Item = u64> + '_ {
+        self.events.iter().filter_map(|e| match e {
+            Event::SetDim(_, n) => Some(*n),
+            _ => None,
+        })
+    }
+
     pub(crate) fn set_dim_records(&self) -> Vec<SetDimRecord> {
         // Handles not captured from a step are made one per `RowVar`/`RowOf` event, in order.
         let mut free = self.events.iter().filter_map(|e| match e {

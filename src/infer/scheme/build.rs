@@ -6,6 +6,7 @@ use std::sync::Arc;
 use smallvec::SmallVec;
 
 use super::form::{Item, TensorForm};
+use super::markers::{largest_literal, MarkerSizes};
 use super::{Scheme, SchemeData, Var};
 use crate::code::ErrorCode;
 use crate::ids::{StepId, TensorId};
@@ -14,12 +15,6 @@ use crate::infer::graph::{Graph, Handle, HandleKind};
 use crate::infer::warnings::Warning;
 use crate::shape::{Basis, Solved};
 use crate::spec::ast::{AxisKind, RowKind};
-
-/// The marker sizes of the three one-axis probes (distinct, and larger than any fixed index
-/// or kernel a program plausibly reads along a batch axis).
-const P: [u64; 3] = [65521, 65519, 65497];
-/// The marker sizes of the two-axis probe.
-const Q: [u64; 2] = [65437, 65423];
 
 /// A probe: the graph solved with each variable bound to marker axes.
 struct Probe {
@@ -38,6 +33,8 @@ impl Probe {
 struct Markers {
     one: Basis,
     two: [Basis; 2],
+    /// The scheme's marker sizes (the same for every variable).
+    sizes: MarkerSizes,
 }
 
 impl Graph {
@@ -46,7 +43,7 @@ impl Graph {
     /// The graph itself is left as it is. Errors (coded): a handle of another graph or not a
     /// row (`label`), a variable solved already (`unsupported`: build the scheme before
     /// solving), a graph that does not solve with the variables open (its error, with the
-    /// variables' marker axes written `..name..=65521`), a solution that depends on a
+    /// variables' marker axes written `..name..`), a solution that depends on a
     /// variable's size in a way a scheme cannot express (`unsupported`).
     ///
     /// ```
@@ -67,21 +64,31 @@ impl Graph {
     /// ```
     pub fn solve_scheme(&self, vars: &[Handle]) -> Result<Scheme, InferError> {
         let names = self.check_scheme_vars(vars)?;
+        let largest = largest_literal(self);
+        let sizes = MarkerSizes::above(largest).ok_or_else(|| {
+            unsupported(format!(
+                "the program writes sizes up to {largest}: a scheme's symbolic variables need \
+                 room above them (solve the graph with the sizes given instead)"
+            ))
+        })?;
         let mut base = self.fork();
         let markers: Vec<Markers> = names
             .iter()
             .map(|n| Markers {
                 one: base.intern_basis(&format!("..{n}..")),
                 two: [0, 1].map(|i| base.intern_basis(&format!("..{n}..[{i}]"))),
+                sizes,
             })
             .collect();
         let one = |size: u64| -> Vec<Vec<Solved>> {
             markers.iter().map(|m| vec![Solved { size, basis: m.one }]).collect()
         };
-        let a = probe(&base, vars, &one(P[0])).map_err(|e| context(e, &names, ""))?;
+        let names_ref = &names;
+        let fail = |why: &'static str| move |e| context(e, names_ref, why, &sizes);
+        let a = probe(&base, vars, &one(sizes.p[0])).map_err(fail(""))?;
         let depends = "the solution depends on the variables' sizes";
-        let c = probe(&base, vars, &one(P[1])).map_err(|e| context(e, &names, depends))?;
-        let d = probe(&base, vars, &one(P[2])).map_err(|e| context(e, &names, depends))?;
+        let c = probe(&base, vars, &one(sizes.p[1])).map_err(fail(depends))?;
+        let d = probe(&base, vars, &one(sizes.p[2])).map_err(fail(depends))?;
         let probes = [&a, &c, &d];
         let mut data = SchemeData {
             graph: self.id(),
@@ -96,6 +103,9 @@ impl Graph {
             label_items: Vec::new(),
             steps: a.g.steps().to_vec(),
             names: (0..self.tensor_count()).map(|i| a.g.name_or_id(self.tensor_at(i))).collect(),
+            leaves: (0..self.tensor_count())
+                .map(|i| self.tensor_entry(self.tensor_at(i)).kind())
+                .collect(),
             uses: vec![0; vars.len()],
             sizes: 0,
             warnings: Vec::new(),
@@ -162,20 +172,31 @@ fn probe(base: &Graph, vars: &[Handle], axes: &[Vec<Solved>]) -> Result<Probe, I
     Ok(Probe { g })
 }
 
-/// A probe's error, said to come from solving with the variables symbolic.
-fn context(e: InferError, names: &[crate::spec::ast::Name], why: &str) -> InferError {
+/// A probe's error, said to come from solving with the variables symbolic, the marker sizes
+/// taken out of it (a lone marker size is written as the first variable's name).
+fn context(
+    e: InferError,
+    names: &[crate::spec::ast::Name],
+    why: &str,
+    sizes: &MarkerSizes,
+) -> InferError {
     let vars: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
     let head = match why {
         "" => format!("with {} symbolic", vars.join(", ")),
         why => format!("with {} symbolic, {why}", vars.join(", ")),
     };
+    let first = names.first().map_or("", |n| n.as_str());
+    let hide = |m: &str| sizes.hide(m, first);
     match e {
         InferError::Shape(mut s) => {
-            s.message = format!("{head}: {}", s.message);
+            s.message = format!("{head}: {}", hide(&s.message));
+            for link in &mut s.chain {
+                *link = hide(link);
+            }
             InferError::Shape(s)
         }
         InferError::Usage { code, message } => {
-            InferError::Usage { code, message: format!("{head}: {message}") }
+            InferError::Usage { code, message: format!("{head}: {}", hide(&message)) }
         }
         other => other,
     }
@@ -195,18 +216,19 @@ fn classify(axes: [Solved; 3], markers: &[Markers]) -> Option<Item> {
     if c.basis != a.basis || d.basis != a.basis {
         return None;
     }
+    let p = markers[k].sizes.p;
     let k = u32::try_from(k).ok()?;
-    if [a.size, c.size, d.size] == P {
+    if [a.size, c.size, d.size] == p {
         return Some(Item::Var(k));
     }
     // `scale·P + offset` through the three probes.
-    let (da, dp) = (i128::from(a.size) - i128::from(c.size), i128::from(P[0]) - i128::from(P[1]));
+    let (da, dp) = (i128::from(a.size) - i128::from(c.size), i128::from(p[0]) - i128::from(p[1]));
     if da <= 0 || da % dp != 0 {
         return None;
     }
     let scale = da / dp;
-    let offset = i128::from(a.size) - scale * i128::from(P[0]);
-    if scale * i128::from(P[2]) + offset != i128::from(d.size) {
+    let offset = i128::from(a.size) - scale * i128::from(p[0]);
+    if scale * i128::from(p[2]) + offset != i128::from(d.size) {
         return None;
     }
     Some(Item::Affine {
@@ -299,13 +321,14 @@ fn read_labels(
 /// the two.
 fn keeps_rank(base: &mut Graph, data: &SchemeData, markers: &[Markers], k: usize) -> bool {
     let vars: Vec<Handle> = data.vars.iter().map(|v| v.handle).collect();
-    let two = |m: &Markers| [0, 1].map(|x| Solved { size: Q[x], basis: m.two[x] });
+    let two = |m: &Markers| [0, 1].map(|x| Solved { size: m.sizes.q[x], basis: m.two[x] });
+    let p0 = |m: &Markers| m.sizes.p[0];
     let axes: Vec<Vec<Solved>> = markers
         .iter()
         .enumerate()
         .map(|(j, m)| match j == k {
             true => two(m).to_vec(),
-            false => vec![Solved { size: P[0], basis: m.one }],
+            false => vec![Solved { size: p0(m), basis: m.one }],
         })
         .collect();
     let Ok(b) = probe(base, &vars, &axes) else { return false };
@@ -321,10 +344,11 @@ fn keeps_rank(base: &mut Graph, data: &SchemeData, markers: &[Markers], k: usize
                     Item::Size(n) => want.push(Ok(n)),
                     Item::Var(j) if j as usize == k => want.extend(two(&markers[k]).map(Err)),
                     Item::Var(j) => {
-                        want.push(Err(Solved { size: P[0], basis: markers[j as usize].one }))
+                        let m = &markers[j as usize];
+                        want.push(Err(Solved { size: p0(m), basis: m.one }))
                     }
                     Item::Affine { var, .. } if var as usize == k => return false,
-                    Item::Affine { var, .. } => match item.one(P[0]) {
+                    Item::Affine { var, .. } => match item.one(p0(&markers[var as usize])) {
                         Some(size) => {
                             want.push(Err(Solved { size, basis: markers[var as usize].one }))
                         }
