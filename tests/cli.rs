@@ -277,6 +277,51 @@ fn declaration_errors_show_their_line_and_carets() {
     assert!(err.contains("  | 2,x\n  |   ^\n  = at tensors[1]\n"), "{err}");
 }
 
+/// A declaration whose line also holds `= WORD "` (a second statement written on the same
+/// line, a quote after `=`) was located as a statement: the carets went under the text after
+/// the quote, past the end of the line when it was not closed. A declaration is read as one
+/// first, so its shape error points into its shape, comments and quotes aside.
+#[test]
+fn declaration_errors_keep_their_carets_whatever_the_line_holds() {
+    let cases = [
+        (
+            "tensor x: 2,3 = einsum \"ab\n",
+            "`3 = einsum \"ab` is not a size",
+            "  | tensor x: 2,3 = einsum \"ab\n  |             ^^^^^^^^^^^^^^\n",
+            [12, 26],
+        ),
+        (
+            "tensor y: 4 = numpy \"ij,jk\"  x   # c \"d\n",
+            "`4 = numpy \"ij` is not a size",
+            "  | tensor y: 4 = numpy \"ij,jk\"  x   # c \"d\n  |           ^^^^^^^^^^^^^\n",
+            [10, 23],
+        ),
+        (
+            "  param w: 2; y = permute \"i=>i\" a # \"\n",
+            "a basis is a name",
+            "  |   param w: 2; y = permute \"i=>i\" a # \"\n  |            ^^^^^^^^^^^^^^^^^^^^^^^\n",
+            [11, 34],
+        ),
+        (
+            "tensor a\"b = c \"d: 2,q\n",
+            "`q` is not a size",
+            "  | tensor a\"b = c \"d: 2,q\n  |                      ^\n",
+            [21, 22],
+        ),
+    ];
+    for (program, message, carets, span) in cases {
+        let program = format!("tensor ok: 2\n{program}");
+        let err = assert_error(&run_with(&["infer", "-"], &program), "syntax");
+        assert!(err.contains(message), "{program}{err}");
+        assert!(err.contains(&format!("  --> -:2\n{carets}")), "{program}{err}");
+        let json = run_with(&["infer", "--json", "-"], &program);
+        let doc: serde_json::Value = serde_json::from_slice(&json.stdout).expect("JSON");
+        let primary = &doc["diagnostics"][0]["primary"];
+        assert_eq!(primary["line"], 2, "{program}{doc}");
+        assert_eq!(primary["span"], serde_json::json!(span), "{program}{doc}");
+    }
+}
+
 #[test]
 fn json_operands_report_their_own_error() {
     let err = assert_error(
