@@ -217,6 +217,11 @@ fn code_kind(c: u32) -> Option<RowKind> {
 }
 
 impl Origins {
+    /// The number of origins recorded.
+    pub fn count(&self) -> usize {
+        self.records.len()
+    }
+
     /// Records an origin.
     pub fn push(&mut self, o: Origin) -> OriginId {
         let (tag, operand, kind) = match o.part {
