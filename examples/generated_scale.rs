@@ -10,8 +10,9 @@
 //! cargo run --release --example generated_scale -- 100 300 1000
 //! ```
 //!
-//! Arguments: sizes (default 100, 300, 1000; at most 1000, the generator's limit), and
-//! `--programs K` for the programs drawn per size (default 20).
+//! Arguments: sizes (default 100, 300, 1000; at most 1000, the generator's limit),
+//! `--programs K` for the programs drawn per size (default 20), and `--write DIR` to also
+//! write each program as text (`DIR/SIZE-SEED.ein`), for timing `einrow infer` on them.
 
 use std::time::Instant;
 
@@ -20,13 +21,14 @@ use einrow::fuzzing::gen::{GenConfig, Recipe, StepRecipe, MAX_STEPS};
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let (mut sizes, mut programs) = (Vec::new(), 20usize);
+    let (mut sizes, mut programs, mut write) = (Vec::new(), 20usize, None);
     while let Some(a) = args.next() {
         match (a.as_str(), a.parse::<usize>()) {
             ("--programs", _) => programs = args.next().and_then(|p| p.parse().ok()).unwrap_or(20),
+            ("--write", _) => write = args.next().map(std::path::PathBuf::from),
             (_, Ok(n)) => sizes.push(n.clamp(1, MAX_STEPS)),
             _ => {
-                eprintln!("usage: generated_scale [--programs K] [SIZE ...]");
+                eprintln!("usage: generated_scale [--programs K] [--write DIR] [SIZE ...]");
                 std::process::exit(2);
             }
         }
@@ -51,7 +53,12 @@ fn main() {
         for seed in 0..programs as u64 {
             let g = recipe(n, seed).build(&cfg);
             let count = g.program.decls.len() + g.program.stmts.len();
-            let bytes = program_text(&g.program).len();
+            let text = program_text(&g.program);
+            let bytes = text.len();
+            if let Some(dir) = &write {
+                let path = dir.join(format!("{n}-{seed}.ein"));
+                std::fs::write(&path, &text).expect("the program is written");
+            }
             let start = Instant::now();
             let built = g.program.build();
             let seconds = start.elapsed().as_secs_f64();
