@@ -97,6 +97,12 @@
 //!   bounded in depth, and a fuel counter bounds the total work (each queued constraint brings
 //!   an allowance, and each run may take at least one, so a step whose constraints all held at
 //!   once still leaves the solve after it room to close).
+//! - Careful closing (the replay after a failed default solve, and every replay of the search
+//!   over open row lengths) spends one budget of work, a constant times the solver's size:
+//!   each copy of the solver for a trial costs its size and each constraint a trial processes
+//!   costs one, failed trials and the trials nested in them included, so disjoint parts of a
+//!   program add their work rather than multiply it. [`Graph::work`] counts all of it, the
+//!   same on every run; the fuzz campaigns hold programs to a budget linear in their text.
 //! - A row cap travels along each link once: a cap its variable has already (or that its
 //!   joined cap covers) is not passed on, so a cycle of links cannot circulate it (frozen as
 //!   the regression test `a_cap_known_already_is_not_passed_around_a_cycle`).
@@ -138,6 +144,7 @@
 //!
 //! [`ErrorCode`]: crate::ErrorCode
 //! [`Graph::solve`]: crate::infer::Graph::solve
+//! [`Graph::work`]: crate::infer::Graph::work
 //! [`Graph::name`]: crate::infer::Graph::name
 //! [`Graph::step_labels`]: crate::infer::Graph::step_labels
 //! [`Graph::set_direct_evaluation`]: crate::infer::Graph::set_direct_evaluation

@@ -223,6 +223,56 @@ fn named_operands_may_be_json_documents() {
     assert!(err.contains("cannot set the cell at position 2"), "{err}");
 }
 
+/// `--named` errors spoke of the einsum letters it runs on (`label 'b' has size 4 ...`,
+/// `output subscript `a` is repeated`). Every error speaks of the dimension names the user
+/// wrote, with the operands counted as given (from 0) and carets into SPEC or the types.
+#[test]
+fn named_errors_speak_of_dimension_names() {
+    let m = "tensor(x[2],y[3]):[[1,2,3],[4,5,6]]";
+    let err = assert_error(&run(&["run", "x", "--named", m, "tensor(y[4]):[1,1,1,1]"]), "mismatch");
+    assert_eq!(
+        err,
+        "error[mismatch]: dimension `y` has size 4 in operand 1 but 3 in operand 0\n  \
+         | tensor(y[4])\n  |        ^ size 4 in operand 1\n  1. size 3 in operand 0\n     \
+         | tensor(x[2],y[3])\n     |             ^\n  = help: a dimension's sizes must be equal \
+         in every operand, or 1 (which broadcasts)\n"
+    );
+    // The operand that fixed the size, past size-1 operands; a third operand.
+    let three = ["tensor(z[1]):[1]", "tensor(z[2]):[1,2]", "tensor(z[3]):[1,2,3]"];
+    let err = assert_error(&run(&["run", "", "--named", three[0], three[1], three[2]]), "mismatch");
+    assert!(err.contains("dimension `z` has size 3 in operand 2 but 2 in operand 1"), "{err}");
+
+    let err = assert_error(&run(&["run", "x, y,x", "--named", m]), "label");
+    assert!(err.contains("output dimension `x` is named twice (output positions 0 and 2)\n  | x, y,x\n  |      ^\n  | ^ first named here\n"), "{err}");
+    let err = assert_error(&run(&["run", "x,q", "--named", m]), "label");
+    assert!(err.contains("output dimension `q` is in no operand\n  | x,q\n  |   ^\n"), "{err}");
+    assert!(err.contains("= help: the operands' dimensions are x, y"), "{err}");
+    for (spec, bad, caret) in
+        [("x,,y", "''", "  | x,,y\n  |   ^\n"), ("x y", "'x y'", "  | x y\n  | ^^^\n")]
+    {
+        let err = assert_error(&run(&["run", spec, "--named", m]), "syntax");
+        assert!(err.contains(&format!("output names: {bad} is not a dimension name")), "{err}");
+        assert!(err.contains(caret), "{err}");
+    }
+    let err = assert_error(&run(&["run", "x", "--named", m, "tensor(x{}):{a:1}"]), "unsupported");
+    assert!(err.contains("operand 1: tensor(x{}) has mapped dimensions"), "{err}");
+    let many: Vec<String> = (0..53).map(|i| format!("tensor(d{i}[1]):[1]")).collect();
+    let mut args = vec!["run", "", "--named"];
+    args.extend(many.iter().map(String::as_str));
+    let err = assert_error(&run(&args), "unsupported");
+    assert!(err.contains("the operands have 53 distinct dimension names; at most 52"), "{err}");
+
+    // No message names an einsum letter or label.
+    let json = run(&["run", "x", "--named", m, "tensor(y[4]):[1,1,1,1]", "--json"]);
+    let doc: serde_json::Value = serde_json::from_slice(&json.stdout).expect("JSON");
+    let d = &doc["diagnostics"][0];
+    assert_eq!(d["message"], "dimension `y` has size 4 in operand 1 but 3 in operand 0");
+    assert_eq!(d["primary"]["text"], "tensor(y[4])");
+    assert_eq!(d["primary"]["span"], serde_json::json!([7, 8]));
+    assert_eq!(d["related"][0]["text"], "tensor(x[2],y[3])");
+    assert_eq!(d["related"][0]["span"], serde_json::json!([12, 13]));
+}
+
 #[cfg(unix)]
 #[test]
 fn check_walks_symlink_loops_once() {
@@ -275,6 +325,51 @@ fn declaration_errors_show_their_line_and_carets() {
     let case = r#"{"tensors":[{"name":"a","shape":"2"},{"name":"b","shape":"2,x"}],"steps":[]}"#;
     let err = assert_error(&run_with(&["infer", "-"], case), "syntax");
     assert!(err.contains("  | 2,x\n  |   ^\n  = at tensors[1]\n"), "{err}");
+}
+
+/// A declaration whose line also holds `= WORD "` (a second statement written on the same
+/// line, a quote after `=`) was located as a statement: the carets went under the text after
+/// the quote, past the end of the line when it was not closed. A declaration is read as one
+/// first, so its shape error points into its shape, comments and quotes aside.
+#[test]
+fn declaration_errors_keep_their_carets_whatever_the_line_holds() {
+    let cases = [
+        (
+            "tensor x: 2,3 = einsum \"ab\n",
+            "`3 = einsum \"ab` is not a size",
+            "  | tensor x: 2,3 = einsum \"ab\n  |             ^^^^^^^^^^^^^^\n",
+            [12, 26],
+        ),
+        (
+            "tensor y: 4 = numpy \"ij,jk\"  x   # c \"d\n",
+            "`4 = numpy \"ij` is not a size",
+            "  | tensor y: 4 = numpy \"ij,jk\"  x   # c \"d\n  |           ^^^^^^^^^^^^^\n",
+            [10, 23],
+        ),
+        (
+            "  param w: 2; y = permute \"i=>i\" a # \"\n",
+            "a basis is a name",
+            "  |   param w: 2; y = permute \"i=>i\" a # \"\n  |            ^^^^^^^^^^^^^^^^^^^^^^^\n",
+            [11, 34],
+        ),
+        (
+            "tensor a\"b = c \"d: 2,q\n",
+            "`q` is not a size",
+            "  | tensor a\"b = c \"d: 2,q\n  |                      ^\n",
+            [21, 22],
+        ),
+    ];
+    for (program, message, carets, span) in cases {
+        let program = format!("tensor ok: 2\n{program}");
+        let err = assert_error(&run_with(&["infer", "-"], &program), "syntax");
+        assert!(err.contains(message), "{program}{err}");
+        assert!(err.contains(&format!("  --> -:2\n{carets}")), "{program}{err}");
+        let json = run_with(&["infer", "--json", "-"], &program);
+        let doc: serde_json::Value = serde_json::from_slice(&json.stdout).expect("JSON");
+        let primary = &doc["diagnostics"][0]["primary"];
+        assert_eq!(primary["line"], 2, "{program}{doc}");
+        assert_eq!(primary["span"], serde_json::json!(span), "{program}{doc}");
+    }
 }
 
 #[test]

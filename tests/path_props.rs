@@ -1,14 +1,16 @@
 //! Property tests of contraction paths on random einsums (diagonals, size-1 broadcasting,
 //! implicit and explicit outputs): random valid paths (single-operand, pairwise and
-//! many-operand steps) run like the naive evaluation; `optimal` is never above any pairwise
+//! many-operand steps) run like the naive evaluation, through `einsum_optimized` and through
+//! `einsum_into`; `optimal` is never above any pairwise
 //! path, `auto` never above greedy, optimal or dp; a report's path fed back as an explicit path
 //! gives the same report; the sublist form gives the subscripts' result.
 #![cfg(feature = "fuzzing")]
 
 use einrow::fuzzing::numpy::naive_einsum;
+use einrow::kernel::RunOptions;
 use einrow::numpy::{
-    einsum, einsum_optimized, einsum_path, einsum_sublist, Optimize, PathOptions, Sublist,
-    Subscript,
+    einsum, einsum_into, einsum_optimized, einsum_path, einsum_sublist, Optimize, PathOptions,
+    StridedMut, StridedRef, Sublist, Subscript,
 };
 use einrow::tensor::Tensor;
 use proptest::prelude::*;
@@ -141,6 +143,17 @@ proptest! {
             prop_assert_eq!(got.shape(), shape.as_slice());
             prop_assert_eq!(got.to_f64_vec(), want.clone(), "{}", optimize);
         }
+        // The strided path of bindings along the same random path (its single-operand steps
+        // that sum nothing are views of the caller's arrays or of intermediates).
+        let inputs: Vec<StridedRef<'_, f64>> = case.shapes.iter().zip(&data)
+            .map(|(s, d)| StridedRef::contiguous(d, s).expect("fits"))
+            .collect();
+        let mut out = vec![0.0f64; want.len()];
+        let mut view = StridedMut::contiguous(&mut out, &shape).expect("fits");
+        let options = PathOptions::new(Optimize::Explicit(path));
+        einsum_into(&case.spec, &inputs, &mut view, Some(&options), &RunOptions::default())
+            .map_err(|e| TestCaseError::fail(format!("einsum_into: {e}")))?;
+        prop_assert_eq!(out, want);
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! Tensors in and out of the exchange formats: nested JSON arrays and Vespa literals to einrow
-//! tensors and back, and an einsum over Vespa tensors whose labels are the dimension names.
+//! tensors and back.
 
 use std::io::Write;
 
@@ -51,6 +51,9 @@ pub enum ConvertError {
     /// The einsum failed.
     #[error(transparent)]
     Einsum(#[from] crate::numpy::EinsumError),
+    /// An einsum over named dimensions failed ([`named_einsum`](super::named::named_einsum)).
+    #[error(transparent)]
+    Named(#[from] super::named::NamedError),
     /// Writing the text failed.
     #[error("writing: {0}")]
     Io(#[from] std::io::Error),
@@ -65,6 +68,7 @@ impl Coded for ConvertError {
             ConvertError::Unsupported(_) => ErrorCode::Unsupported,
             ConvertError::Tensor(e) => e.code(),
             ConvertError::Einsum(e) => e.code(),
+            ConvertError::Named(e) => e.code(),
             ConvertError::Io(_) => ErrorCode::Io,
         }
     }
@@ -293,53 +297,4 @@ pub fn to_vespa(t: &Tensor, names: &[String]) -> Result<VespaTensor, ConvertErro
     order.sort_by(|a, b| names[*a].cmp(&names[*b]));
     let canonical = t.permute(&order)?.try_to_f64_vec()?;
     Ok(VespaTensor::from_dense(&ty, canonical)?)
-}
-
-/// An einsum over dense Vespa tensors whose labels are their dimension names: dimensions with
-/// the same name are the same axis (they join), names not in `output` are summed over.
-pub fn named_einsum(
-    output: &[&str],
-    operands: &[&VespaTensor],
-) -> Result<VespaTensor, ConvertError> {
-    let mut names: Vec<String> = Vec::new();
-    let mut terms = Vec::new();
-    let mut tensors = Vec::new();
-    for v in operands {
-        let n = from_vespa(v)?;
-        let mut term = String::new();
-        for name in n.names.iter().flatten() {
-            term.push(letter(&mut names, name)?);
-        }
-        terms.push(term);
-        tensors.push(n.tensor);
-    }
-    let mut out_term = String::new();
-    for name in output {
-        if !names.iter().any(|n| n == name) {
-            return Err(ConvertError::Unsupported(format!(
-                "output dimension `{name}` is in no operand"
-            )));
-        }
-        out_term.push(letter(&mut names, name)?);
-    }
-    let spec = format!("{}->{out_term}", terms.join(","));
-    let refs: Vec<&Tensor> = tensors.iter().collect();
-    let result = crate::numpy::einsum(&spec, &refs)?;
-    let out_names: Vec<String> = output.iter().map(|s| s.to_string()).collect();
-    to_vespa(&result, &out_names)
-}
-
-fn letter(names: &mut Vec<String>, name: &str) -> Result<char, ConvertError> {
-    let i = match names.iter().position(|n| n == name) {
-        Some(i) => i,
-        None => {
-            names.push(name.to_string());
-            names.len() - 1
-        }
-    };
-    let letters: Vec<char> = ('a'..='z').chain('A'..='Z').collect();
-    letters
-        .get(i)
-        .copied()
-        .ok_or_else(|| ConvertError::Unsupported("more than 52 distinct dimension names".into()))
 }

@@ -18,6 +18,7 @@ use super::props::{
 };
 use super::shrink::{shrink_program, Edits};
 use super::specs::{check_spec_text, einsum_text, labels_text, numpy_text, Front};
+use super::work::{check_work, WorkBudget};
 use crate::infer::program::Program;
 
 /// When a campaign stops: after `count` inputs or `time`, whichever comes first.
@@ -79,6 +80,9 @@ pub struct ProgramOptions {
     /// Also run solved programs through einrow's projections and kernel and compare with the
     /// naive evaluator.
     pub execute: bool,
+    /// The work inference may take on a program, in proportion to its size: past it, a
+    /// [`FailureKind::Slow`] finding.
+    pub work: WorkBudget,
 }
 
 impl Default for ProgramOptions {
@@ -88,6 +92,7 @@ impl Default for ProgramOptions {
             strict: false,
             shrink_budget: 2000,
             execute: true,
+            work: WorkBudget::default(),
         }
     }
 }
@@ -136,7 +141,8 @@ pub fn check_all(g: &Generated, strict: bool, order: &[u32]) -> Result<(), Failu
     Ok(())
 }
 
-/// Runs the program properties on random programs until the budget is spent.
+/// Runs the program properties on random programs until the budget is spent: the checker,
+/// determinism, order independence, the linear work budget and (with `execute`) the kernel.
 pub fn fuzz_programs(
     opts: &ProgramOptions,
     seed: u64,
@@ -154,6 +160,7 @@ pub fn fuzz_programs(
         stats.reordered += u64::from(fully_declared(&g.program) && (opts.strict || !g.capped));
         let check = |x: &Generated| -> Result<bool, Failure> {
             check_all(x, opts.strict, &order)?;
+            check_work(&x.program, opts.work)?;
             if opts.execute {
                 return check_execution(&x.program, &mut Choices::new(&order));
             }

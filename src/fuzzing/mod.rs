@@ -174,6 +174,7 @@ pub mod solution;
 pub mod spec_rules;
 pub mod specs;
 pub mod views;
+pub mod work;
 
 pub use checker::{check_solution, Violation};
 pub use gen::{programs, GenConfig, Generated};

@@ -86,10 +86,12 @@ pub fn check_numpy(text: &str, args: &[&ConcreteShape], c: &ConcreteShape) -> Re
 
 /// The implicit output's split: `...` first, then the letters seen once, in ASCII order.
 fn implicit(inputs: &[Row], out: &[ConcreteDim]) -> Result<Split, String> {
-    let all: Vec<char> = inputs.iter().flat_map(|t| t.axes().map(|a| letter(&a.kind))).collect();
-    let mut once: Vec<char> =
-        all.iter().copied().filter(|c| all.iter().filter(|d| *d == c).count() == 1).collect();
-    once.sort_unstable();
+    // Counted in one pass (a map is in ASCII order): linear in the subscripts.
+    let mut counts: std::collections::BTreeMap<char, usize> = std::collections::BTreeMap::new();
+    for c in inputs.iter().flat_map(|t| t.axes().map(|a| letter(&a.kind))) {
+        *counts.entry(c).or_insert(0) += 1;
+    }
+    let once: Vec<char> = counts.into_iter().filter(|&(_, n)| n == 1).map(|(c, _)| c).collect();
     if out.len() < once.len() {
         return Err(format!("{} result axes for {} letters", out.len(), once.len()));
     }

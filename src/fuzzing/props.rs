@@ -7,7 +7,8 @@
 //! - solving is deterministic ([`check_deterministic`]) and, for fully declared programs,
 //!   independent of the order of declarations and independent steps
 //!   ([`check_order_independent`]);
-//! - printing a parsed spec and parsing it again gives the same tree (see [`super::specs`]).
+//! - printing a parsed spec and parsing it again gives the same tree (see [`super::specs`]);
+//! - inference takes work about linear in the program (see [`super::work`]).
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -38,6 +39,8 @@ pub enum FailureKind {
     RoundTrip,
     /// einrow disagrees with an oracle (numpy).
     Differential,
+    /// Inference did more work than a budget linear in the program allows.
+    Slow,
 }
 
 impl FailureKind {
@@ -53,6 +56,7 @@ impl FailureKind {
             FailureKind::OrderDependent => "order-dependent",
             FailureKind::RoundTrip => "round-trip",
             FailureKind::Differential => "differential",
+            FailureKind::Slow => "slow",
         }
     }
 }

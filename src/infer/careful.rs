@@ -8,9 +8,12 @@
 //! it fails: first the cap, then the cap with every axis the broadcast top, then nothing (the
 //! variable closes later, to the empty row or the top).
 //!
-//! Each trial copies the solver, so careful closing gets a budget of copying work in
-//! proportion to the program ([`Solver::set_careful`]): a large program is not copied once per
-//! decision. Past the budget, decisions take their first choice, as the default policy does.
+//! Each trial copies the solver and runs the copy, and a trial's own decisions may try
+//! choices in turn, so careful closing gets one budget of work in proportion to the program
+//! ([`Solver::set_careful`]): every copy costs the solver's size and every constraint a trial
+//! processes costs one, a trial that fails included (with the trials nested in it). Past the
+//! budget, decisions take their first choice, as the default policy does, so careful closing
+//! costs at most a constant times one solve, however many parts the program has.
 
 use super::constraint::RowArg;
 use super::error::InferError;
@@ -20,8 +23,10 @@ use crate::shape::{Dim, Row};
 
 type Decision<'a> = &'a dyn Fn(&mut Solver) -> Result<(), InferError>;
 
-/// The copies of the solver careful closing may make, in all.
-const CAREFUL_COPIES: u64 = 64;
+/// The work careful closing may do, in copies of the solver as it is when careful closing
+/// starts (each copy costs the solver's size; each constraint processed in careful mode
+/// costs one).
+pub const CAREFUL_COPIES: u64 = 64;
 
 impl Solver {
     /// A closing decision: takes `first`, or in careful mode whichever of `first`, `second` or
@@ -54,16 +59,32 @@ impl Solver {
         first(self)
     }
 
-    /// Turns careful closing on, with a budget of copying work of
-    /// [`CAREFUL_COPIES`] copies of the solver as it is now.
-    pub fn set_careful(&mut self) {
+    /// Turns careful closing on, with a budget of work of `budget` (see
+    /// [`Solver::careful_allowance`]); what is left of it after solving is
+    /// [`Solver::careful_budget`].
+    pub fn set_careful(&mut self, budget: u64) {
         self.careful = true;
-        self.careful_budget = CAREFUL_COPIES.saturating_mul(self.size());
+        self.careful_budget = budget;
     }
 
-    /// The size of the solver, as the cost of copying it (its variables).
+    /// The work careful closing may do on this solver: [`CAREFUL_COPIES`] copies of it.
+    pub fn careful_allowance(&self) -> u64 {
+        CAREFUL_COPIES.saturating_mul(self.size())
+    }
+
+    /// The size of the solver, as the cost of copying it: its variables, stored axes,
+    /// origins and deferred constraints.
     fn size(&self) -> u64 {
-        (self.env.dim_count() + self.env.row_count()) as u64 + 1
+        let env = self.env.dim_count() + self.env.row_count() + self.env.store.dim_len();
+        (env + self.origins.count() + self.deferred_slots()) as u64 + 1
+    }
+
+    /// Pays for one constraint processed in careful mode.
+    #[inline]
+    pub(super) fn charge_step(&mut self) {
+        if self.careful {
+            self.careful_budget = self.careful_budget.saturating_sub(1);
+        }
     }
 
     /// Whether the budget allows trying the choices of one more decision (two copies), which
@@ -80,14 +101,17 @@ impl Solver {
     }
 
     /// Runs each choice on a copy of the solver and keeps the first that succeeds; whether
-    /// one did.
+    /// one did. What a failed trial spent (its copy, its constraints, its own trials) is paid
+    /// for all the same: the budget it left is the budget left, and its work is counted.
     fn try_choices(&mut self, first: Decision, second: Decision) -> bool {
         for choice in [first, second] {
             let mut trial = self.clone();
+            trial.work = trial.work.saturating_add(self.size());
             if choice(&mut trial).and_then(|()| trial.run()).is_ok() {
                 *self = trial;
                 return true;
             }
+            (self.careful_budget, self.work) = (trial.careful_budget, trial.work);
         }
         false
     }

@@ -230,6 +230,11 @@ impl Origins {
         self.graph = graph;
     }
 
+    /// The number of origins recorded.
+    pub fn count(&self) -> usize {
+        self.records.len()
+    }
+
     /// Records an origin.
     pub fn push(&mut self, o: Origin) -> OriginId {
         let (tag, operand, kind) = match o.part {

@@ -144,6 +144,11 @@ impl Deferred {
         })
     }
 
+    /// The slots of deferred constraints, free ones included: what copying the set costs.
+    pub fn slot_count(&self) -> usize {
+        self.slots.len()
+    }
+
     /// The deferred constraints, in no particular order.
     pub fn constraints(&self) -> impl Iterator<Item = &Queued> {
         self.slots.iter().flatten().map(|e| &e.q)

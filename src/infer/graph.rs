@@ -508,7 +508,9 @@ impl Graph {
     /// original error is returned if that fails too. Open leaf row lengths are searched only
     /// when the failure is a contradiction: when the program leaves something undetermined
     /// (`unresolved`, e.g. a parameter's row), picking a length would be a guess. Neither is
-    /// tried for a size above 2^62 (`value`) or the solver's guard (`resource`).
+    /// tried for a size above 2^62 (`value`) or the solver's guard (`resource`). All of it
+    /// shares one budget of careful work in proportion to the program ([`Graph::work`] counts
+    /// what it did).
     pub fn solve(&mut self) -> Result<(), InferError> {
         let result = self.solve_once();
         if result.is_ok() || self.solver.careful {
@@ -521,15 +523,24 @@ impl Graph {
             return result;
         }
         let undetermined = code == Some(ErrorCode::Unresolved);
-        let search = |g: &Graph| if undetermined { None } else { g.search_lengths() };
-        match self.replay_carefully().or_else(|| search(self)) {
+        // One budget of careful work for the replay and every replay of the search: a
+        // constant times the work of copying this solver, whatever the program's parts.
+        let mut r = self.recovery();
+        let recovered = match self.replay_carefully(&mut r) {
+            None if !undetermined => self.search_lengths(&mut r),
+            other => other,
+        };
+        match recovered {
             Some(g) => {
                 *self = g;
                 self.solver.careful = false;
                 self.events.push(Event::Solve);
                 Ok(())
             }
-            None => result,
+            None => {
+                self.solver.work = r.work;
+                result
+            }
         }
     }
 

@@ -43,6 +43,7 @@ mod visit;
 mod walk;
 mod warnings;
 
+pub use careful::CAREFUL_COPIES;
 pub use error::{AxisRef, Conflict, Hop, InferError, Place, SetBy, ShapeError, Side, Trace};
 pub use graph::{
     Captured, Graph, GraphId, Handle, HandleKind, Leaf, RecordedTexts, ShapeBuilder, Step,

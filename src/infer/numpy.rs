@@ -97,21 +97,22 @@ impl Solver {
             parts.push(all[nl..all.len() - nt].to_vec());
         }
         let n = parts.iter().map(Vec::len).max().unwrap_or(0);
-        let dims = (0..n).map(|i| {
-            let at = parts.iter().filter_map(|p| p.len().checked_sub(n - i).and_then(|j| p.get(j)));
-            let rank = |d: &Dim| match d.solved() {
-                Some(s) if s.is_top() => 0,
-                Some(s) if s.size == 1 => 1,
-                _ => 2,
-            };
-            let mut pick: Option<&Dim> = None;
-            for d in at {
-                if pick.is_none_or(|p| rank(d) > rank(p)) {
-                    pick = Some(d);
+        let rank = |d: &Dim| match d.solved() {
+            Some(s) if s.is_top() => 0,
+            Some(s) if s.size == 1 => 1,
+            _ => 2,
+        };
+        // Right-aligned, each part visited once: at each position the first dim of the
+        // highest rank.
+        let mut picks: Vec<Option<&Dim>> = vec![None; n];
+        for p in &parts {
+            for (pick, d) in picks[n - p.len()..].iter_mut().zip(p) {
+                if pick.is_none_or(|q| rank(d) > rank(q)) {
+                    *pick = Some(d);
                 }
             }
-            pick.cloned().unwrap_or_else(Dim::top)
-        });
+        }
+        let dims = picks.into_iter().map(|p| p.cloned().unwrap_or_else(Dim::top));
         let row = Row { beg: Dims::new(), var: None, dims: dims.collect() };
         let row = self.env.scratch_arg(&row);
         self.push(Constraint::RowEq(RowArg::Var(ellipsis), row));
@@ -180,12 +181,8 @@ fn implicit_output(
     labels: &[(char, DimVar)],
     ellipsis: crate::ids::RowVar,
 ) -> Row {
-    let all: Vec<char> =
-        spec.inputs.iter().flat_map(|t| t.axes().map(|a| label(&a.kind))).collect();
-    let mut once: Vec<char> =
-        all.iter().copied().filter(|c| all.iter().filter(|d| *d == c).count() == 1).collect();
-    once.sort_unstable();
-    let dims = once
+    let dims = spec
+        .implicit_output()
         .iter()
         .filter_map(|c| labels.iter().find(|(l, _)| l == c).map(|(_, v)| Dim::Var(*v)))
         .collect();

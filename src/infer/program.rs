@@ -3,8 +3,10 @@
 //!
 //! # The text format
 //!
-//! One statement per line; `#` starts a comment, blank lines are skipped. A statement is a
-//! declaration of a leaf or an operation:
+//! One statement per line (there is no separator for two); `#` starts a comment, blank lines
+//! are skipped. A statement is a declaration of a leaf or an operation; a line starting with
+//! `tensor ` or `param ` is a declaration whatever follows (an `=` or a quote after it belongs
+//! to its name or shape, and an error there points into them):
 //!
 //! ```text
 //! tensor NAME                  # a leaf nothing is known about (all three rows open)
@@ -111,6 +113,7 @@ use super::error::InferError;
 use super::graph::Graph;
 use super::latest::Latest;
 use super::op::OpKind;
+use super::source::{code_of, declaration_rest};
 use crate::code::ErrorCode;
 use crate::diagnostic::{closest, Diagnostic, Location};
 use crate::ids::TensorId;
@@ -312,21 +315,18 @@ impl Program {
     pub fn parse_text(text: &str) -> Result<Program, ProgramError> {
         let mut p = Program::default();
         for (i, raw) in text.lines().enumerate() {
-            let code = raw.split('#').next().unwrap_or("");
-            // A byte-order mark some editors write first is not part of the statement.
-            let body = if i == 0 { code.trim_start_matches('\u{feff}') } else { code };
-            let line = body.trim();
+            // The code before a comment, trimmed (a byte-order mark some editors write first
+            // is not part of it); spans are into the line as written: it starts `at` bytes in.
+            // Diagnostics find the parts of a line again the same way (`super::source`).
+            let (at, line) = code_of(raw);
             if line.is_empty() {
                 continue;
             }
-            // Spans are into the line as written: `line` starts `at` bytes in.
-            let at = code.len() - body.trim_start().len();
             if p.decls.len() + p.stmts.len() == MAX_STATEMENTS {
                 return Err(too_many_statements(i + 1).at(Span::new(at, at + line.len())));
             }
             let err = |m: &str| ProgramError::syntax(i + 1, m);
-            if let Some(rest) = line.strip_prefix("tensor ").or_else(|| line.strip_prefix("param "))
-            {
+            if let Some(rest) = declaration_rest(line) {
                 let param = line.starts_with("param");
                 let (name, shape) = match rest.split_once(':') {
                     Some((n, s)) => (n.trim(), Some(s.trim().to_string())),

@@ -53,10 +53,13 @@ pub struct Solver {
     vars_funded: usize,
     /// Closing decisions are tried one at a time and undone when they contradict the rest.
     pub careful: bool,
-    /// The copying work careful closing may still do (see `careful.rs`).
+    /// The work careful closing may still do (see `careful.rs`).
     pub careful_budget: u64,
     /// The closing choices no operation forced, in the order made.
     pub guesses: Vec<super::guesses::Guess>,
+    /// The work done so far: constraints processed, and copies made for careful trials (each
+    /// the solver's size), failed trials included.
+    pub work: u64,
 }
 
 /// Work allowed per constraint queued by an operation before the solver gives up (a guard,
@@ -245,6 +248,11 @@ impl Solver {
         eqs.collect()
     }
 
+    /// The slots of the deferred set (what copying it costs).
+    pub(super) fn deferred_slots(&self) -> usize {
+        self.deferred.slot_count()
+    }
+
     /// Retries every deferred constraint (the stage advanced).
     pub fn wake_deferred(&mut self) {
         self.deferred.wake_all();
@@ -268,6 +276,8 @@ impl Solver {
             ));
         }
         self.fuel -= 1;
+        self.work += 1;
+        self.charge_step();
         self.current = Some(q.origin);
         self.current_axis = q.axis;
         self.current_exact = q.exact;

@@ -183,20 +183,14 @@ fn compute<T: Scalar>(
 }
 
 /// Whether [`presum`] would change any operand: a label repeated within one, or one that no
-/// other operand and not the output has.
+/// other operand and not the output has. The places holding each label are counted once
+/// ([`label_holders`]), so the time is linear in the operands' labels.
 fn presum_needed(an: &Analysis) -> bool {
-    an.operands.len() >= 2
-        && an.operands.iter().enumerate().any(|(k, ls)| {
-            ls.iter().enumerate().any(|(pos, l)| {
-                ls[..pos].contains(l)
-                    || !(an.output.contains(l)
-                        || an
-                            .operands
-                            .iter()
-                            .enumerate()
-                            .any(|(o, other)| o != k && other.contains(l)))
-            })
-        })
+    if an.operands.len() < 2 {
+        return false;
+    }
+    let holders = label_holders(an, &an.operands);
+    an.operands.iter().any(|ls| presum_labels(&holders, ls).is_some())
 }
 
 /// Sums away, operand by operand, the labels no other operand and not the output has, and

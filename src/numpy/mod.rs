@@ -27,6 +27,7 @@ mod optimized;
 mod path;
 mod recent;
 mod shapes;
+mod step_view;
 mod sublist;
 #[cfg(test)]
 mod tests;

@@ -5,6 +5,7 @@ use super::einsum::einsum_planned;
 use super::error::EinsumError;
 use super::lower::{contract, Operand};
 use super::path::{LiveList, PathOptions, PathStep};
+use super::step_view::step_view;
 use crate::kernel::{RunOptions, Scalar};
 use crate::tensor::Tensor;
 
@@ -43,7 +44,9 @@ pub fn einsum_optimized_with(
 }
 
 /// Runs the planned `steps` (valid for the operands) on tensors of the compute type `T`
-/// with these labels; the last step yields the output.
+/// with these labels; the last step yields the output. A step of one operand that sums
+/// nothing (it permutes axes or takes a diagonal) is a view of its operand, as numpy's is;
+/// one that sums reads its operand where it is.
 pub(super) fn run_steps<T: Scalar>(
     tensors: Vec<Tensor>,
     labels: Vec<Vec<usize>>,
@@ -55,17 +58,30 @@ pub(super) fn run_steps<T: Scalar>(
     for step in steps {
         let taken: Vec<(Tensor, Vec<usize>)> =
             live.take(&step.positions).into_iter().flatten().collect();
-        let ops: Vec<Operand<'_>> =
-            taken.iter().map(|(t, l)| Operand { tensor: t, labels: l }).collect();
-        let result = contract::<T>(&ops, &step.keep, opts)?;
+        let result = step_result::<T>(&taken, &step.keep, opts)?;
         live.push((result, step.keep.clone()));
     }
     let left = live.len();
     match live.into_items().pop() {
         Some((t, l)) if left == 1 && l == output => Ok(t),
-        Some((t, l)) if left == 1 => {
-            contract::<T>(&[Operand { tensor: &t, labels: &l }], output, opts)
-        }
+        Some(only) if left == 1 => step_result::<T>(&[only], output, opts),
         _ => Err(EinsumError::Arity { terms: left, operands: 1 }),
     }
+}
+
+/// The result of one step over `taken` with the labels `keep`: a view of a single operand
+/// when nothing is summed, else a contraction.
+fn step_result<T: Scalar>(
+    taken: &[(Tensor, Vec<usize>)],
+    keep: &[usize],
+    opts: &RunOptions,
+) -> Result<Tensor, EinsumError> {
+    if let [(t, l)] = taken {
+        if let Some(layout) = step_view(t.layout(), l, keep)? {
+            return Ok(t.with_layout(layout)?);
+        }
+    }
+    let ops: Vec<Operand<'_>> =
+        taken.iter().map(|(t, l)| Operand { tensor: t, labels: l }).collect();
+    contract::<T>(&ops, keep, opts)
 }

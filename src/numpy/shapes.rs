@@ -114,7 +114,7 @@ pub fn analyze(spec: &NumpySpec, shapes: &[&[usize]]) -> Result<Analysis, Einsum
         }
         operands.push(ids);
     }
-    let output = output_labels(spec, &terms, &mut labels, &mut sizes, &ell)?;
+    let output = output_labels(spec, &mut labels, &mut sizes, &ell)?;
     let summed = (0..labels.len()).filter(|l| !output.contains(l)).count();
     if output.len() + summed > MAX_DIMS {
         let dims = output.len() + summed;
@@ -213,7 +213,6 @@ fn broadcast_ellipsis(terms: &[Term], shapes: &[&[usize]]) -> Result<Vec<usize>,
 /// stay total).
 fn output_labels(
     spec: &NumpySpec,
-    terms: &[Term],
     labels: &mut Vec<Label>,
     sizes: &mut Vec<usize>,
     ell: &[usize],
@@ -228,18 +227,8 @@ fn output_labels(
     };
     let ellipsis_ids: Vec<usize> = (0..ell.len()).map(|g| id_of(Label::Ellipsis(g))).collect();
     let Some(out) = &spec.output else {
-        let mut once: Vec<char> = Vec::new();
-        let all: Vec<char> = terms
-            .iter()
-            .flat_map(|t| t.axes.iter())
-            .filter_map(|a| if let Label::Letter(c) = a.0 { Some(c) } else { None })
-            .collect();
-        for &c in &all {
-            if all.iter().filter(|&&d| d == c).count() == 1 {
-                once.push(c);
-            }
-        }
-        once.sort_unstable();
+        // The terms' letters are the inputs' labels (each checked to be one letter).
+        let once = spec.implicit_output();
         return Ok(ellipsis_ids
             .into_iter()
             .chain(once.into_iter().map(|c| id_of(Label::Letter(c))))

@@ -9,6 +9,7 @@ use super::last_nest::LastNest;
 use super::lower::{contract_slabs, Slab};
 use super::path::{greedy, planned_steps, LiveList, PathOptions, PathStep};
 use super::shapes::{analyze, Analysis};
+use super::step_view::step_view;
 use crate::kernel::{RunOptions, Scalar};
 use crate::spec::parse_numpy;
 use crate::tensor::{Layout, Tensor};
@@ -230,27 +231,23 @@ impl EinsumPlan {
             });
             return Ok(());
         }
-        let mut held: Vec<(Held<'_, T>, Vec<usize>)> = inputs
-            .iter()
-            .zip(&self.an.operands)
-            .map(|(i, l)| (Held::Borrowed(i.data, &i.layout), l.clone()))
-            .collect();
-        for ((h, labels), keep) in held.iter_mut().zip(&self.presum) {
-            if let Some(keep) = keep {
-                let summed = contract_slabs(&[h.slab(labels)?], keep, opts)?;
-                (*h, *labels) = (Held::Owned(summed), keep.clone());
-            }
-        }
         let (last, before) = match self.steps.split_last() {
             Some((last, before)) => (Some(last), before),
             None => (None, &[][..]),
         };
-        let mut live = LiveList::new(held, before.len());
+        let mut live = LiveList::new(self.operands(inputs, opts)?, before.len());
         for step in before {
             let len = live.len();
-            let taken = live.take(&step.positions);
-            let result = contract_slabs(&slabs(&taken, &step.positions, len)?, &step.keep, opts)?;
-            live.push((Held::Owned(result), step.keep.clone()));
+            let result = match <[_; 1]>::try_from(live.take(&step.positions)) {
+                // One operand: a view when the step sums nothing.
+                Ok([Some((h, labels))]) => h.step(&labels, &step.keep, opts)?,
+                Ok([None]) => return Err(EinsumError::Arity { terms: len, operands: len + 1 }),
+                Err(taken) => {
+                    let ops = slabs(&taken, &step.positions, len)?;
+                    Held::Owned(contract_slabs(&ops, &step.keep, opts)?)
+                }
+            };
+            live.push((result, step.keep.clone()));
         }
         let left = live.len();
         let all: Vec<usize> = (0..left).collect();
@@ -267,6 +264,24 @@ impl EinsumPlan {
             &out.layout,
             opts,
         )
+    }
+
+    /// The operands as the steps take them: each caller's array, or what it keeps when summed
+    /// alone first (a view when that sums nothing, as a diagonal).
+    fn operands<'a, T: Scalar>(
+        &self,
+        inputs: &'a [StridedRef<'_, T>],
+        opts: &RunOptions,
+    ) -> Result<Vec<Labelled<'a, T>>, EinsumError> {
+        let each = inputs.iter().zip(&self.an.operands).zip(&self.presum);
+        each.map(|((i, labels), keep)| {
+            let h = Held::Borrowed(i.data, &i.layout);
+            match keep {
+                Some(keep) => Ok((h.step(labels, keep, opts)?, keep.clone())),
+                None => Ok((h, labels.clone())),
+            }
+        })
+        .collect()
     }
 
     fn check_shapes<T>(
@@ -294,7 +309,7 @@ impl EinsumPlan {
 /// The operands taken at `positions` from the current list of `len` operands (`None`: a
 /// position past it).
 fn slabs<'s, T: Scalar>(
-    taken: &'s [Option<(Held<'_, T>, Vec<usize>)>],
+    taken: &'s [Option<Labelled<'_, T>>],
     positions: &[usize],
     len: usize,
 ) -> Result<Vec<Slab<'s, T>>, EinsumError> {
@@ -308,22 +323,48 @@ fn slabs<'s, T: Scalar>(
         .collect()
 }
 
-/// An operand of the current list: a caller's array or an intermediate.
+/// An operand of the current list with the label of each of its axes.
+type Labelled<'a, T> = (Held<'a, T>, Vec<usize>);
+
+/// An operand of the current list: a caller's array, a view of one, or an intermediate
+/// (or a view of one: an intermediate's tensor is itself a view of its buffer).
 enum Held<'a, T> {
     Borrowed(&'a [T], &'a Layout),
+    Viewed(&'a [T], Layout),
     Owned(Tensor),
 }
 
-impl<T: Scalar> Held<'_, T> {
+impl<'a, T: Scalar> Held<'a, T> {
     fn slab<'s>(&'s self, labels: &'s [usize]) -> Result<Slab<'s, T>, EinsumError> {
         let (data, layout) = match self {
             Held::Borrowed(data, layout) => (*data, *layout),
+            Held::Viewed(data, layout) => (*data, layout),
             Held::Owned(t) => t.typed::<T>().ok_or(crate::tensor::TensorError::DType {
                 expected: T::DTYPE.name(),
                 got: t.dtype().name(),
             })?,
         };
         Ok(Slab { data, layout, labels })
+    }
+
+    /// The result of a step of this operand alone (labelled `labels`) keeping `keep`: a view
+    /// of the same elements when nothing is summed, else a contraction reading them in place.
+    fn step(
+        self,
+        labels: &[usize],
+        keep: &[usize],
+        opts: &RunOptions,
+    ) -> Result<Self, EinsumError> {
+        let layout = match &self {
+            Held::Borrowed(_, layout) => step_view(layout, labels, keep)?,
+            Held::Viewed(_, layout) => step_view(layout, labels, keep)?,
+            Held::Owned(t) => step_view(t.layout(), labels, keep)?,
+        };
+        Ok(match (self, layout) {
+            (Held::Borrowed(data, _) | Held::Viewed(data, _), Some(l)) => Held::Viewed(data, l),
+            (Held::Owned(t), Some(l)) => Held::Owned(t.with_layout(l)?),
+            (h, _) => Held::Owned(contract_slabs(&[h.slab(labels)?], keep, opts)?),
+        })
     }
 }
 

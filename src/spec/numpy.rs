@@ -8,6 +8,7 @@ use super::assemble::name;
 use super::ast::{Axis, AxisKind, Ellipsis, NumpySpec, Row};
 use super::error::SpecError;
 use crate::span::Span;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Parses numpy einsum subscripts.
 pub fn parse_numpy(spec: &str) -> Result<NumpySpec, SpecError> {
@@ -113,17 +114,40 @@ fn label_of(axis: &Axis) -> char {
     }
 }
 
+/// Checks the explicit output: no label twice, every label in some input. The input labels
+/// are collected once, so that the check is linear in the subscripts.
 fn check_output(inputs: &[Row], output: &Row) -> Result<(), SpecError> {
-    let mut seen: Vec<(char, Span)> = Vec::new();
+    let known: BTreeSet<char> = inputs.iter().flat_map(Row::axes).map(label_of).collect();
+    let mut seen: BTreeMap<char, Span> = BTreeMap::new();
     for axis in output.axes() {
         let l = label_of(axis);
-        if let Some(&(_, first)) = seen.iter().find(|(c, _)| *c == l) {
+        if let Some(&first) = seen.get(&l) {
             return Err(SpecError::OutputLabelRepeated { label: l, first, second: axis.span });
         }
-        seen.push((l, axis.span));
-        if !inputs.iter().flat_map(Row::axes).any(|a| label_of(a) == l) {
+        seen.insert(l, axis.span);
+        if !known.contains(&l) {
             return Err(SpecError::OutputLabelUnknown { label: l, span: axis.span });
         }
     }
     Ok(())
+}
+
+impl NumpySpec {
+    /// The labels of numpy's implicit output: those occurring exactly once in the inputs, in
+    /// ASCII order (uppercase before lowercase); the ellipsis, which comes first, is not
+    /// among them. Each label is counted in one pass over the inputs (a map of the distinct
+    /// labels), so the time is linear in the subscripts.
+    ///
+    /// ```
+    /// let spec = einrow::spec::parse_numpy("ij,jk,Bk")?;
+    /// assert_eq!(spec.implicit_output(), ['B', 'i']);
+    /// # Ok::<(), einrow::spec::SpecError>(())
+    /// ```
+    pub fn implicit_output(&self) -> Vec<char> {
+        let mut counts: BTreeMap<char, usize> = BTreeMap::new();
+        for axis in self.inputs.iter().flat_map(Row::axes) {
+            *counts.entry(label_of(axis)).or_insert(0) += 1;
+        }
+        counts.into_iter().filter(|&(_, n)| n == 1).map(|(c, _)| c).collect()
+    }
 }

@@ -13,6 +13,7 @@ use einrow::fuzzing::campaign::{
 };
 use einrow::fuzzing::case_file::{program_text, suite};
 use einrow::fuzzing::gen::MAX_STEPS;
+use einrow::fuzzing::work::WorkBudget;
 use einrow::fuzzing::GenConfig;
 use serde_json::Value;
 
@@ -59,6 +60,10 @@ pub struct Args {
     /// infer: do not run solved programs through the kernel against the naive evaluator.
     #[arg(long)]
     no_exec: bool,
+    /// infer: the solver work a program may take per byte of its text (plus 1000 for any
+    /// program); a program over it is a `slow` failure (inference must be about linear).
+    #[arg(long, default_value_t = WorkBudget::default().per_byte)]
+    work_per_byte: u64,
     /// infer: most operations per program (1 to 1000).
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..=MAX_STEPS as u64))]
     max_steps: u64,
@@ -115,7 +120,14 @@ fn program_options(args: &Args) -> ProgramOptions {
         avoid_known_issues: !args.known_issues,
         ..GenConfig::default()
     };
-    ProgramOptions { gen, strict: args.strict, execute: !args.no_exec, ..ProgramOptions::default() }
+    let work = WorkBudget { per_byte: args.work_per_byte, ..WorkBudget::default() };
+    ProgramOptions {
+        gen,
+        strict: args.strict,
+        execute: !args.no_exec,
+        work,
+        ..ProgramOptions::default()
+    }
 }
 
 fn clock_seed() -> u64 {

@@ -13,6 +13,7 @@ mod path_cmd;
 mod report;
 mod run_cmd;
 mod run_errors;
+mod run_named;
 mod run_output;
 mod run_plan;
 

@@ -132,7 +132,7 @@ type Failure = Box<Diagnostic>;
 /// Reads the operands, checks the spec (its warnings go to `diags`), plans and runs it.
 fn execute(args: &Args, diags: &mut Vec<Diagnostic>) -> Result<Outcome, Failure> {
     if args.named {
-        return crate::run_output::run_named(args);
+        return crate::run_named::run_named(args);
     }
     let operands = operands(args)?;
     let tensors: Vec<&Tensor> = operands.iter().map(|n| &n.tensor).collect();

@@ -5,19 +5,17 @@
 use std::process::ExitCode;
 
 use einrow::diagnostic::Diagnostic;
-use einrow::formats::convert::{
-    named_einsum, read_vespa, to_vespa, write_nested_json, ConvertError,
-};
-use einrow::formats::vespa::{is_dimension_name, write_json, EncodeOptions, Tensor as VespaTensor};
+use einrow::formats::convert::{to_vespa, write_nested_json, ConvertError};
+use einrow::formats::vespa::{write_json, EncodeOptions, Tensor as VespaTensor};
 use einrow::numpy::Timing;
 use einrow::project::IndexPlan;
 use einrow::tensor::Tensor;
-use einrow::{ErrorCode, Span};
 
 use crate::out::Out;
 use crate::report::{print_text, write_diagnostics, written};
 use crate::run_cmd::Args;
 use crate::run_errors::coded;
+use crate::run_named::dimension_names;
 use crate::run_plan::NumpyPlan;
 
 /// A plan to print.
@@ -152,30 +150,6 @@ fn printed(out: &mut Out, r: Result<(), ConvertError>) -> Result<(), Failure> {
     }
 }
 
-/// The names of `--vespa-names`, each a Vespa dimension name (letters, digits and `_`): else a
-/// `syntax` error with carets under the first bad one, so that every printed literal reads back.
-fn vespa_names(text: &str) -> Result<Vec<String>, Failure> {
-    let mut names = Vec::new();
-    let mut at = 0;
-    for part in text.split(',') {
-        let name = part.trim();
-        if !is_dimension_name(name) {
-            let start = at + (part.len() - part.trim_start().len());
-            let span = Span::new(start, start + name.len());
-            let message = format!(
-                "--vespa-names: '{name}' is not a dimension name (one or more letters, digits \
-                 and '_')"
-            );
-            let d = Diagnostic::error(ErrorCode::Syntax, message)
-                .at(einrow::diagnostic::Location::in_text(text, span));
-            return Err(Box::new(d));
-        }
-        names.push(name.to_string());
-        at += part.len() + 1;
-    }
-    Ok(names)
-}
-
 /// Prints a dense result, streamed: nested JSON, or with `names` a Vespa literal (or Vespa
 /// JSON).
 fn print_dense(
@@ -190,7 +164,8 @@ fn print_dense(
         writeln!(out);
         return Ok(());
     };
-    let names = vespa_names(n)?;
+    let names: Vec<String> =
+        dimension_names(n, "--vespa-names")?.into_iter().map(|(name, _)| name).collect();
     let v = to_vespa(result, &names).map_err(coded)?;
     if json {
         let opts = EncodeOptions { short_form: true, ..Default::default() };
@@ -201,20 +176,4 @@ fn print_dense(
     }
     writeln!(out);
     Ok(())
-}
-
-/// `--named`: Vespa operands joined on their dimension names.
-pub fn run_named(args: &Args) -> Result<Outcome, Failure> {
-    let mut vs = Vec::new();
-    for (i, text) in args.operands.iter().enumerate() {
-        let text = crate::run_cmd::operand_text(i, text)?;
-        let v = read_vespa(&text).map_err(|e| {
-            Box::new(Diagnostic::error(einrow::Coded::code(&e), format!("operand {i}: {e}")))
-        })?;
-        vs.push(v);
-    }
-    let names: Vec<&str> = args.spec.split(',').map(str::trim).filter(|s| !s.is_empty()).collect();
-    let refs: Vec<&VespaTensor> = vs.iter().collect();
-    let r = named_einsum(&names, &refs).map_err(coded)?;
-    Ok(Outcome { plan: None, timing: None, result: Some(Done::Named(r)) })
 }

@@ -120,7 +120,13 @@ fn loops(report: &PathReport, shapes: &[&[usize]]) -> Vec<String> {
         let keep_idx: Vec<String> = keep.chars().map(String::from).collect();
         let head =
             if head.is_empty() { String::new() } else { format!("for {}: ", head.join(", ")) };
-        out.push(format!("{head}{name}[{}] += {}", keep_idx.join(", "), args.join(" * ")));
+        // One operand and nothing summed: the step is a view of its operand (no loop runs).
+        let view = order.len() == 1 && ins.chars().all(|ch| keep.contains(ch));
+        out.push(if view {
+            format!("{name}[{}] = {} (a view: no copy)", keep_idx.join(", "), args.join(""))
+        } else {
+            format!("{head}{name}[{}] += {}", keep_idx.join(", "), args.join(" * "))
+        });
         list.push((name, keep.chars().map(size).collect()));
     }
     out

@@ -58,6 +58,21 @@ pub(super) struct StepExtra {
 }
 
 impl Graph {
+    /// The solver work this graph has done: constraints processed, and copies of the solver
+    /// made for careful trials (each counted at the solver's size), in every trial, replay
+    /// and rollback, failed ones included. A measure of the time inference took that is the
+    /// same on every run of the same program: what the fuzz campaigns hold to a budget linear
+    /// in the program.
+    pub fn work(&self) -> u64 {
+        self.solver.work
+    }
+
+    /// The careful work that recovering from a failed solve may still do, and the work its
+    /// replays have done (see [`Graph::work`]), carried from one replay to the next.
+    pub(super) fn recovery(&self) -> Recovery {
+        Recovery { budget: self.solver.careful_allowance(), work: self.solver.work }
+    }
+
     /// An empty graph with this graph's settings (direct evaluation on or off), to replay
     /// events into.
     pub(super) fn empty_like(&self) -> Graph {
@@ -73,22 +88,42 @@ impl Graph {
     /// Rebuilds the graph from its first `events` events (deterministic: the same ids).
     pub(super) fn roll_back_to(&mut self, events: usize) {
         let mut g = self.empty_like();
+        g.solver.work = self.solver.work;
         let ok = self.events[..events].iter().all(|e| g.replay_event(self, e).is_some());
         if ok {
             *self = g;
         }
     }
 
-    /// Rebuilds the graph from its events and solves the last round carefully; `None` when
-    /// that fails too (or the graph cannot be rebuilt).
-    pub(super) fn replay_carefully(&self) -> Option<Graph> {
+    /// Rebuilds the graph from its events and solves the last round carefully, within the
+    /// careful work `r` leaves (which it spends); `None` when that fails too (or the graph
+    /// cannot be rebuilt).
+    pub(super) fn replay_carefully(&self, r: &mut Recovery) -> Option<Graph> {
+        self.replay_solving(r, &mut |_, _| Some(()))
+    }
+
+    /// Rebuilds the graph from its events, calling `after` after each, and solves the last
+    /// round carefully within the careful work `r` leaves. Whatever the outcome, the work
+    /// done is counted in `r`.
+    pub(super) fn replay_solving(
+        &self,
+        r: &mut Recovery,
+        after: &mut dyn FnMut(&mut Graph, &Event) -> Option<()>,
+    ) -> Option<Graph> {
         let mut g = self.empty_like();
-        for e in &self.events {
-            g.replay_event(self, e)?;
-        }
-        g.solver.set_careful();
-        g.solve_once().ok()?;
-        Some(g)
+        g.solver.work = r.work;
+        let replayed = self
+            .events
+            .iter()
+            .all(|e| g.replay_event(self, e).and_then(|()| after(&mut g, e)).is_some());
+        let solved = replayed && {
+            g.solver.set_careful(r.budget);
+            let solved = g.solve_once().is_ok();
+            r.budget = g.solver.careful_budget;
+            solved
+        };
+        r.work = g.solver.work;
+        solved.then_some(g)
     }
 
     /// Applies one event of `source` to this graph; `None` when it fails.
@@ -136,4 +171,13 @@ impl Graph {
         }
         Some(())
     }
+}
+
+/// What recovering from a failed solve may still spend on careful closing, and the work its
+/// replays have done, carried from one replay to the next.
+pub(super) struct Recovery {
+    /// Careful work left (see [`Solver::careful_budget`](crate::infer::solver::Solver)).
+    pub budget: u64,
+    /// Work done, the failed solve's and every replay's.
+    pub work: u64,
 }

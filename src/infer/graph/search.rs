@@ -8,6 +8,7 @@
 //! `L = 0, 1, …` (shortest first) and the program is replayed; the first length that lets the
 //! whole program solve is kept.
 
+use super::events::Recovery;
 use super::{Event, Graph};
 use crate::ids::TensorId;
 use crate::shape::{Dim, Row};
@@ -24,8 +25,9 @@ const MAX_ROWS: usize = 6;
 type Choice = (TensorId, RowKind, usize);
 
 impl Graph {
-    /// Searches lengths of open leaf rows; `None` when no combination solves.
-    pub(super) fn search_lengths(&self) -> Option<Graph> {
+    /// Searches lengths of open leaf rows, every replay's careful closing within the one
+    /// careful work `budget` leaves (which it spends); `None` when no combination solves.
+    pub(super) fn search_lengths(&self, budget: &mut Recovery) -> Option<Graph> {
         if self.events.len() > MAX_EVENTS {
             return None;
         }
@@ -38,13 +40,13 @@ impl Graph {
             for len in 0..=MAX_LENGTH {
                 let mut trial = chosen.clone();
                 trial.push((t, kind, len));
-                if self.replay_with(&trial).is_some() {
+                if self.replay_with(&trial, budget).is_some() {
                     chosen = trial;
                     break;
                 }
             }
         }
-        self.replay_with(&chosen)
+        self.replay_with(&chosen, budget)
     }
 
     /// Leaf rows declared open (with a row variable), in declaration order.
@@ -65,20 +67,16 @@ impl Graph {
     }
 
     /// Replays the events with the chosen rows fixed right after their declarations, solving
-    /// the last round carefully.
-    fn replay_with(&self, choices: &[Choice]) -> Option<Graph> {
-        let mut g = self.empty_like();
-        for e in &self.events {
-            g.replay_event(self, e)?;
+    /// the last round carefully within what `budget` leaves.
+    fn replay_with(&self, choices: &[Choice], budget: &mut Recovery) -> Option<Graph> {
+        self.replay_solving(budget, &mut |g, e| {
             if let Event::Declare(t, _) | Event::Typed(t, _) = e {
                 for &(ct, kind, len) in choices.iter().filter(|c| c.0 == *t) {
                     g.fix_row_length(ct, kind, len).ok()?;
                 }
             }
-        }
-        g.solver.set_careful();
-        g.solve_once().ok()?;
-        Some(g)
+            Some(())
+        })
     }
 
     /// Binds the row variable of `t`'s `kind` row to `len` fresh axes.
