@@ -229,6 +229,11 @@ fn axis_index(
                 _ => Err("a sized concatenation component".into()),
             }
         }
+        // Row-major: each label's index times the sizes of the labels after it.
+        AxisKind::Flat(labels) => labels.iter().try_fold(0usize, |at, (l, _)| {
+            let size = b.label(l).ok_or(format!("label {l} without a size"))? as usize;
+            Ok(at * size + label(l)?)
+        }),
     }
 }
 

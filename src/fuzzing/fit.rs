@@ -58,6 +58,13 @@ impl Env {
                 }
                 ConcreteDim::new(n)
             }
+            AxisKind::Flat(labels) => {
+                let mut n: u64 = 1;
+                for (l, _) in labels {
+                    n = n.checked_mul(self.label(ch, l).size)?;
+                }
+                ConcreteDim::new(n)
+            }
         })
     }
 

@@ -23,6 +23,7 @@ struct Bound {
 enum Pending<'a> {
     Affine(&'a Affine, ConcreteDim),
     Concat(&'a [ConcatPart], ConcreteDim),
+    Flat(&'a [(Name, crate::span::Span)], ConcreteDim),
 }
 
 #[derive(Default)]
@@ -138,6 +139,10 @@ impl<'a> Bindings<'a> {
                 self.pending.push(Pending::Concat(parts, d.clone()));
                 Ok(())
             }
+            AxisKind::Flat(labels) => {
+                self.pending.push(Pending::Flat(labels, d.clone()));
+                Ok(())
+            }
         }
     }
 
@@ -193,6 +198,36 @@ impl<'a> Bindings<'a> {
         match p {
             Pending::Affine(af, d) => self.affine(af, d),
             Pending::Concat(parts, d) => self.concat(parts, d),
+            Pending::Flat(labels, d) => self.flat(labels, d),
+        }
+    }
+
+    /// A flattened axis: the product of its labels' sizes.
+    fn flat(
+        &mut self,
+        labels: &[(Name, crate::span::Span)],
+        d: &ConcreteDim,
+    ) -> Result<bool, String> {
+        let mut known: u64 = 1;
+        let mut unknown: Vec<&Name> = Vec::new();
+        for (l, _) in labels {
+            match self.size(l) {
+                Some(n) => known = known.saturating_mul(n),
+                None if !unknown.contains(&l) => unknown.push(l),
+                None => return Ok(false),
+            }
+        }
+        match unknown.as_slice() {
+            [] if known == d.size => Ok(true),
+            [] => Err(format!("flattened labels multiply to {known}, not {}", d.size)),
+            [one] if known > 0 && d.size.is_multiple_of(known) => {
+                self.bind(one, &ConcreteDim::new(d.size / known), false)?;
+                Ok(true)
+            }
+            [_] if known > 0 => {
+                Err(format!("flattened labels' {known} does not divide {}", d.size))
+            }
+            _ => Ok(false),
         }
     }
 
@@ -286,7 +321,7 @@ impl<'a> Bindings<'a> {
                 }
                 Ok(())
             }
-            Pending::Affine(..) => Ok(()),
+            Pending::Affine(..) | Pending::Flat(..) => Ok(()),
         }
     }
 }

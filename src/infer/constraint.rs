@@ -2,7 +2,7 @@
 
 use super::store::{RowId, ShapeRef};
 use crate::ids::{GraphId, RowVar, StepId, TensorId};
-use crate::shape::Dim;
+use crate::shape::{Dim, ExprId};
 use crate::span::Span;
 use crate::spec::ast::RowKind;
 
@@ -41,6 +41,8 @@ pub enum Constraint {
     /// The product of all axes of a tensor's rows (batch, input, output) is this (OCANNL's
     /// `Total_elems`).
     TotalElems(ShapeRef, Count),
+    /// A flattened axis `(h*d)` is the product of its parts (held in the dim table).
+    Product(Dim, ExprId),
 }
 
 /// A size or count held by a constraint, aligned to 4 bytes: a constraint is then 36 bytes,

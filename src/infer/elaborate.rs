@@ -11,7 +11,7 @@ use super::env::{Env, Node};
 use super::error::InferError;
 use crate::code::ErrorCode;
 use crate::ids::{DimVar, RowVar, StepId};
-use crate::shape::{AffineDim, ConvPadding, Dim, Dims, Row};
+use crate::shape::{AffineDim, ConvPadding, Dim, Dims, ExprId, Row};
 use crate::spec::ast::{
     self, same_name, AxisKind, Coeff, ConcatPart, Name, Padding, RowKind, ShapeSpec,
 };
@@ -32,6 +32,9 @@ pub struct SpecEnv {
     row_index: HashMap<Name, u32, FixedState>,
     /// Fixed indices: the fresh variable of each integer axis and its index.
     pub fixed: SmallVec<[(DimVar, u64); 2]>,
+    /// Flattened axes: the fresh variable of each, the id of its parts, and where it is
+    /// written.
+    pub flat: SmallVec<[(DimVar, ExprId, crate::span::Span); 1]>,
     /// Row variables of the spec.
     pub row_vars: SmallVec<[RowVar; 4]>,
     /// The step being elaborated, to say where its affine and concatenation axes were written.
@@ -182,6 +185,13 @@ impl SpecEnv {
                     })
                     .collect();
                 env.exprs.concat_tree(&parts)
+            }
+            AxisKind::Flat(labels) => {
+                let parts: Dims =
+                    labels.iter().map(|(n, _)| Dim::Var(self.dim_var(env, n))).collect();
+                let v = env.new_dim(None);
+                self.flat.push((v, env.exprs.product(&parts), a.span));
+                Dim::Var(v)
             }
         })
     }

@@ -221,6 +221,25 @@ impl Default for Graph {
     }
 }
 
+/// A copy of the graph with the same identity: its ids and handles name the copy's tensors,
+/// steps and variables too.
+impl Clone for Graph {
+    fn clone(&self) -> Graph {
+        self.fork()
+    }
+}
+
+/// The graph's identity and size (its shapes are read with [`Graph::shape_string`]).
+impl std::fmt::Debug for Graph {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Graph")
+            .field("id", &self.id)
+            .field("tensors", &self.tensors.len())
+            .field("steps", &self.steps.len())
+            .finish_non_exhaustive()
+    }
+}
+
 impl Graph {
     /// An empty graph.
     pub fn new() -> Graph {

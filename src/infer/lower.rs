@@ -158,6 +158,15 @@ impl Solver {
                 }
             }
         }
+        for &(v, id, span) in &env.flat {
+            let o = self.origin(Origin {
+                step: Some(step),
+                tensor: None,
+                part: Part::Side,
+                span: Some(span),
+            });
+            self.push_with(Constraint::Product(Dim::Var(v), id), o);
+        }
         for &(v, i) in &env.fixed {
             let o = self.origin(Origin {
                 step: Some(step),

@@ -29,6 +29,7 @@ mod nodes;
 mod numpy;
 mod op;
 mod peek;
+mod product;
 pub mod program;
 pub mod provenance;
 mod row_links;

@@ -46,8 +46,10 @@
 //! Einsum specs are OCANNL's labels-spec syntax, parsed by
 //! [`parse_einsum`](crate::spec::parse_einsum): each slot has the layout
 //! `batch|input->output`, with labels, `_` placeholders, `...` and `..name..` row variables,
-//! fixed indices (`0`), strided and convolution axes (`2*o+k`) and concatenations (`a^b`).
-//! numpy subscripts are parsed by [`parse_numpy`](crate::spec::parse_numpy). A spec whose
+//! fixed indices (`0`), strided and convolution axes (`2*o+k`), concatenations (`a^b`) and
+//! flattened axes (`(h*d)`: the labels' sizes multiplied, row-major, so `b,h,d => b,(h*d)` is
+//! a reshape and `b,(h*d); h => b,h,d` splits heads; a part is inferred from the flattened
+//! size and the other parts). numpy subscripts are parsed by [`parse_numpy`](crate::spec::parse_numpy). A spec whose
 //! number of operand slots differs from the number of operands is an `arity` error, and so is
 //! an operand count outside the table.
 //!

@@ -289,6 +289,7 @@ impl Solver {
             Constraint::RowIneqRight { res, opnd } => self.row_ineq_right(res, opnd),
             Constraint::AtLeast(d, n) => self.at_least(d, n.get()),
             Constraint::TotalElems(shape, n) => self.total_elems(&shape.rows(), n.get()),
+            Constraint::Product(flat, id) => self.product(flat, *id),
         };
         // A size past 2^62 found while substituting: reported here, at this constraint.
         let outcome = match outcome {
@@ -444,6 +445,13 @@ fn vars_of(env: &mut Env, c: &Constraint, w: &mut Watch) {
         Constraint::TotalElems(shape, _) => {
             let [a, b, c] = shape.rows();
             row_args(env, &[&a, &b, &c], w);
+        }
+        Constraint::Product(flat, id) => {
+            watch_dim(env, flat, w);
+            let parts: SmallVec<[Dim; 4]> = env.exprs.product_parts(*id).iter().copied().collect();
+            for p in &parts {
+                watch_dim(env, p, w);
+            }
         }
     }
 }

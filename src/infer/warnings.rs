@@ -232,6 +232,7 @@ pub(crate) fn labels_of(slot: &ShapeSpec, f: &mut impl FnMut(&str)) {
                         }
                     }
                 }
+                AxisKind::Flat(labels) => labels.iter().for_each(|(n, _)| f(n)),
                 AxisKind::Placeholder | AxisKind::Int(_) => {}
             }
         }

@@ -147,6 +147,11 @@ fn slot_labels<'a>(slot: &'a ShapeSpec) -> Vec<Written<'a>> {
                         }
                     }
                 }
+                AxisKind::Flat(labels) => {
+                    for (n, at) in labels {
+                        push(n, *at, false);
+                    }
+                }
                 AxisKind::Placeholder | AxisKind::Int(_) => {}
             }
         }

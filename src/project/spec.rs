@@ -157,7 +157,23 @@ impl<'s, 'p, 't> Builder<'s, 'p, 't> {
             AxisKind::Int(i) => Index::Fixed(*i),
             AxisKind::Affine(a) => self.affine(a),
             AxisKind::Concat(_) => self.concat(),
+            AxisKind::Flat(labels) => self.flat(labels),
         }
+    }
+
+    /// The index of a flattened axis, row-major: each label's loop times the product of the
+    /// sizes of the labels after it.
+    fn flat(&mut self, labels: &'s [(ast::Name, crate::span::Span)]) -> Index {
+        let mut terms = Vec::with_capacity(labels.len());
+        let mut scale: i64 = 1;
+        for (name, _) in labels.iter().rev() {
+            let size = self.size_of(name).unwrap_or(1);
+            let l = self.label(name, size);
+            terms.push((scale, l));
+            scale = scale.saturating_mul(i64::try_from(size).unwrap_or(i64::MAX));
+        }
+        terms.reverse();
+        Index::Affine { terms, offset: 0, padded: false }
     }
 
     fn affine(&mut self, a: &'s ast::Affine) -> Index {

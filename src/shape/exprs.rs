@@ -25,6 +25,10 @@ pub struct DimExprs {
     affine_ids: HashMap<AffineDim, ExprId>,
     concat: Vec<Box<[Dim]>>,
     concat_ids: HashMap<Box<[Dim]>, ExprId>,
+    /// The parts of flattened axes (`(h*d)`): not dims themselves, held by the constraints
+    /// that relate each flattened axis to its parts.
+    product: Vec<Box<[Dim]>>,
+    product_ids: HashMap<Box<[Dim]>, ExprId>,
 }
 
 fn next_id(len: usize) -> ExprId {
@@ -52,6 +56,22 @@ impl DimExprs {
         self.concat.push(parts.into());
         self.concat_ids.insert(parts.into(), id);
         Dim::Concat(id)
+    }
+
+    /// The id of the parts of a flattened axis (interned).
+    pub fn product(&mut self, parts: &[Dim]) -> ExprId {
+        if let Some(&id) = self.product_ids.get(parts) {
+            return id;
+        }
+        let id = next_id(self.product.len());
+        self.product.push(parts.into());
+        self.product_ids.insert(parts.into(), id);
+        id
+    }
+
+    /// The parts of a flattened axis (none for an id from elsewhere).
+    pub fn product_parts(&self, id: ExprId) -> &[Dim] {
+        self.product.get(id.0 as usize).map_or(&[], |p| p)
     }
 
     /// The concatenation of these parts as a balanced tree of nodes with at most

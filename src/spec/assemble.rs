@@ -81,6 +81,8 @@ pub struct Builder<'s, 't> {
     affine: Option<Box<Affine>>,
     /// The components of the concatenation axis being parsed.
     parts: Vec<ConcatPart>,
+    /// The labels of the flattened axis being parsed.
+    flat: Vec<(Name, Span)>,
     /// What the text contains.
     pub seen: Seen,
 }
@@ -132,6 +134,7 @@ impl<'s, 't> Builder<'s, 't> {
             kernel: None,
             affine: None,
             parts: Vec::new(),
+            flat: Vec::new(),
             seen: Seen::default(),
         }
     }
@@ -218,6 +221,7 @@ impl<'s, 't> Builder<'s, 't> {
             AxisKind::Label(_) => self.seen.labels = true,
             AxisKind::Affine(_) => (self.seen.labels, self.seen.affine) = (true, true),
             AxisKind::Concat(_) => (self.seen.labels, self.seen.concat) = (true, true),
+            AxisKind::Flat(_) => self.seen.labels = true,
         }
         // Axes are trailing until an ellipsis turns them into leading ones.
         self.slot().output.trailing.push(Axis { kind, span });
@@ -237,6 +241,17 @@ impl<'s, 't> Builder<'s, 't> {
     pub fn concat_axis(&mut self, span: Span) -> Result<(), SpecError> {
         let parts = std::mem::take(&mut self.parts);
         self.axis(AxisKind::Concat(parts), span)
+    }
+
+    /// Adds the flattened axis whose labels were noted by [`Builder::flat_part`].
+    pub fn flat_axis(&mut self, span: Span) -> Result<(), SpecError> {
+        let labels = std::mem::take(&mut self.flat);
+        self.axis(AxisKind::Flat(labels), span)
+    }
+
+    /// Notes a label of the flattened axis being parsed.
+    pub fn flat_part(&mut self, span: Span) {
+        self.flat.push((self.name(span), span));
     }
 
     /// Adds a component to the concatenation axis being parsed.

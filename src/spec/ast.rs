@@ -163,6 +163,9 @@ pub enum AxisKind {
     Affine(Box<Affine>),
     /// A concatenation of two or more components.
     Concat(Vec<ConcatPart>),
+    /// `(h*d)`: two or more labels flattened into one axis, row-major (the last label varies
+    /// fastest): its size is the product of theirs, and index `(i_h, i_d)` is `i_h·d + i_d`.
+    Flat(Vec<(Name, Span)>),
 }
 
 /// An axis with its span.

@@ -119,6 +119,13 @@ pub enum SpecError {
         /// From the `(` to its `)` (or to the end of the spec).
         span: Span,
     },
+    /// A flattened axis written otherwise than `(h*w)`: einops' `(h w)`, one label, or an
+    /// unclosed `(`.
+    #[error("a flattened axis is two or more labels between parentheses, joined by `*`: `(h*w)`")]
+    Flattening {
+        /// From the `(` to its `)` (or to the end of the spec).
+        span: Span,
+    },
     /// `->` where an einsum spec's `=>` is expected: the result follows `=>`, while `->`
     /// separates a row's input axes from its output axes.
     #[error("`->` where `=>` is expected: an einsum spec's result follows `=>` (`->` separates a row's input axes from its output axes)")]
@@ -154,7 +161,8 @@ impl SpecError {
             | SpecError::NumpyEllipsis { span }
             | SpecError::NumpyArrow { span }
             | SpecError::OutputLabelUnknown { span, .. }
-            | SpecError::Grouping { span } => *span,
+            | SpecError::Grouping { span }
+            | SpecError::Flattening { span } => *span,
             SpecError::ResultArrow { arrow } => *arrow,
             SpecError::TwoEllipses { second, .. } => *second,
             SpecError::NameClash { row_var, .. } => *row_var,
@@ -188,6 +196,11 @@ impl SpecError {
             SpecError::ResultArrow { arrow } => {
                 let (head, tail) = (spec.get(..arrow.start as usize)?, spec.get(arrow.end as usize..)?);
                 Some(format!("did you mean `{head}=>{tail}`?"))
+            }
+            SpecError::Flattening { span } => {
+                let inner = spec.get(span.range())?.trim_matches(|c| c == '(' || c == ')');
+                let labels: Vec<&str> = inner.split(|c: char| c.is_whitespace() || c == ',' || c == '*').filter(|w| !w.is_empty()).collect();
+                (labels.len() >= 2).then(|| format!("did you mean `({})`?", labels.join("*")))
             }
             SpecError::Grouping { span } => {
                 let inner = spec.get(span.range())?.trim_matches(|c| c == '(' || c == ')');

@@ -1,18 +1,34 @@
 //! Errors restated where the likely intent is recognisable: einops-style grouping `(h w)`
-//! instead of an unexpected `(`, and `->` written where an einsum spec's `=>` belongs.
+//! (a flattened axis is `(h*w)`; numpy subscripts have none), and `->` written where an einsum
+//! spec's `=>` belongs.
 
 use super::error::SpecError;
 use crate::span::Span;
 
-/// The error of a labels spec or numpy subscripts, restated: a `(` or `)` is grouping.
+/// The error of a labels spec or numpy subscripts, restated: in numpy subscripts a `(` or
+/// `)` is grouping; in a spec, an error inside parentheses (or at an unmatched one) is a
+/// flattened axis written wrong.
 pub(super) fn refine(spec: &str, e: SpecError) -> SpecError {
     match e {
-        SpecError::BadChar { ch: '(' | ')', span }
-        | SpecError::NumpySubscript { ch: '(' | ')', span } => {
+        SpecError::NumpySubscript { ch: '(' | ')', span } => {
             SpecError::Grouping { span: group(spec, span) }
+        }
+        SpecError::Unexpected { span, .. } | SpecError::UnexpectedEnd { span, .. }
+            if in_parentheses(spec, span) =>
+        {
+            SpecError::Flattening { span: group(spec, span) }
         }
         other => other,
     }
+}
+
+/// Whether `at` lies inside parentheses (after a `(` not closed before it) or on a `)`.
+fn in_parentheses(spec: &str, at: Span) -> bool {
+    let i = (at.start as usize).min(spec.len());
+    let open = spec[..i].rfind('(');
+    let closed = spec[..i].rfind(')');
+    let inside = matches!((open, closed), (Some(o), c) if c.is_none_or(|c| c < o));
+    inside || spec[i..].starts_with([')', '('])
 }
 
 /// The error of an einsum spec, restated: grouping as in [`refine`], and a spec that ends (or
@@ -52,21 +68,25 @@ mod tests {
     #[test]
     fn grouping_is_named() {
         let e = parse_labels("b, (h w), c").unwrap_err();
-        assert_eq!(e, SpecError::Grouping { span: Span::new(3, 8) });
-        assert!(e.help("b, (h w), c").unwrap().contains("`hw` for `(h w)`"));
+        assert_eq!(e, SpecError::Flattening { span: Span::new(3, 8) });
+        assert_eq!(e.help("b, (h w), c").unwrap(), "did you mean `(h*w)`?");
         let e = parse_numpy("b(hw)->b").unwrap_err();
         assert_eq!(e, SpecError::Grouping { span: Span::new(1, 5) });
+        assert!(e.help("b(hw)->b").unwrap().contains("`hw` for `(hw)`"));
         let e = parse_einsum("(h w) c; c => c").unwrap_err();
-        assert_eq!(e, SpecError::Grouping { span: Span::new(0, 5) });
-        // A `(` never closed runs to the end.
+        assert_eq!(e, SpecError::Flattening { span: Span::new(0, 5) });
+        // A `(` never closed runs to the end; a lone label is no flattening.
         assert_eq!(
             parse_labels("a (b").unwrap_err(),
-            SpecError::Grouping { span: Span::new(2, 4) }
+            SpecError::Flattening { span: Span::new(2, 4) }
         );
         assert_eq!(
             parse_labels("a ) b").unwrap_err(),
-            SpecError::Grouping { span: Span::new(2, 3) }
+            SpecError::Flattening { span: Span::new(2, 3) }
         );
+        let e = parse_einsum("b,(h) => b").unwrap_err();
+        assert!(matches!(e, SpecError::Flattening { .. }), "{e:?}");
+        assert!(parse_einsum("b,(h*w) => b,h,w").is_ok());
     }
 
     #[test]

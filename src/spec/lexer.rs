@@ -65,6 +65,10 @@ pub enum Token {
     Eq,
     /// `<`
     Lt,
+    /// `(`
+    LParen,
+    /// `)`
+    RParen,
     /// An integer (at most [`MAX_INT`]).
     Int,
     /// An identifier.
@@ -92,6 +96,8 @@ impl Token {
             Token::DotDot => "`..`",
             Token::Eq => "`=`",
             Token::Lt => "`<`",
+            Token::LParen => "`(`",
+            Token::RParen => "`)`",
             Token::Int => return format!("integer `{}`", int_value(text).unwrap_or(MAX_INT)),
             Token::Ident => return format!("label `{text}`"),
             Token::Idents => return format!("labels `{text}`"),
@@ -123,6 +129,8 @@ macro_rules! token_set {
             #[token("..", |_| Token::DotDot)]
             #[token("=", |_| Token::Eq)]
             #[token("<", |_| Token::Lt)]
+            #[token("(", |_| Token::LParen)]
+            #[token(")", |_| Token::RParen)]
             Punct(Token),
             #[regex("[0-9]+")]
             Int,

@@ -72,6 +72,16 @@ impl fmt::Display for AxisKind {
                 }
                 Ok(())
             }
+            AxisKind::Flat(labels) => {
+                f.write_char('(')?;
+                for (i, (l, _)) in labels.iter().enumerate() {
+                    if i > 0 {
+                        f.write_char('*')?;
+                    }
+                    f.write_str(l)?;
+                }
+                f.write_char(')')
+            }
         }
     }
 }

@@ -126,6 +126,11 @@ pub fn for_each_label<'a>(kind: &'a AxisKind, span: Span, mut f: impl FnMut(&'a 
                 }
             }
         }
+        AxisKind::Flat(labels) => {
+            for (l, at) in labels {
+                f(l, *at);
+            }
+        }
     }
 }
 
