@@ -33,6 +33,8 @@ const TEMPLATES: &[(OpKind, Option<&str>, &[&str])] = &[
     (OpKind::Einsum, Some("2*o<+3*k; k => o"), &["8", "2"]),
     (OpKind::Numpy, Some("ij,kj->ij"), &["a,b", "1!,b"]),
     (OpKind::Numpy, Some("ii->i"), &["b,b"]),
+    (OpKind::Einsum, Some("2*o~1+k; k => o"), &["9", "3"]),
+    (OpKind::Einsum, Some("b,o~+2*k; k => b,o"), &["a,7", "2"]),
     (OpKind::Einsum3, Some("i;i;i=>i"), &["b", "b", "b"]),
     (OpKind::Concat, Some("a; b => a^b"), &["b", "c"]),
     (OpKind::Concat, Some("i,a; i,b => i,a^b"), &["a,b", "a,c"]),

@@ -214,7 +214,7 @@ fn axis_index(
             let s = coeff(&a.stride)?;
             let mut i = s * label(&a.over)? + a.offset as usize;
             if let Some(c) = &a.conv {
-                if c.padding != Padding::Valid {
+                if !matches!(c.padding, Padding::Valid | Padding::Floor(0)) {
                     return Err("padded convolutions are not evaluated naively".into());
                 }
                 i += coeff(&c.dilation)? * label(&c.kernel)?;

@@ -243,6 +243,18 @@ impl<'a> Bindings<'a> {
         };
         let n = d.size;
         match (conv, over) {
+            // PyTorch's: the output from the input and the kernel (the input is not a function
+            // of the output).
+            (Some((dil, k, Padding::Floor(pad))), _) => {
+                let Some(ks) = self.size(k) else { return Ok(false) };
+                let window = dil.saturating_mul(ks.saturating_sub(1)).saturating_add(1);
+                let padded = n.saturating_add(pad.saturating_mul(2));
+                let r = padded
+                    .checked_sub(window)
+                    .filter(|_| ks > 0)
+                    .ok_or_else(|| format!("the input {n} is shorter than the window of {af}"))?;
+                self.bind(&af.over, &ConcreteDim::new(r / s + 1), false)?;
+            }
             (None, Some(o)) | (Some((_, _, Padding::Same)), Some(o)) => {
                 expect_size(s.checked_mul(o), n, af)?;
             }

@@ -43,6 +43,9 @@ pub enum Constraint {
     TotalElems(ShapeRef, Count),
     /// A flattened axis `(h*d)` is the product of its parts (held in the dim table).
     Product(Dim, ExprId),
+    /// The input axis of a PyTorch-style convolution `o~P+k` (held in the dim table) and its
+    /// output: `o = floor((input + 2P - dilation·(k-1) - 1) / stride) + 1`.
+    FloorConv(Dim, ExprId),
 }
 
 /// A size or count held by a constraint, aligned to 4 bytes: a constraint is then 36 bytes,

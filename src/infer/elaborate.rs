@@ -11,7 +11,7 @@ use super::env::{Env, Node};
 use super::error::InferError;
 use crate::code::ErrorCode;
 use crate::ids::{DimVar, RowVar, StepId};
-use crate::shape::{AffineDim, ConvPadding, Dim, Dims, ExprId, Row};
+use crate::shape::{AffineDim, ConvPadding, Dim, Dims, ExprId, FloorConv, Row};
 use crate::spec::ast::{
     self, same_name, AxisKind, Coeff, ConcatPart, Name, Padding, RowKind, ShapeSpec,
 };
@@ -35,6 +35,9 @@ pub struct SpecEnv {
     /// Flattened axes: the fresh variable of each, the id of its parts, and where it is
     /// written.
     pub flat: SmallVec<[(DimVar, ExprId, crate::span::Span); 1]>,
+    /// PyTorch-style convolutions: the fresh variable of each input axis, the id of the
+    /// convolution, and where it is written.
+    pub floors: SmallVec<[(DimVar, ExprId, crate::span::Span); 1]>,
     /// Row variables of the spec.
     pub row_vars: SmallVec<[RowVar; 4]>,
     /// The step being elaborated, to say where its affine and concatenation axes were written.
@@ -172,10 +175,13 @@ impl SpecEnv {
                 self.fixed.push((v, *i));
                 Dim::Var(v)
             }
-            AxisKind::Affine(af) => {
-                let a = self.affine(env, af)?;
-                env.exprs.affine(a)
-            }
+            AxisKind::Affine(af) => match af.conv.as_ref().map(|c| c.padding) {
+                Some(Padding::Floor(pad)) => self.floor_conv(env, af, pad, a.span)?,
+                _ => {
+                    let a = self.affine(env, af)?;
+                    env.exprs.affine(a)
+                }
+            },
             AxisKind::Concat(parts) => {
                 let parts: Dims = parts
                     .iter()
@@ -205,6 +211,8 @@ impl SpecEnv {
                 let padding = match c.padding {
                     Padding::Same => ConvPadding::Same,
                     Padding::Valid => ConvPadding::Valid,
+                    // Read by `floor_conv`: never an affine dim.
+                    Padding::Floor(_) => ConvPadding::Valid,
                     Padding::Unspecified => return Err(InferError::shape(
                         ErrorCode::Value,
                         "a convolution axis must say its padding: `=+` (padded) or `<+` (valid)",
@@ -214,6 +222,33 @@ impl SpecEnv {
             }
         };
         Ok(AffineDim { stride, over, offset: a.offset, conv })
+    }
+}
+
+impl SpecEnv {
+    /// The input axis of a PyTorch-style convolution: a fresh variable, related to the output
+    /// and kernel labels by a constraint (its size is not a function of theirs).
+    fn floor_conv(
+        &mut self,
+        env: &mut Env,
+        af: &ast::Affine,
+        pad: u64,
+        span: crate::span::Span,
+    ) -> Result<Dim, InferError> {
+        let Some(c) = &af.conv else {
+            return Err(InferError::shape(ErrorCode::Value, "no kernel"));
+        };
+        if af.offset != 0 {
+            let msg = "a PyTorch convolution (`~+`) takes padding (`~P+`), not an offset";
+            return Err(InferError::shape(ErrorCode::Value, msg));
+        }
+        let (stride, dilation) = (coeff(&af.stride)?, coeff(&c.dilation)?);
+        let over = Dim::Var(self.dim_var(env, &af.over));
+        let kernel = Dim::Var(self.dim_var(env, &c.kernel));
+        let conv = FloorConv { over, kernel, stride, dilation, pad };
+        let input = env.new_dim(None);
+        self.floors.push((input, env.exprs.floor_conv(conv), span));
+        Ok(Dim::Var(input))
     }
 }
 

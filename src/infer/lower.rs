@@ -167,6 +167,15 @@ impl Solver {
             });
             self.push_with(Constraint::Product(Dim::Var(v), id), o);
         }
+        for &(v, id, span) in &env.floors {
+            let o = self.origin(Origin {
+                step: Some(step),
+                tensor: None,
+                part: Part::Side,
+                span: Some(span),
+            });
+            self.push_with(Constraint::FloorConv(Dim::Var(v), id), o);
+        }
         for &(v, i) in &env.fixed {
             let o = self.origin(Origin {
                 step: Some(step),

@@ -93,3 +93,35 @@ impl Solver {
         }
     }
 }
+
+impl Solver {
+    /// `over = floor((input + 2·pad - dilation·(kernel-1) - 1) / stride) + 1` (convolution
+    /// `id`), decided once the input and kernel sizes are known; the input's size is not a
+    /// function of the output's, so an output alone decides nothing.
+    pub fn floor_conv(&mut self, input: &Dim, id: ExprId) -> Res {
+        let c = self.env.exprs.get_floor_conv(id);
+        let (Dim::Solved(n), Dim::Solved(k)) = (self.env.dim(input), self.env.dim(&c.kernel))
+        else {
+            return Ok(Outcome::Defer);
+        };
+        let window = u128::from(c.dilation) * u128::from(k.size.saturating_sub(1)) + 1;
+        let padded = u128::from(n.size) + 2 * u128::from(c.pad);
+        if k.size == 0 || padded < window {
+            let padding = match c.pad {
+                0 => String::new(),
+                p => format!(" (padded by {p} on each side)"),
+            };
+            let msg = format!(
+                "the convolution's input of {}{padding} is shorter than its window of {window} \
+                 (kernel {}, dilation {})",
+                { n.size },
+                { k.size },
+                c.dilation
+            );
+            return Err(self.error(ErrorCode::Mismatch, msg));
+        }
+        let out = (padded - window) / u128::from(c.stride.max(1)) + 1;
+        self.push(Constraint::DimEq(c.over, Dim::Solved(Solved::new(out as u64))));
+        Ok(Outcome::Done)
+    }
+}

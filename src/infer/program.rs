@@ -46,7 +46,9 @@
 //! Einsum specs are OCANNL's labels-spec syntax, parsed by
 //! [`parse_einsum`](crate::spec::parse_einsum): each slot has the layout
 //! `batch|input->output`, with labels, `_` placeholders, `...` and `..name..` row variables,
-//! fixed indices (`0`), strided and convolution axes (`2*o+k`), concatenations (`a^b`) and
+//! fixed indices (`0`), strided and convolution axes (`2*o<+k`: a valid convolution covering
+//! its input exactly; `2*o=+k`: padded to `stride·o`; `2*o~+k` or `2*o~P+k`: PyTorch's, the
+//! output `floor((input + 2P - dilation·(k-1) - 1) / stride) + 1`), concatenations (`a^b`) and
 //! flattened axes (`(h*d)`: the labels' sizes multiplied, row-major, so `b,h,d => b,(h*d)` is
 //! a reshape and `b,(h*d); h => b,h,d` splits heads; a part is inferred from the flattened
 //! size and the other parts). numpy subscripts are parsed by [`parse_numpy`](crate::spec::parse_numpy). A spec whose

@@ -290,6 +290,7 @@ impl Solver {
             Constraint::AtLeast(d, n) => self.at_least(d, n.get()),
             Constraint::TotalElems(shape, n) => self.total_elems(&shape.rows(), n.get()),
             Constraint::Product(flat, id) => self.product(flat, *id),
+            Constraint::FloorConv(input, id) => self.floor_conv(input, *id),
         };
         // A size past 2^62 found while substituting: reported here, at this constraint.
         let outcome = match outcome {
@@ -445,6 +446,12 @@ fn vars_of(env: &mut Env, c: &Constraint, w: &mut Watch) {
         Constraint::TotalElems(shape, _) => {
             let [a, b, c] = shape.rows();
             row_args(env, &[&a, &b, &c], w);
+        }
+        Constraint::FloorConv(input, id) => {
+            let c = env.exprs.get_floor_conv(*id);
+            for d in [input, &c.over, &c.kernel] {
+                watch_dim(env, d, w);
+            }
         }
         Constraint::Product(flat, id) => {
             watch_dim(env, flat, w);

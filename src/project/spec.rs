@@ -192,6 +192,12 @@ impl<'s, 'p, 't> Builder<'s, 'p, 't> {
                 offset -= i64::try_from(left).unwrap_or(0);
                 padded = true;
             }
+            if let Padding::Floor(pad) = c.padding {
+                // PyTorch's: the window starts `pad` before the input; the last windows'
+                // leftover input is never read.
+                offset -= i64::try_from(pad).unwrap_or(i64::MAX);
+                padded = pad > 0;
+            }
         }
         Index::Affine { terms, offset, padded }
     }

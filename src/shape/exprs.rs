@@ -18,6 +18,23 @@ use super::dim::{AffineDim, Dim, ExprId};
 /// The most parts of one node of a concatenation built by [`DimExprs::concat_tree`].
 pub const CONCAT_FAN: usize = 16;
 
+/// A PyTorch-style convolution: its output `over` is
+/// `floor((input + 2·pad - dilation·(kernel-1) - 1) / stride) + 1` of its input's size (not a
+/// dim of its own: the constraint relating the input axis to it holds it).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct FloorConv {
+    /// The output dim.
+    pub over: Dim,
+    /// The kernel dim.
+    pub kernel: Dim,
+    /// Stride (≥ 1).
+    pub stride: u64,
+    /// Dilation (≥ 1).
+    pub dilation: u64,
+    /// Padding on each side.
+    pub pad: u64,
+}
+
 /// Affine and concatenation dims, interned.
 #[derive(Clone, Debug, Default)]
 pub struct DimExprs {
@@ -29,6 +46,8 @@ pub struct DimExprs {
     /// that relate each flattened axis to its parts.
     product: Vec<Box<[Dim]>>,
     product_ids: HashMap<Box<[Dim]>, ExprId>,
+    floor: Vec<FloorConv>,
+    floor_ids: HashMap<FloorConv, ExprId>,
 }
 
 fn next_id(len: usize) -> ExprId {
@@ -56,6 +75,29 @@ impl DimExprs {
         self.concat.push(parts.into());
         self.concat_ids.insert(parts.into(), id);
         Dim::Concat(id)
+    }
+
+    /// The id of a PyTorch-style convolution (interned).
+    pub fn floor_conv(&mut self, c: FloorConv) -> ExprId {
+        if let Some(&id) = self.floor_ids.get(&c) {
+            return id;
+        }
+        let id = next_id(self.floor.len());
+        self.floor.push(c);
+        self.floor_ids.insert(c, id);
+        id
+    }
+
+    /// A PyTorch-style convolution of this table (a stride-1 identity over size 0 for an id
+    /// from elsewhere).
+    pub fn get_floor_conv(&self, id: ExprId) -> FloorConv {
+        self.floor.get(id.0 as usize).copied().unwrap_or(FloorConv {
+            over: Dim::size(0),
+            kernel: Dim::size(1),
+            stride: 1,
+            dilation: 1,
+            pad: 0,
+        })
     }
 
     /// The id of the parts of a flattened axis (interned).

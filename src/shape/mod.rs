@@ -9,6 +9,6 @@ mod text;
 pub use dim::{
     write_dim, AffineDim, Basis, BasisTable, ConvPadding, Dim, ExprId, ShowDim, Solved, SHOW_LIMIT,
 };
-pub use exprs::{DimExprs, CONCAT_FAN};
+pub use exprs::{DimExprs, FloorConv, CONCAT_FAN};
 pub use row::{pushed, Axes, Dims, Row, Shape};
 pub use text::{parse_shape_string, rows_text, ShapeStringError, ShapeText, TextAxis, TextRow};

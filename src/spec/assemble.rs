@@ -290,6 +290,13 @@ impl<'s, 't> Builder<'s, 't> {
         }
     }
 
+    /// Builds a PyTorch-style convolution axis `[S*]over~P+kernel` with padding `P` (the
+    /// integer at `pad`).
+    pub fn floor_conv(&mut self, stride: CoeffTok, over_span: Span, pad: Span) {
+        let pad = self.int(pad);
+        self.conv(stride, over_span, Padding::Floor(pad));
+    }
+
     /// Adds a row variable to the row being parsed.
     pub fn ellipsis(&mut self, var: Option<Span>, span: Span) -> Result<(), SpecError> {
         let var = var.map(|at| self.name(at));

@@ -111,6 +111,10 @@ pub enum Padding {
     Same,
     /// `<+`: valid convolution; the input extent is `stride*(over-1) + dilation*(kernel-1) + 1`.
     Valid,
+    /// `~+` (`~P+` with padding `P` on both sides): PyTorch's convolution, whose output is
+    /// `floor((input + 2P - dilation*(kernel-1) - 1) / stride) + 1`; input elements past the
+    /// last window are not read.
+    Floor(u64),
 }
 
 /// The kernel term of a convolution axis: `[D*]kernel`.

@@ -65,6 +65,8 @@ pub enum Token {
     Eq,
     /// `<`
     Lt,
+    /// `~`
+    Tilde,
     /// `(`
     LParen,
     /// `)`
@@ -96,6 +98,7 @@ impl Token {
             Token::DotDot => "`..`",
             Token::Eq => "`=`",
             Token::Lt => "`<`",
+            Token::Tilde => "`~`",
             Token::LParen => "`(`",
             Token::RParen => "`)`",
             Token::Int => return format!("integer `{}`", int_value(text).unwrap_or(MAX_INT)),
@@ -129,6 +132,7 @@ macro_rules! token_set {
             #[token("..", |_| Token::DotDot)]
             #[token("=", |_| Token::Eq)]
             #[token("<", |_| Token::Lt)]
+            #[token("~", |_| Token::Tilde)]
             #[token("(", |_| Token::LParen)]
             #[token(")", |_| Token::RParen)]
             Punct(Token),

@@ -38,11 +38,13 @@ impl fmt::Display for Affine {
             write!(f, "{}*", self.stride)?;
         }
         f.write_str(&self.over)?;
-        f.write_str(match conv.padding {
-            Padding::Unspecified => "+",
-            Padding::Same => "=+",
-            Padding::Valid => "<+",
-        })?;
+        match conv.padding {
+            Padding::Unspecified => f.write_str("+")?,
+            Padding::Same => f.write_str("=+")?,
+            Padding::Valid => f.write_str("<+")?,
+            Padding::Floor(0) => f.write_str("~+")?,
+            Padding::Floor(p) => write!(f, "~{p}+")?,
+        }
         if self.offset != 0 {
             write!(f, "{}+", self.offset)?;
         }
