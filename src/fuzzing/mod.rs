@@ -166,6 +166,7 @@ pub mod fit;
 pub mod gen;
 pub mod model;
 pub mod numpy;
+pub mod numpy_ops;
 pub mod numpy_rules;
 pub mod props;
 pub mod rules;
