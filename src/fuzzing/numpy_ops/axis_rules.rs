@@ -1,6 +1,7 @@
 //! numpy's rules for the operations that take integer axes: `concatenate`, `stack`,
 //! `transpose`, `sum`, `expand_dims`, `squeeze` and `reshape`. An axis `k` of an array of
 //! `n` axes is valid in `-n..n` and means `k mod n`; numpy's `AxisError` is code `bounds`.
+//! (One legacy exception: `sum` and `squeeze` of a 0-d array take the integer axis 0 or -1.)
 
 use super::op::Axes;
 use super::verdict::{shape_text, Rejection};
@@ -128,8 +129,17 @@ fn axis_set(s: &[usize], axis: &Axes) -> Result<Vec<bool>, Rejection> {
     Ok(chosen)
 }
 
+/// Whether `axis` is numpy's legacy exception for 0-d operands: a reduction or a squeeze
+/// of a 0-d array takes the integer axis 0 or -1 (not a tuple) and changes nothing.
+fn scalar_axis(s: &[usize], axis: i64) -> bool {
+    s.is_empty() && (axis == 0 || axis == -1)
+}
+
 /// `numpy.sum(a, axis, keepdims)`.
 pub fn sum(s: &[usize], axis: &Axes, keepdims: bool) -> Result<Vec<usize>, Rejection> {
+    if matches!(axis, Axes::One(a) if scalar_axis(s, *a)) {
+        return Ok(Vec::new());
+    }
     let chosen = axis_set(s, axis)?;
     Ok(s.iter()
         .zip(&chosen)
@@ -152,6 +162,9 @@ pub fn expand_dims(s: &[usize], axis: i64) -> Result<Vec<usize>, Rejection> {
 /// `numpy.squeeze(a, axis)`: the axis must have size 1; `None` removes every size-1 axis.
 pub fn squeeze(s: &[usize], axis: Option<i64>) -> Result<Vec<usize>, Rejection> {
     let Some(axis) = axis else { return Ok(s.iter().copied().filter(|&d| d != 1).collect()) };
+    if scalar_axis(s, axis) {
+        return Ok(Vec::new());
+    }
     let ax = normalize_axis(axis, s.len())?;
     if s[ax] != 1 {
         let msg = format!("cannot squeeze axis {axis} of size {}: its size is not 1", s[ax]);

@@ -155,8 +155,10 @@ impl BroadcastCase {
         BroadcastCase { signature, shapes }
     }
 
-    /// One shape edited (a size changed, an axis inserted, removed or swapped); an edit that
-    /// still broadcasts is drawn again a few times.
+    /// One shape edited: most often an axis facing a size other than 1 in the others' shapes
+    /// set to another size (a conflict), else a generic edit (a size changed, an axis
+    /// inserted, removed or swapped); an edit that still broadcasts is drawn again a few
+    /// times.
     pub fn mutate(&self, cfg: &NpConfig, d: &mut dyn Draw) -> BroadcastCase {
         let b = Builder::new(cfg);
         let mut out = self.clone();
@@ -166,12 +168,35 @@ impl BroadcastCase {
                 return out;
             }
             let i = d.below(out.shapes.len());
-            out.shapes[i] = edit_shape(&b, d, &out.shapes[i]);
+            let conflict = if d.below(3) == 2 { None } else { self.conflict(&b, d, i) };
+            out.shapes[i] = conflict.unwrap_or_else(|| edit_shape(&b, d, &self.shapes[i]));
             if out.verdict().is_err() {
                 break;
             }
         }
         out
+    }
+
+    /// Shape `i` with an axis that faces a size other than 1 in another shape (right-aligned)
+    /// set to a different size; `None` when no axis faces one.
+    fn conflict(&self, b: &Builder, d: &mut dyn Draw, i: usize) -> Option<Vec<usize>> {
+        let s = &self.shapes[i];
+        let facing = |j: usize| -> Option<usize> {
+            let from_end = s.len() - j;
+            self.shapes
+                .iter()
+                .enumerate()
+                .filter(|(k, o)| *k != i && o.len() >= from_end)
+                .map(|(_, o)| o[o.len() - from_end])
+                .find(|&x| x != 1)
+        };
+        let spots: Vec<(usize, usize)> =
+            (0..s.len()).filter_map(|j| facing(j).map(|x| (j, x))).collect();
+        let &(j, x) = spots.get(d.below(spots.len().max(1)))?;
+        let mut t = s.clone();
+        let new = b.solid_size(d);
+        t[j] = if new == x { x + 1 } else { new };
+        Some(t)
     }
 
     /// einrow's verdict: each row's broadcast and each letter's size, or the error.

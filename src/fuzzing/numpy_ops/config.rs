@@ -1,7 +1,9 @@
 //! What numpy-semantics generators draw: the operations and their weights, program length,
 //! ranks, sizes (size-0 axes included by default) and element types.
 
-use super::dtypes::DTYPES;
+use serde_json::Value;
+
+use super::dtypes::{dtype_name, DTYPES};
 use super::op::NpKind;
 
 /// The most steps a generated program may have ([`NpConfig::max_steps`] is clamped to it).
@@ -14,9 +16,18 @@ pub const MAX_NP_RANK: usize = 8;
 /// clamped to it).
 pub const MAX_NP_OPERANDS: usize = 12;
 
-/// Sizes of fresh axes, simplest first: 2, then the edge cases 1 (broadcasts) and 0 (empty),
-/// then larger ones.
-pub const SIZES: [usize; 9] = [2, 1, 3, 0, 4, 5, 6, 7, 8];
+/// The most elements a drawn value may have: a step whose result would have more is not
+/// drawn (frameworks under test may compute values).
+pub const MAX_ELEMENTS: u128 = 1 << 16;
+
+/// The most loop points of a drawn einsum (the product of every label's size): numpy's
+/// einsum without `optimize` visits all of them.
+pub const MAX_EINSUM_POINTS: u128 = 1 << 20;
+
+/// Sizes of fresh axes, each equally likely, simplest first: 2, then the edge cases 1
+/// (broadcasts; listed twice, as most broadcasting rules break there) and 0 (empty), then
+/// larger ones.
+pub const SIZES: [usize; 10] = [2, 1, 3, 0, 4, 1, 5, 6, 7, 8];
 
 /// What numpy-semantics programs and cases to draw.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -74,6 +85,52 @@ impl NpConfig {
         NpConfig { ops: kinds.iter().map(|k| (*k, 1)).collect(), ..NpConfig::default() }
     }
 
+    /// A configuration from JSON: the default with any of `ops` (a list of numpy function
+    /// names, or an object of names and weights), `max_steps`, `max_rank`, `max_size`,
+    /// `zero_sizes`, `dtypes` (numpy names) and `max_operands` replaced.
+    ///
+    /// ```
+    /// use einrow::fuzzing::numpy_ops::NpConfig;
+    /// let cfg = NpConfig::from_json(&serde_json::json!({"ops": ["matmul"], "max_rank": 3})).unwrap();
+    /// assert_eq!((cfg.ops.len(), cfg.max_rank), (1, 3));
+    /// assert!(NpConfig::from_json(&serde_json::json!({"ops": ["conv"]})).is_err());
+    /// ```
+    pub fn from_json(v: &Value) -> Result<NpConfig, String> {
+        let mut cfg = NpConfig::default();
+        let Some(map) = v.as_object() else { return Err("a configuration is an object".into()) };
+        for (key, val) in map {
+            let num = || {
+                val.as_u64()
+                    .map(|n| n.min(1 << 20) as usize)
+                    .ok_or(format!("{key} is a natural number"))
+            };
+            match key.as_str() {
+                "ops" => cfg.ops = ops_of(val)?,
+                "max_steps" => cfg.max_steps = num()?,
+                "max_rank" => cfg.max_rank = num()?,
+                "max_size" => cfg.max_size = num()?,
+                "max_operands" => cfg.max_operands = num()?,
+                "zero_sizes" => {
+                    cfg.zero_sizes = val.as_bool().ok_or("zero_sizes is true or false")?
+                }
+                "dtypes" => {
+                    let names = val.as_array().ok_or("dtypes is a list of numpy names")?;
+                    cfg.dtypes = names
+                        .iter()
+                        .map(|n| {
+                            n.as_str().and_then(dtype_name).ok_or(format!("unknown dtype {n}"))
+                        })
+                        .collect::<Result<_, _>>()?;
+                }
+                _ => return Err(format!("unknown setting {key:?}")),
+            }
+        }
+        if cfg.ops.is_empty() {
+            return Err("ops names no operation".into());
+        }
+        Ok(cfg)
+    }
+
     /// Steps per program, within 1 to [`MAX_NP_STEPS`].
     pub fn steps(&self) -> usize {
         self.max_steps.clamp(1, MAX_NP_STEPS)
@@ -111,5 +168,26 @@ impl NpConfig {
     /// The sum of the weights (at least 1).
     pub fn total_weight(&self) -> usize {
         self.ops.iter().map(|(_, w)| u64::from(*w)).sum::<u64>().clamp(1, 1 << 20) as usize
+    }
+}
+
+/// `ops` of a JSON configuration: names (weight 1 each) or names with weights.
+fn ops_of(v: &Value) -> Result<Vec<(NpKind, u32)>, String> {
+    let kind = |n: &str| NpKind::from_name(n).ok_or(format!("unknown operation {n:?}"));
+    match v {
+        Value::Array(names) => {
+            names.iter().map(|n| Ok((kind(n.as_str().ok_or("ops lists names")?)?, 1))).collect()
+        }
+        Value::Object(m) => m
+            .iter()
+            .map(|(n, w)| {
+                let w = w
+                    .as_u64()
+                    .and_then(|w| u32::try_from(w).ok())
+                    .ok_or("weights are natural numbers")?;
+                Ok((kind(n)?, w))
+            })
+            .collect(),
+        _ => Err("ops is a list of names or an object of weights".into()),
     }
 }

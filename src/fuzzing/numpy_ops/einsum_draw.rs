@@ -4,6 +4,7 @@
 //! may keep a diagonal label).
 
 use super::builder::{insert_somewhere, permutation, Builder};
+use super::config::MAX_EINSUM_POINTS;
 use super::op::NpOp;
 use super::verdict::broadcast_shapes;
 use crate::fuzzing::gen::Draw;
@@ -53,6 +54,12 @@ impl Labels {
     fn new(d: &mut dyn Draw) -> Labels {
         let pool = POOLS[d.below(POOLS.len())].as_bytes();
         Labels { pool, letters: Vec::new(), ellipsis: Vec::new(), dots: false, any_dots: false }
+    }
+
+    /// The loop points of the einsum: every letter's size and every `...` axis multiplied.
+    fn points(&self) -> u128 {
+        let letters = self.letters.iter().map(|(_, s)| *s as u128);
+        letters.chain(self.ellipsis.iter().map(|&s| s as u128)).product()
     }
 
     fn fresh_letter(&mut self, size: usize) -> Option<char> {
@@ -182,8 +189,8 @@ impl Labels {
 }
 
 /// An einsum step over an existing operand and up to `max_operands - 1` more (fresh or
-/// existing).
-pub fn einsum_step(b: &mut Builder, d: &mut dyn Draw) -> usize {
+/// existing); `None` when its loop points pass [`MAX_EINSUM_POINTS`].
+pub fn einsum_step(b: &mut Builder, d: &mut dyn Draw) -> Option<usize> {
     let mut labels = Labels::new(d);
     let a = b.operand(d, |_| true, |b, d| b.shape(d, 0));
     let sa = b.shape_of(a).to_vec();
@@ -207,6 +214,9 @@ pub fn einsum_step(b: &mut Builder, d: &mut dyn Draw) -> usize {
         terms.push(term);
         args.push(arg);
     }
+    if labels.points() > MAX_EINSUM_POINTS {
+        return None;
+    }
     let subscripts = format!("{}{}", terms.join(","), labels.output(d));
-    b.push(NpOp::Einsum { subscripts }, args)
+    Some(b.push(NpOp::Einsum { subscripts }, args))
 }

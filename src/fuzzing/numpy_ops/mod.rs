@@ -39,13 +39,15 @@ mod verdict;
 
 pub use axis_rules::normalize_axis;
 pub use broadcast_case::{Broadcast, BroadcastCase, SigItem, Signature};
-pub use config::{NpConfig, MAX_NP_OPERANDS, MAX_NP_RANK, MAX_NP_STEPS, SIZES};
+pub use config::{
+    NpConfig, MAX_EINSUM_POINTS, MAX_ELEMENTS, MAX_NP_OPERANDS, MAX_NP_RANK, MAX_NP_STEPS, SIZES,
+};
 pub use dtypes::{dtype_name, result_type, sum_type, DTYPES, UINT64};
 pub use framework::{check_framework, replay, Disagreement, Framework};
 pub use generate::{draw_einsum_case, draw_program};
-pub use mutate::{edit_shape, is_valid, near_valid, Mutated};
+pub use mutate::{edit_rank, edit_shape, edit_size, is_valid, near_valid, Mutated};
 pub use op::{tuple_text, Axes, NpKind, NpOp};
-pub use program::{first_rejection, outcome_text, NpProgram, NpValue, Outcome};
+pub use program::{first_rejection, outcome_json, outcome_text, NpProgram, NpValue, Outcome};
 pub use shrink::shrink_np_program;
 pub use verdict::{broadcast_shapes, shape_text, verdict, Rejection, Typed, Verdict};
 

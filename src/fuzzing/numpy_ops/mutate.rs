@@ -47,12 +47,13 @@ pub fn near_valid(p: &NpProgram, cfg: &NpConfig, d: &mut dyn Draw) -> Mutated {
     let Some(site) = Site::new(p, target) else { return unchanged(target) };
     let b = Builder::new(cfg);
     let menu = site.menu();
-    let kind = menu[d.below(menu.len())];
-    // An edit that leaves the step valid is drawn again (a few times): near-valid cases are
-    // mostly refused, as the boundary of the rules is what they probe.
-    let attempts = if kind == Kind::Dtype { 1 } else { ATTEMPTS };
+    let first = d.below(menu.len());
+    // An edit that leaves the step valid is followed by one of the next kind in the menu (a
+    // few times): near-valid cases are mostly refused, as the boundary of the rules is what
+    // they probe.
     let mut kept = None;
-    for _ in 0..attempts {
+    for attempt in 0..ATTEMPTS {
+        let kind = menu[(first + attempt) % menu.len()];
         let m = site.apply(&b, d, kind);
         if m.program == *p {
             continue;
@@ -60,13 +61,13 @@ pub fn near_valid(p: &NpProgram, cfg: &NpConfig, d: &mut dyn Draw) -> Mutated {
         if matches!(m.program.evaluate().get(m.step), Some(Outcome::Rejected(_))) {
             return m;
         }
-        kept = Some(m);
+        kept.get_or_insert(m);
     }
-    kept.unwrap_or_else(|| site.apply(&b, d, Kind::Shape))
+    kept.unwrap_or_else(|| site.apply(&b, d, Kind::Size))
 }
 
-/// How many times an edit that leaves its step valid is drawn again.
-const ATTEMPTS: usize = 3;
+/// How many edits are drawn, at most, to find one that makes the step refused.
+const ATTEMPTS: usize = 4;
 
 /// The step a mutation edits, with the verdicts of the program before it.
 struct Site<'p> {
@@ -83,9 +84,9 @@ impl<'p> Site<'p> {
         Some(Site { p, target, op, args, outcomes: p.evaluate() })
     }
 
-    /// The mutations that apply, each repeated by its weight: shapes and parameters first;
-    /// the operand count of variadic operations; element types (which rarely change a
-    /// shape) least.
+    /// The mutations that apply, each repeated by its weight: an operand's rank (the most
+    /// common class of shape bugs), its sizes, the parameters; the operand count of variadic
+    /// operations; element types (which rarely change a shape) least.
     fn menu(&self) -> Vec<Kind> {
         if self.args.is_empty() {
             return vec![Kind::Param];
@@ -97,7 +98,7 @@ impl<'p> Site<'p> {
             _ => 3,
         };
         let variadic = matches!(kind, NpKind::Einsum | NpKind::Concatenate | NpKind::Stack);
-        let mut menu = vec![Kind::Shape; 3];
+        let mut menu = vec![Kind::Rank, Kind::Size, Kind::Rank, Kind::Size, Kind::Rank];
         menu.extend(std::iter::repeat_n(Kind::Param, param));
         if variadic {
             menu.push(Kind::Arity);
@@ -120,13 +121,14 @@ impl<'p> Site<'p> {
         let leaf_first = leaf_first(self.p, args);
         let k = leaf_first[d.below(leaf_first.len())];
         let (step, what) = match kind {
-            Kind::Shape if !args.is_empty() => {
+            Kind::Rank | Kind::Size if !args.is_empty() => {
                 let old = self.shape_of(args[k]);
-                let new = edit_shape(b, d, &old);
+                let new =
+                    if kind == Kind::Rank { edit_rank(b, d, &old) } else { edit_size(b, d, &old) };
                 let what = format!("operand {k}: shape {old:?} -> {new:?}");
                 (replace_operand(&mut program, target, k, new, self.dtype_of(args[k])), what)
             }
-            Kind::Param | Kind::Shape => {
+            Kind::Param | Kind::Rank | Kind::Size => {
                 let first = args.first().map_or(Vec::new(), |&a| self.shape_of(a));
                 let (new, what) = edit_param(d, op, &first);
                 set_step(&mut program, target, new, args.to_vec());
@@ -159,7 +161,8 @@ impl<'p> Site<'p> {
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Kind {
-    Shape,
+    Rank,
+    Size,
     Param,
     Arity,
     Dtype,
@@ -204,30 +207,44 @@ fn replace_operand(
     at + 1
 }
 
-/// One edit of a shape: a size changed (to one that does not broadcast), an axis inserted,
-/// an axis removed, two axes of different sizes swapped.
+/// One edit of a shape: its rank ([`edit_rank`]) or its sizes ([`edit_size`]).
 pub fn edit_shape(b: &Builder, d: &mut dyn Draw, s: &[usize]) -> Vec<usize> {
+    if d.below(2) == 0 {
+        edit_size(b, d, s)
+    } else {
+        edit_rank(b, d, s)
+    }
+}
+
+/// An axis inserted (of a size that does not broadcast) or removed.
+pub fn edit_rank(b: &Builder, d: &mut dyn Draw, s: &[usize]) -> Vec<usize> {
+    let mut t = s.to_vec();
+    if !t.is_empty() && d.below(2) == 1 {
+        t.remove(d.below(s.len()));
+    } else {
+        let at = d.below(t.len() + 1);
+        let size = b.solid_size(d);
+        t.insert(at, size);
+    }
+    t
+}
+
+/// A size changed (to one that does not broadcast), or two axes of different sizes swapped;
+/// a 0-d shape gets an axis.
+pub fn edit_size(b: &Builder, d: &mut dyn Draw, s: &[usize]) -> Vec<usize> {
     let mut t = s.to_vec();
     let n = t.len();
-    match d.below(4) {
-        0 if n > 0 => {
-            let i = d.below(n);
-            let new = b.solid_size(d);
-            t[i] = if new == t[i] { t[i] + 1 } else { new };
-        }
-        2 if n > 0 => {
-            t.remove(d.below(n));
-        }
-        3 if n >= 2 && t.iter().any(|&x| x != t[0]) => {
-            let i = d.below(n);
-            let j = (0..n).find(|&j| t[j] != t[i]).unwrap_or(0);
-            t.swap(i, j);
-        }
-        _ => {
-            let at = d.below(n + 1);
-            let size = b.solid_size(d);
-            t.insert(at, size);
-        }
+    if n == 0 {
+        return edit_rank(b, d, s);
+    }
+    if d.below(3) == 2 && t.iter().any(|&x| x != t[0]) {
+        let i = d.below(n);
+        let j = (0..n).find(|&j| t[j] != t[i]).unwrap_or(0);
+        t.swap(i, j);
+    } else {
+        let i = d.below(n);
+        let new = b.solid_size(d);
+        t[i] = if new == t[i] { t[i] + 1 } else { new };
     }
     t
 }

@@ -148,6 +148,16 @@ impl NpProgram {
         json!({ "values": values })
     }
 
+    /// [`NpProgram::to_json`] with einrow's verdict on every value (`"outcomes"`, see
+    /// [`outcome_json`]) and the program as numpy code (`"text"`).
+    pub fn to_json_with_verdicts(&self) -> Value {
+        let mut j = self.to_json();
+        let outcomes: Vec<Value> = self.evaluate().iter().map(outcome_json).collect();
+        j["outcomes"] = json!(outcomes);
+        j["text"] = json!(self.to_text());
+        j
+    }
+
     /// Reads [`NpProgram::to_json`]'s form back; every operand must be defined before use.
     pub fn from_json(v: &Value) -> Result<NpProgram, String> {
         let items = v["values"].as_array().ok_or("a program needs a \"values\" list")?;
@@ -178,6 +188,16 @@ impl NpProgram {
             p.values.push(value);
         }
         Ok(p)
+    }
+}
+
+/// An outcome as JSON: `{"shape", "dtype"}`, `{"error": code, "message"}` or
+/// `{"unreached": true}`.
+pub fn outcome_json(o: &Outcome) -> Value {
+    match o {
+        Outcome::Value(t) => json!({ "shape": t.shape, "dtype": t.dtype }),
+        Outcome::Rejected(r) => json!({ "error": r.code.as_str(), "message": r.message }),
+        Outcome::Unreached => json!({ "unreached": true }),
     }
 }
 

@@ -3,16 +3,32 @@
 //! integer axes written positive or negative.
 
 use super::builder::{insert_somewhere, permutation, signed, Builder};
+use super::config::MAX_ELEMENTS;
 use super::op::{Axes, NpKind, NpOp};
 use super::verdict::{broadcast_shapes, verdict};
 use crate::fuzzing::gen::Draw;
 
-/// Draws one valid step of `kind`; returns its index.
-pub fn step(b: &mut Builder, d: &mut dyn Draw, kind: NpKind) -> usize {
-    match kind {
+/// Draws one valid step of `kind`; returns its index, or `None` when the step drawn would
+/// be too large ([`MAX_ELEMENTS`] elements, or
+/// [`MAX_EINSUM_POINTS`](super::config::MAX_EINSUM_POINTS) einsum loop points) and
+/// was taken back.
+pub fn step(b: &mut Builder, d: &mut dyn Draw, kind: NpKind) -> Option<usize> {
+    let mark = b.mark();
+    let i = any_step(b, d, kind);
+    match i {
+        Some(i) if b.numel(i) <= MAX_ELEMENTS => Some(i),
+        _ => {
+            b.rollback(mark);
+            None
+        }
+    }
+}
+
+fn any_step(b: &mut Builder, d: &mut dyn Draw, kind: NpKind) -> Option<usize> {
+    Some(match kind {
         NpKind::Add => add(b, d),
         NpKind::Matmul => matmul(b, d),
-        NpKind::Einsum => super::einsum_draw::einsum_step(b, d),
+        NpKind::Einsum => super::einsum_draw::einsum_step(b, d)?,
         NpKind::Concatenate => concatenate(b, d),
         NpKind::Stack => stack(b, d),
         NpKind::Transpose => transpose(b, d),
@@ -20,7 +36,7 @@ pub fn step(b: &mut Builder, d: &mut dyn Draw, kind: NpKind) -> usize {
         NpKind::ExpandDims => expand_dims(b, d),
         NpKind::Squeeze => squeeze(b, d),
         NpKind::Reshape => reshape(b, d),
-    }
+    })
 }
 
 fn any(_: &[usize]) -> bool {
@@ -49,7 +65,7 @@ fn matmul_partner(b: &Builder, d: &mut dyn Draw, s: &[usize], right: bool) -> Ve
 
 fn matmul(b: &mut Builder, d: &mut dyn Draw) -> usize {
     let right = d.below(3) != 2;
-    let a = b.operand(d, |s| !s.is_empty(), |b, d| b.shape(d, 1));
+    let a = b.operand(d, |s| !s.is_empty(), |b, d| b.matmul_shape(d));
     let sa = b.shape_of(a).to_vec();
     let fits = |s: &[usize]| {
         let (l, r) = if right { (&sa[..], s) } else { (s, &sa[..]) };
