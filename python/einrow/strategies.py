@@ -408,9 +408,10 @@ def near_valid(strategy: st.SearchStrategy) -> st.SearchStrategy:
     ``programs``) one mutation away from valid, with einrow's verdict after the mutation: a
     size changed, an axis inserted, removed or swapped, an axis parameter out of range, a
     permutation entry repeated, a letter added to or removed from einsum subscripts, an
-    operand added or dropped, an element type changed. A program is mutated at one step (the
-    last one, for the simplest draws), so every step before it stays valid. Most mutations
-    make numpy refuse; some do not, and the verdict says which.
+    operand added or dropped, an element type changed. In a program, one step (the last one,
+    for the simplest draws) is copied to the end with the mutation, so every step drawn stays
+    valid and the last one probes the rules' boundary. Most mutations make numpy refuse; some
+    do not, and the verdict says which.
 
     >>> from hypothesis import given
     >>> import numpy as np

@@ -187,3 +187,21 @@ def test_each_bug_is_found_by_the_whole_program_property():
     for bug in BUGS:
         with planted(bug):
             assert examples_to_failure(kit(None), 11, 3000) is not None, bug
+
+
+
+# Bugs the kit was not built around, each with the operation a user would test.
+MORE = {
+    "zero_broadcast": ["add"], "implicit_order": ["einsum"], "ellipsis_last": ["einsum"],
+    "vector_matmul": ["matmul"], "concat_flat": ["concatenate"], "stack_negative": ["stack"],
+    "expand_negative": ["expand_dims"], "keepdims_negative": ["sum"], "squeeze_any": ["squeeze"],
+    "reshape_zero": ["reshape"], "sum_tuple": ["sum"],
+}
+
+
+@pytest.mark.parametrize("bug", toyfw.MORE_BUGS)
+def test_bugs_of_other_kinds_are_found(bug):
+    with planted(bug):
+        counts = [examples_to_failure(kit(MORE[bug]), s, 1000) for s in SEEDS]
+    print(f"\n{bug}: examples to the first failure per seed {SEEDS}: {counts}")
+    assert None not in counts

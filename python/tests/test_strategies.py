@@ -111,9 +111,10 @@ def test_hypothesis_shrinks_to_a_minimal_case():
         lambda p: any(s.error == "rank" for s in p.steps),
         settings=settings(database=None, max_examples=500, phases=list(Phase)),
     )
-    # One step; the simplest shape, (2, 3), and the same with an axis more or less.
-    assert len(program.steps) == 1, program
-    shapes = program.steps[0].shapes
+    # The simplest program (one step) and its mutated copy: the simplest shape, (2, 3), and
+    # the same with an axis more or less.
+    assert len(program.steps) == 2 and program.mutated == program.steps[-1].index, program
+    shapes = program.steps[-1].shapes
     assert (2, 3) in shapes and sum(len(s) for s in shapes) <= 5, program
 
 

@@ -10,7 +10,23 @@ realistic bugs that can be planted (``BUGS``):
   size of each operand's own axis (normalized against that operand's rank);
 - ``permute_negative``: ``transpose`` reads a negative axis one off (``-1`` as ``n - 2``).
 
+More bugs, of other kinds, show that the kit is not tuned to those five (``MORE_BUGS``):
+``zero_broadcast`` (1 against 0 gives 1), ``implicit_order`` (the implicit einsum output in
+alphabetical rather than ASCII order), ``ellipsis_last`` (an explicit output's ``...`` put
+last), ``vector_matmul`` (a 1-D second operand's axis kept), ``concat_flat`` (``axis=None``
+concatenates along axis 0), ``stack_negative`` (a negative ``stack`` axis counted in the
+operand's axes), ``expand_negative`` (the same for ``expand_dims``), ``keepdims_negative``
+(``keepdims`` ignored for negative axes), ``squeeze_any`` (``squeeze`` of an axis whose size
+is not 1 passes), ``reshape_zero`` (``-1`` beside a size-0 axis taken as 0), ``sum_tuple``
+(a repeated ``axis`` entry accepted).
+
 Tensors carry only a shape and whether an operation made them. Errors are ``ValueError``."""
+
+MORE_BUGS = (
+    "zero_broadcast", "implicit_order", "ellipsis_last", "vector_matmul", "concat_flat",
+    "stack_negative", "expand_negative", "keepdims_negative", "squeeze_any", "reshape_zero",
+    "sum_tuple",
+)
 
 import builtins
 from math import prod
@@ -51,7 +67,7 @@ def _broadcast(shapes, check=True):
     for s in shapes:
         for i, d in enumerate(s, n - len(s)):
             if out[i] == 1:
-                out[i] = d
+                out[i] = 1 if d == 0 and "zero_broadcast" in BUGS else d
             elif d != 1 and d != out[i]:
                 if check:
                     raise ValueError(f"cannot broadcast {shapes}")
@@ -74,7 +90,8 @@ def matmul(a, b):
     batch = _broadcast([sa[:-2], sb[:-2]])
     if "matmul_leading_one" in BUGS and batch[:1] == (1,):
         batch = batch[1:]
-    core = (() if a.ndim == 1 else (sa[-2],)) + (() if b.ndim == 1 else (sb[-1],))
+    keep_b = b.ndim != 1 or "vector_matmul" in BUGS
+    core = (() if a.ndim == 1 else (sa[-2],)) + ((sb[-1],) if keep_b else ())
     return _out(batch + core)
 
 
@@ -111,7 +128,8 @@ def einsum(subscripts, *ops):
     ell = _broadcast(ells)
     letters = "".join(terms).replace(".", "")
     if not arrow:
-        once = sorted(c for c in set(letters) if letters.count(c) == 1)
+        key = str.lower if "implicit_order" in BUGS else None
+        once = sorted((c for c in set(letters) if letters.count(c) == 1), key=key)
         return _out(ell + tuple(sizes[c] for c in once))
     if ell and "..." not in out:
         raise ValueError("output without ... while operands broadcast")
@@ -124,14 +142,17 @@ def einsum(subscripts, *ops):
         head = "".join(c for c in head if c not in repeated)
         tail = "".join(c for c in tail if c not in repeated)
     mid = ell if "..." in out else ()
+    if "ellipsis_last" in BUGS:
+        head, tail = head + tail, ""
     return _out(tuple(sizes[c] for c in head) + mid + tuple(sizes[c] for c in tail))
 
 
 def concatenate(xs, axis=0):
     if not xs:
         raise ValueError("nothing to concatenate")
-    if axis is None:
+    if axis is None and "concat_flat" not in BUGS:
         return _out((builtins.sum(prod(x.shape) for x in xs),))
+    axis = 0 if axis is None else axis
     first = xs[0]
     if first.ndim == 0:
         raise ValueError("0-d concatenation")
@@ -153,7 +174,8 @@ def stack(xs, axis=0):
     if not xs or any(x.shape != xs[0].shape for x in xs):
         raise ValueError("stack needs equal shapes")
     out = list(xs[0].shape)
-    out.insert(_axis(axis, len(out) + 1), len(xs))
+    n = len(out) if "stack_negative" in BUGS and axis < 0 else len(out) + 1
+    out.insert(_axis(axis, n), len(xs))
     return _out(out)
 
 
@@ -177,8 +199,10 @@ def sum(a, axis=None, keepdims=False):  # noqa: A001 - numpy's name
         chosen = set(range(n))
     else:
         items = axis if isinstance(axis, tuple) else (axis,)
+        if "keepdims_negative" in BUGS and any(x < 0 for x in items):
+            keepdims = False
         norm = [_axis(x, n) for x in items]
-        if len(set(norm)) != len(norm):
+        if len(set(norm)) != len(norm) and "sum_tuple" not in BUGS:
             raise ValueError("duplicate axis")
         chosen = set(norm)
     return _out(tuple(1 if i in chosen else d for i, d in enumerate(a.shape)
@@ -187,7 +211,8 @@ def sum(a, axis=None, keepdims=False):  # noqa: A001 - numpy's name
 
 def expand_dims(a, axis):
     out = list(a.shape)
-    out.insert(_axis(axis, len(out) + 1), 1)
+    n = len(out) if "expand_negative" in BUGS and axis < 0 else len(out) + 1
+    out.insert(_axis(axis, n), 1)
     return _out(out)
 
 
@@ -195,7 +220,7 @@ def squeeze(a, axis=None):
     if axis is None:
         return _out(tuple(d for d in a.shape if d != 1))
     ax = _axis(axis, a.ndim)
-    if a.shape[ax] != 1:
+    if a.shape[ax] != 1 and "squeeze_any" not in BUGS:
         raise ValueError("squeeze of a size other than 1")
     return _out(a.shape[:ax] + a.shape[ax + 1:])
 
@@ -206,6 +231,8 @@ def reshape(a, shape):
         raise ValueError("bad target")
     known = prod(d for d in shape if d != -1)
     if -1 in shape:
+        if known == 0 and "reshape_zero" in BUGS:
+            return _out(tuple(0 if d == -1 else d for d in shape))
         if known == 0 or total % known:
             raise ValueError("cannot infer -1")
         shape = tuple(total // known if d == -1 else d for d in shape)

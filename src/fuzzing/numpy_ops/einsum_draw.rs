@@ -171,7 +171,7 @@ impl Labels {
     /// `->` and an output (or nothing: the implicit output): some letters in a drawn order,
     /// `...` where an operand's `...` covers axes.
     fn output(&self, d: &mut dyn Draw) -> String {
-        if d.below(3) == 2 {
+        if d.below(2) == 1 {
             return String::new();
         }
         let order = permutation(d, self.letters.len());

@@ -1,5 +1,6 @@
-//! Near-valid programs: one mutation of a valid program, at one step (the last one for the
-//! simplest choice, so that every step before it stays valid): an operand replaced by a leaf
+//! Near-valid programs: a valid program with one of its steps (the last one for the simplest
+//! choice) copied to the end with one mutation, so that every step drawn stays valid and one
+//! probes the boundary of the rules: an operand replaced by a leaf
 //! of an edited shape (a size changed, an axis inserted, removed or swapped), a parameter
 //! edited (an axis out of range, a repeated or missing permutation entry, a letter added to or
 //! removed from einsum subscripts, an output label unknown or repeated, a `...` dropped, a
@@ -24,7 +25,8 @@ pub struct Mutated {
     pub what: String,
 }
 
-/// One mutation of `p` (returned unchanged, with `what` empty, when `p` has no step).
+/// `p` with one of its steps copied to the end with one mutation (the program is returned
+/// unchanged, with `what` empty, when it has no step).
 ///
 /// ```
 /// use einrow::fuzzing::gen::Choices;
@@ -44,7 +46,9 @@ pub fn near_valid(p: &NpProgram, cfg: &NpConfig, d: &mut dyn Draw) -> Mutated {
         return unchanged(0);
     }
     let target = steps[steps.len() - 1 - d.below(steps.len())];
-    let Some(site) = Site::new(p, target) else { return unchanged(target) };
+    let mut base = p.clone();
+    base.values.push(p.values[target].clone());
+    let Some(site) = Site::new(&base, base.values.len() - 1) else { return unchanged(target) };
     let b = Builder::new(cfg);
     let menu = site.menu();
     let first = d.below(menu.len());
@@ -55,7 +59,7 @@ pub fn near_valid(p: &NpProgram, cfg: &NpConfig, d: &mut dyn Draw) -> Mutated {
     for attempt in 0..ATTEMPTS {
         let kind = menu[(first + attempt) % menu.len()];
         let m = site.apply(&b, d, kind);
-        if m.program == *p {
+        if m.program == base {
             continue;
         }
         if matches!(m.program.evaluate().get(m.step), Some(Outcome::Rejected(_))) {
@@ -320,12 +324,21 @@ fn edit_perm(d: &mut dyn Draw, axes: Option<&[i64]>, n: i64) -> Vec<i64> {
 fn edit_reshape(d: &mut dyn Draw, shape: &[i64]) -> Vec<i64> {
     let mut s = shape.to_vec();
     let i = d.below(s.len().max(1)).min(s.len().saturating_sub(1));
-    match d.below(3) {
+    match d.below(4) {
         0 if !s.is_empty() => s[i] = if s[i] < 0 { 2 } else { s[i] + 1 },
         1 if !s.is_empty() => match s.iter().position(|&x| x == -1) {
             Some(_) => s.push(-1),
             None => s[i] = -1,
         },
+        // A `-1` beside a size-0 entry: nothing can be inferred.
+        2 if !s.is_empty() => {
+            let j = s.iter().position(|&x| x == -1).unwrap_or(i);
+            s[j] = -1;
+            match (0..s.len()).find(|&k| k != j) {
+                Some(k) => s[k] = 0,
+                None => s.push(0),
+            }
+        }
         _ => s.push(2),
     }
     s
