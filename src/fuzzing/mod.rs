@@ -164,6 +164,7 @@ mod exec_spec;
 pub mod execution;
 pub mod fit;
 pub mod gen;
+pub mod judge;
 pub mod model;
 pub mod numpy;
 pub mod numpy_ops;
@@ -178,6 +179,7 @@ pub mod views;
 
 pub use checker::{check_solution, Violation};
 pub use gen::{programs, GenConfig, Generated};
+pub use judge::{judge_np, judge_step, Judgement};
 pub use model::{ConcreteBasis, ConcreteDim, ConcreteRow, ConcreteShape};
 pub use props::{Failure, FailureKind};
 pub use solution::Solution;
