@@ -14,7 +14,7 @@ use crate::fuzzing::gen::Draw;
 /// use einrow::fuzzing::gen::Choices;
 /// use einrow::fuzzing::numpy_ops::{draw_program, NpConfig, Outcome};
 ///
-/// let words: Vec<u32> = (0..200).map(|i| i * 2654435761u32).collect();
+/// let words: Vec<u32> = (0..200u32).map(|i| i.wrapping_mul(2654435761)).collect();
 /// let p = draw_program(&NpConfig::default(), &mut Choices::new(&words));
 /// assert!(p.evaluate().iter().all(|o| matches!(o, Outcome::Value(_))));
 /// ```

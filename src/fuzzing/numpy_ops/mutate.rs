@@ -33,7 +33,7 @@ pub struct Mutated {
 /// use einrow::fuzzing::numpy_ops::{draw_program, near_valid, NpConfig};
 ///
 /// let cfg = NpConfig::default();
-/// let words: Vec<u32> = (0..300).map(|i| i * 2654435761u32).collect();
+/// let words: Vec<u32> = (0..300u32).map(|i| i.wrapping_mul(2654435761)).collect();
 /// let mut d = Choices::new(&words);
 /// let p = draw_program(&cfg, &mut d);
 /// let m = near_valid(&p, &cfg, &mut d);

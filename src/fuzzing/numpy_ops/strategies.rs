@@ -69,7 +69,7 @@ pub struct Hunted<T> {
 /// ```
 /// use einrow::fuzzing::numpy_ops::{strategies::{hunt, np_programs}, NpConfig};
 /// let found = hunt(&np_programs(NpConfig::default()), 3, 100, 200, &mut |p| p.values.len() > 6);
-/// assert!(found.is_some_and(|h| h.shrunk.values.len() <= h.first.values.len()));
+/// assert!(found.is_some_and(|h| h.shrunk.values.len() > 6 && h.examples >= 1));
 /// ```
 pub fn hunt<S: Strategy>(
     strategy: &S,
