@@ -72,8 +72,9 @@
 //!   implicit outputs, near-valid variants), a naive reference evaluator, random strided views
 //!   (zero, negative and gapped strides, offsets) and [`views::check_einsum_views`].
 //! - [`exec`] and [`execution`]: a naive evaluator of solved programs and
-//!   [`execution::check_execution`]: einrow's projections and kernel give the same values
-//!   (programs with numpy steps are skipped).
+//!   [`execution::check_execution`]: einrow's projections and kernel give the same values, in
+//!   an element type drawn per program ([`exec_type::ExecType`]: every float and signed
+//!   integer type, where the values stay exact; programs with numpy steps are skipped).
 //! - [`shrink`] and [`case_file`]: [`shrink::shrink_program`] (structural edits keep a
 //!   satisfiable program satisfiable; shape edits for crashes and wrong answers: axes
 //!   removed, sizes halved or made 1 or 2, bases forgotten), and
@@ -223,6 +224,7 @@ pub mod case_file;
 pub mod checker;
 pub mod exec;
 mod exec_spec;
+pub mod exec_type;
 pub mod execution;
 pub mod fit;
 pub mod gen;
