@@ -40,6 +40,25 @@ def test_numpy_agrees_with_every_verdict_of_near_valid_programs(program):
 
 
 @CHECK
+@given(es.near_valid(es.programs(ops=["concatenate", "stack", "transpose", "sum",
+                                       "expand_dims", "squeeze"])))
+def test_axis_errors_are_bounds_errors(program):
+    """numpy raises its AxisError exactly where einrow's code is `bounds`."""
+    step = program.steps[-1]
+    made = {i: np.zeros(s, d) for i, (s, d) in program.leaves.items()}
+    for st in program.steps[:-1]:
+        made[st.index] = st.call(getattr(np, st.op), [made[a] for a in st.args])
+    try:
+        step.call(getattr(np, step.op), [made[a] for a in step.args])
+    except np.exceptions.AxisError:
+        assert step.error == "bounds", program
+    except ValueError:
+        assert step.error not in (None, "bounds"), program
+    else:
+        assert step.error is None, program
+
+
+@CHECK
 @given(es.einsum_cases(max_operands=6))
 def test_einsum_cases_are_numpys(case):
     got = np.einsum(case.subscripts, *case.operands())
