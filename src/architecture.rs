@@ -19,7 +19,7 @@
 //! | [`numpy`](crate::numpy) | numpy einsum on einrow tensors ([`einsum`](crate::einsum)), with a pairwise greedy contraction order |
 //! | [`formats`](crate::formats) | Vespa tensors, TensorStore index spaces, conversions between formats |
 //! | [`check`](crate::check) | the conformance runner (the [case format](crate::check::format)) |
-//! | `fuzzing` (feature `fuzzing`) | generators, an independent checker and properties, shared by `einrow fuzz` and by users who fuzz their own shape rules |
+//! | `fuzzing` (feature `fuzzing`) | generators, an independent (one-sided) checker, a judge of single results, and properties, shared by `einrow fuzz` and by users who fuzz their own shape rules; `fuzzing::numpy_ops` draws numpy-semantics programs with einrow's verdict per step, which the Python package's `einrow.strategies` hands to Hypothesis |
 //! | the `einrow` binary | the command line, one source file per subcommand |
 //!
 //! Shape inference follows OCANNL's staged solving: stage 1 runs while operations are added

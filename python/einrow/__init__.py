@@ -6,9 +6,12 @@
   einsum specs), with each step's indexing plan, compiled and run on numpy buffers.
 - ``ShapeError`` (a ``ValueError``) and one subclass per error code: every error einrow
   reports, with ``code``, ``message``, ``span`` and the rendered text as ``str(err)``.
+- ``einrow.strategies`` (needs Hypothesis: ``pip install "einrow[strategies]"``): strategies
+  that fuzz a framework's own shape rules against einrow's verdicts.
 """
 
 from ._einrow import *  # noqa: F401,F403
 from ._einrow import __all__ as _native_all
 
-__all__ = list(_native_all)
+# The extension's helpers for `einrow.strategies` start with `_`: not part of the surface.
+__all__ = [name for name in _native_all if not name.startswith("_")]

@@ -12,6 +12,7 @@ mod declare;
 mod dtypes;
 mod einsum;
 mod errors;
+mod fuzz;
 mod graph;
 mod handles;
 mod np;
@@ -38,6 +39,10 @@ fn _einrow(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(program::parse, m)?)?;
     m.add_function(wrap_pyfunction!(threads::set_num_threads, m)?)?;
     m.add_function(wrap_pyfunction!(threads::get_num_threads, m)?)?;
+    m.add_function(wrap_pyfunction!(fuzz::fuzz_draw, m)?)?;
+    m.add_function(wrap_pyfunction!(fuzz::fuzz_mutate, m)?)?;
+    m.add_function(wrap_pyfunction!(fuzz::fuzz_verdict, m)?)?;
+    m.add_function(wrap_pyfunction!(fuzz::fuzz_evaluate, m)?)?;
     m.add_class::<graph::PyGraph>()?;
     m.add_class::<graph::PyTensor>()?;
     m.add_class::<handles::PyRowVar>()?;

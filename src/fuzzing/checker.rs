@@ -1,5 +1,12 @@
 //! The independent checker: does a solution satisfy every constraint of a program?
 //!
+//! The checker is one-sided: it accepts every shape that satisfies the constraints, and a
+//! shape can satisfy them without being the result (a pointwise result with a spurious
+//! leading axis still refines both operands; a compose result's batch may be longer than
+//! both batches). That is what judging a whole solution needs (where nothing determines a
+//! size, any admissible one is right). To judge a framework's result for one step, use
+//! [`judge_step`](super::judge::judge_step), which says whether a claim is THE result.
+//!
 //! Each rule is re-implemented here from the specification (OCANNL's constraint generation per
 //! operation), on concrete shapes, without the solver:
 //! - leaves keep their declared shape (closed rows exactly; open rows keep their flanks, and a
@@ -86,7 +93,9 @@ pub fn check_solution(program: &Program, solution: &Solution) -> Result<(), Viol
     Ok(())
 }
 
-/// Checks one statement's constraints on concrete shapes.
+/// Checks one statement's constraints on concrete shapes. One-sided: a result that passes
+/// satisfies the constraints, which does not make it the result
+/// ([`judge_step`](super::judge::judge_step) says that).
 pub fn check_step(s: &Stmt, args: &[&ConcreteShape], c: &ConcreteShape) -> Result<(), String> {
     let leq = |res: &ConcreteShape, rk: RowKind, opnd: &ConcreteShape, ok: RowKind, what: &str| {
         row_leq(res.row(rk), opnd.row(ok)).map_err(|e| format!("{what}: {e}"))

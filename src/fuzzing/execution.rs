@@ -1,16 +1,18 @@
 //! Execution properties of programs: running a solved graph with einrow's projections and
-//! kernel gives the values of the naive reference evaluator ([`super::exec`]).
+//! kernel gives the values of the naive reference evaluator ([`super::exec`]), in an element
+//! type drawn per program ([`ExecType`]: f64, f32, f16, bf16, i64, i32, i16 or i8).
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use super::exec::{eval_step, numel};
+use super::exec_type::ExecType;
 use super::gen::Choices;
 use super::model::ConcreteShape;
 use super::props::{panic_message, Failure, FailureKind};
 use super::solution::Solution;
 use crate::ids::{StepId, TensorId};
 use crate::infer::program::Program;
-use crate::project::{run_graph, Compute};
+use crate::project::Compute;
 
 /// Every tensor's values in definition order (`None`: neither given nor computed).
 type Values = Vec<Option<Vec<f64>>>;
@@ -89,9 +91,10 @@ pub fn leaf_values(ch: &mut Choices, n: usize) -> Vec<f64> {
     (0..n).map(|_| ch.below(7) as f64 - 3.0).collect()
 }
 
-/// Solves `p`, runs it with random leaf values through einrow ([`run_graph`], default
-/// accumulation and combine per operation) and through the naive evaluator, and compares
-/// every tensor's values. Programs that are rejected, too large, or use what the naive
+/// Solves `p`, runs it with random leaf values through einrow
+/// ([`run_graph`](crate::project::run_graph), default accumulation and combine per
+/// operation, in an element type drawn from `ch` where the values stay exact in it, else in
+/// f64) and through the naive evaluator, and compares every tensor's values. Programs that are rejected, too large, or use what the naive
 /// evaluator does not model (padded convolutions, concatenation in an operand) are skipped:
 /// `Ok(false)`. `Ok(true)` when the values were compared and agree.
 pub fn check_execution(p: &Program, ch: &mut Choices) -> Result<bool, Failure> {
@@ -124,16 +127,21 @@ fn execute_both(p: &Program, ch: &mut Choices) -> Result<bool, Failure> {
     let Some((values, leaves)) = naive_values(p, &names, &shapes, &used, ch)? else {
         return Ok(false);
     };
+    let abs_leaves = values[..p.decls.len()].iter().map(|v| v.as_ref().map(|v| abs(v))).collect();
+    let bounds = evaluate(p, &names, &shapes, abs_leaves)?.unwrap_or_default();
+    let largest = bounds.iter().flatten().flatten().fold(0.0f64, |m, b| m.max(*b));
+    let ty = ExecType::ALL[ch.below(ExecType::ALL.len())].fitting(largest);
     let steps: Vec<_> = g.steps().to_vec();
-    let got = run_graph(&mut g, &leaves, &|st: StepId| {
+    let got = ty.run(&mut g, &leaves, &|st: StepId| {
         let s = &steps[st.index()];
         Compute::default_for(s.op, s.args.len())
     });
     let got = got.map_err(|e| {
-        Failure::new(FailureKind::Differential, format!("einrow cannot run the program: {e}"))
+        Failure::new(
+            FailureKind::Differential,
+            format!("einrow cannot run the program in {ty:?}: {e}"),
+        )
     })?;
-    let abs_leaves = values[..p.decls.len()].iter().map(|v| v.as_ref().map(|v| abs(v))).collect();
-    let bounds = evaluate(p, &names, &shapes, abs_leaves)?.unwrap_or_default();
     for (i, (name, id)) in names.iter().enumerate().skip(p.decls.len()) {
         let want = values[i].as_deref().unwrap_or_default();
         let have = got.get(id.index()).and_then(|v| v.as_deref()).unwrap_or_default();
@@ -142,7 +150,9 @@ fn execute_both(p: &Program, ch: &mut Choices) -> Result<bool, Failure> {
             && bound.len() == want.len()
             && have.iter().zip(want).zip(bound).all(|((h, w), b)| agree(*h, *w, *b));
         if !same {
-            let msg = format!("`{name}`: einrow computes {have:?}, the naive reference {want:?}");
+            let msg = format!(
+                "`{name}` in {ty:?}: einrow computes {have:?}, the naive reference {want:?}"
+            );
             return Err(Failure::new(FailureKind::Differential, msg));
         }
     }

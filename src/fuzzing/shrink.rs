@@ -2,7 +2,8 @@
 //!
 //! Two families of edits: *structural* ones (drop a statement with everything that uses its
 //! result, drop an unused leaf), which keep a satisfiable program satisfiable, and *shape*
-//! edits (drop an axis of a leaf, shrink a size to 2 or 1, forget a basis), which may not.
+//! edits (drop an axis of a leaf, shrink a size to 2 or 1 or halve it, forget a basis),
+//! which may not.
 //! A failure that is only a bug on satisfiable programs ([`super::FailureKind::Rejected`])
 //! must be shrunk with structural edits only.
 
@@ -149,13 +150,19 @@ fn row_edits(row: &TextRow) -> Vec<TextRow> {
     out
 }
 
+/// Simpler axes: the basis forgotten, the size made 1 or 2 or halved (a size near 2^62 takes
+/// many halvings where 1 and 2 break the program's constraints).
 fn axis_edits(a: &TextAxis) -> Vec<TextAxis> {
     let mut out = Vec::new();
     if a.basis.is_some() || a.top {
         out.push(TextAxis { size: a.size, basis: None, top: false });
     }
-    for size in [1, 2] {
-        if a.size > size && !a.top {
+    for size in [1, 2, a.size / 2] {
+        if a.size > size
+            && size > 0
+            && !a.top
+            && out.iter().all(|o: &TextAxis| o.size != size || o.basis != a.basis)
+        {
             out.push(TextAxis { size, ..a.clone() });
         }
     }

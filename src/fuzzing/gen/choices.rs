@@ -2,6 +2,28 @@
 //! such a stream, so that proptest's shrinking of the stream (fewer entries, smaller numbers)
 //! yields simpler programs that are still well-formed: an exhausted stream answers 0, and 0 is
 //! always the simplest option.
+//!
+//! [`Draw`] is the same contract as a trait: the generators of numpy-semantics operations
+//! ([`crate::fuzzing::numpy_ops`]) take any source of choices, so that the Python package can
+//! hand them Hypothesis' draws (each choice a bounded integer Hypothesis shrinks towards 0).
+
+/// A source of random choices: `below(n)` is a number in `0..n`, and 0 is always the simplest
+/// option (an exhausted source answers 0).
+pub trait Draw {
+    /// A number in `0..n` (0 when `n` is 0).
+    fn below(&mut self, n: usize) -> usize;
+
+    /// True with probability about `1/n` (false for the simplest choice).
+    fn one_in(&mut self, n: usize) -> bool {
+        n > 0 && self.below(n) == n - 1
+    }
+}
+
+impl Draw for Choices<'_> {
+    fn below(&mut self, n: usize) -> usize {
+        Choices::below(self, n)
+    }
+}
 
 /// Random choices, read front to back.
 #[derive(Clone, Debug)]

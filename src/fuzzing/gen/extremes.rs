@@ -39,6 +39,19 @@ impl Extreme {
     ];
 }
 
+impl Extreme {
+    /// The operations the extreme's steps use (none for [`Extreme::HugeSizes`], which only
+    /// changes sizes): a configuration that does not draw them gets no such program.
+    pub fn ops(self) -> &'static [OpKind] {
+        match self {
+            Extreme::HugeSizes => &[],
+            Extreme::DeepAffine => &[OpKind::Permute],
+            Extreme::SelfConcat | Extreme::WideFanIn => &[OpKind::Concat],
+            Extreme::WideSpec => &[OpKind::Permute, OpKind::Einsum],
+        }
+    }
+}
+
 /// Sizes a fresh dimension may take in a [`Extreme::HugeSizes`] program.
 const HUGE: [u64; 6] = [1 << 62, (1 << 62) - 1, 1 << 61, 3 << 59, (1 << 40) + 1, 1 << 31];
 

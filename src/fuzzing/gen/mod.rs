@@ -17,7 +17,7 @@ mod pool;
 mod recipe;
 mod spec_ops;
 
-pub use choices::Choices;
+pub use choices::{Choices, Draw};
 pub use extremes::Extreme;
 pub use malformed::malformed_programs;
 pub use recipe::{programs, recipes, GenConfig, Generated, Recipe, StepRecipe, Witness, MAX_STEPS};

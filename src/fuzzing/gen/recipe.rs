@@ -89,13 +89,21 @@ impl GenConfig {
     }
 
     /// The extreme a program whose first operation drew `raw` is built around, if any: about
-    /// one in [`GenConfig::extreme_rate`]. Shrinking (smaller numbers) leaves extremes.
+    /// one in [`GenConfig::extreme_rate`], among the extremes whose operations
+    /// [`GenConfig::ops`] draws ([`Extreme::ops`]). Shrinking (smaller numbers) leaves
+    /// extremes.
     pub fn extreme(&self, raw: u32) -> Option<Extreme> {
         let rate = self.extreme_rate;
-        if rate == 0 || self.extremes.is_empty() || (raw >> 16) % rate != rate - 1 {
+        let allowed: Vec<Extreme> = self
+            .extremes
+            .iter()
+            .copied()
+            .filter(|x| x.ops().iter().all(|op| self.ops.iter().any(|(o, w)| o == op && *w > 0)))
+            .collect();
+        if rate == 0 || allowed.is_empty() || (raw >> 16) % rate != rate - 1 {
             return None;
         }
-        self.extremes.get(((raw >> 8) & 0xff) as usize % self.extremes.len()).copied()
+        allowed.get(((raw >> 8) & 0xff) as usize % allowed.len()).copied()
     }
 
     fn op(&self, raw: u32) -> OpKind {
@@ -268,5 +276,21 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Extreme programs used to add permute and concat steps whatever `ops` said.
+    #[test]
+    fn extremes_keep_to_the_operations_drawn() {
+        let ops = vec![(OpKind::Pointwise, 3), (OpKind::Compose, 3), (OpKind::Transpose, 1)];
+        let cfg = GenConfig { ops: ops.clone(), extreme_rate: 1, ..GenConfig::default() };
+        let mut runner = TestRunner::deterministic();
+        for _ in 0..200 {
+            let g = programs(cfg.clone()).new_tree(&mut runner).expect("draws").current();
+            for s in &g.program.stmts {
+                assert!(ops.iter().any(|(o, _)| *o == s.op), "{:?} drawn", s.op);
+            }
+        }
+        let all = GenConfig { extreme_rate: 1, ..GenConfig::default() };
+        assert!((0..64u32).any(|i| all.extreme((i << 16) | (i << 8)).is_some()));
     }
 }
