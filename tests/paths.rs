@@ -72,6 +72,7 @@ impl Case {
 
 #[test]
 fn naive_flops_equal_opt_einsum_and_numpy() {
+    let (mut compared, mut with_numpy) = (0, 0);
     for case in cases() {
         let r = case.report(Optimize::Auto);
         assert_eq!(r.naive_flops(), count(&case.oe["naive_flops"]), "{}", case.name);
@@ -80,8 +81,11 @@ fn naive_flops_equal_opt_einsum_and_numpy() {
                 np["printed_naive_flops"].as_str().and_then(|s| s.parse().ok()).expect("naive");
             let ours: f64 = format!("{:.3e}", r.naive_flops() as f64).parse().expect("float");
             assert_eq!(ours, printed, "{}", case.name);
+            with_numpy += 1;
         }
+        compared += 1;
     }
+    assert!(compared > 300 && with_numpy > 100, "{compared} cases, {with_numpy} with numpy's");
 }
 
 #[test]
@@ -138,6 +142,7 @@ fn never_above(key: &str, optimize: Optimize) -> (usize, usize) {
             lower += 1;
         }
     }
+    assert!(equal + lower > 250, "{key}: only {} cases compared", equal + lower);
     (equal, lower)
 }
 
@@ -155,6 +160,7 @@ fn auto_is_never_above_opt_einsum_auto() {
 
 #[test]
 fn recorded_paths_cost_what_opt_einsum_and_numpy_report() {
+    let (mut theirs_compared, mut numpy_compared) = (0, 0);
     for case in cases() {
         for strategy in ["greedy", "dp", "auto", "optimal"] {
             let Some(theirs) = case.oe.get(strategy) else { continue };
@@ -166,6 +172,7 @@ fn recorded_paths_cost_what_opt_einsum_and_numpy_report() {
                 "{} {strategy}",
                 case.name
             );
+            theirs_compared += 1;
         }
         if let Some(np) = &case.numpy {
             let r = case.report(Optimize::Explicit(path_of(&np["path"])));
@@ -174,8 +181,10 @@ fn recorded_paths_cost_what_opt_einsum_and_numpy_report() {
                 np["printed_opt_flops"].as_str().and_then(|s| s.parse().ok()).expect("opt");
             let ours: f64 = format!("{:.3e}", (r.opt_flops() + 1) as f64).parse().expect("float");
             assert_eq!(ours, printed, "{} numpy", case.name);
+            numpy_compared += 1;
         }
     }
+    assert!(theirs_compared > 1000 && numpy_compared > 100, "{theirs_compared} {numpy_compared}");
 }
 
 /// Deterministic operand values in [-1, 1).
