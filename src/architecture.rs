@@ -12,7 +12,7 @@
 //! |---|---|
 //! | [`spec`](crate::spec) | 1. parsing: a logos lexer with OCANNL's two modes (single-character and multichar), a lalrpop grammar generated at build time, row assembly, numpy subscripts, the syntax tree ([`spec::ast`](crate::spec::ast)), the canonical printer, and the checks that need no solver |
 //! | [`shape`](crate::shape) | the shape model: dims (a variable, a solved size with a basis, an affine or a concatenation dim), rows (leading flank, row variable, trailing flank), shapes (batch, input, output rows), and shape strings |
-//! | [`infer`](crate::infer) | 2. inference: constraints per operation, the solver (a worklist over ena union-find tables, [`Env`](crate::infer::env::Env)), the closing stages, the public [`Graph`](crate::infer::Graph), reading a step off solved operands without the solver, [`program`](crate::infer::program)s and [`explain`](crate::infer::explain)ed errors |
+//! | [`infer`](crate::infer) | 2. inference: constraints per operation, the solver (a worklist over ena union-find tables, `Env`), the closing stages, the public [`Graph`](crate::infer::Graph), reading a step off solved operands without the solver, [`program`](crate::infer::program)s and [`explain`](crate::infer::explain)ed errors |
 //! | [`project`](crate::project) | 3. projections: the [`IndexPlan`](crate::project::IndexPlan) of a solved step ([`derive_plan`](crate::project::derive_plan)); the plan of one spec over given sizes without a graph ([`plan_einsum`](crate::project::plan_einsum), and [`EinsumPlanner`](crate::project::EinsumPlanner), which plans spec after spec into reused buffers); lowering plans onto kernel nests and running graphs ([`run_graph`](crate::project::run_graph)) |
 //! | [`kernel`](crate::kernel) | 4. the strided kernel: a [`Nest`](crate::kernel::Nest) is an affine strided loop nest; loop simplification and merging, vectorisable inner loops, GEMM dispatch, rayon splits, a guarded slow path for padded operands, and a naive reference ([`run_reference`](crate::kernel::run_reference)) |
 //! | [`tensor`](crate::tensor) | [`Tensor`](crate::tensor::Tensor)s over shared buffers (numpy's bool, integer and float types, and bf16; numpy's promotion), [`Layout`](crate::tensor::Layout)s and views, Nervana [`NamedView`](crate::tensor::NamedView)s |
@@ -56,12 +56,12 @@
 //! - A [`Dim`](crate::shape::Dim) is a small `Copy` value too: the structure of affine and
 //!   concatenation dims is hash-consed in a [`DimExprs`](crate::shape::DimExprs) table, so
 //!   equal structures have equal ids and axis lists copy without drops.
-//! - Substitution is lazy ([`Env::dim`](crate::infer::env::Env::dim),
-//!   [`Env::row`](crate::infer::env::Env::row)): binding a variable costs O(its own facts),
+//! - Substitution is lazy (`Env::dim`,
+//!   `Env::row`): binding a variable costs O(its own facts),
 //!   never O(all variables).
-//! - A queued constraint owns nothing ([`Constraint`](crate::infer::constraint::Constraint) is
+//! - A queued constraint owns nothing (`Constraint` is
 //!   `Copy`): a row it holds that is neither empty, a bare variable nor a stored row is one of
-//!   the solver's scratch rows ([`RowArg::Scratch`](crate::infer::constraint::RowArg::Scratch)),
+//!   the solver's scratch rows (`RowArg::Scratch`),
 //!   reused from one operation to the next; a deferred constraint moves its scratch rows into
 //!   the row store, since it outlives the queue. Scratch rows are cleared only between
 //!   operations, when nothing is queued.
@@ -113,7 +113,7 @@
 //!   deferred constraint mentions, and a leaf row at a marker of a deferred broadcast, wait for
 //!   stage 6, where those constraints are decided first.
 //! - numpy's ellipsis broadcasts right-aligned
-//!   ([`Constraint::RowIneqRight`](crate::infer::constraint::Constraint::RowIneqRight)), never
+//!   (`Constraint::RowIneqRight`), never
 //!   through the left-aligned flank rule of OCANNL rows.
 //!
 //! **Projections and the kernel.**

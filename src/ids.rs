@@ -129,29 +129,3 @@ index_type!(
     RowVar,
     "$r"
 );
-
-impl ena::unify::UnifyKey for DimVar {
-    type Value = crate::infer::env::DimVal;
-    fn index(&self) -> u32 {
-        self.0
-    }
-    fn from_index(u: u32) -> Self {
-        DimVar(u)
-    }
-    fn tag() -> &'static str {
-        "DimVar"
-    }
-}
-
-impl ena::unify::UnifyKey for RowVar {
-    type Value = crate::infer::env::RowVal;
-    fn index(&self) -> u32 {
-        self.0
-    }
-    fn from_index(u: u32) -> Self {
-        RowVar(u)
-    }
-    fn tag() -> &'static str {
-        "RowVar"
-    }
-}

@@ -435,3 +435,58 @@ fn reductions_over_nothing_overwrite_caller_buffers() {
     sum.compile().expect("compiles").run(&[&[]], &mut out).expect("runs");
     assert_eq!(out, [f64::NEG_INFINITY]);
 }
+
+/// Small matrix products take the register-held row paths (rows of 4, 8 or 16, four rows at
+/// once when the row count allows): every size around them equals the naive sum exactly
+/// (integer values), the transposed operands and a repeated-row result (`ij,jk->k`) too.
+#[test]
+fn small_products_equal_the_naive_sums() {
+    for (m, k, n) in small_product_sizes() {
+        for spec in ["ij;jk=>ik", "ij;jk=>k", "ji;jk=>ik"] {
+            let (a_dims, b_dims) = match spec {
+                "ji;jk=>ik" => ([k, m], [k, n]),
+                _ => ([m, k], [k, n]),
+            };
+            let plan = einrow::project::plan_einsum(
+                spec,
+                &[
+                    &einrow::project::Concrete::output(&a_dims),
+                    &einrow::project::Concrete::output(&b_dims),
+                ],
+            )
+            .expect("plans");
+            let exe = einrow::project::Executable::compile(&plan).expect("compiles");
+            let a: Vec<f32> = (0..m * k).map(|i| (i % 7) as f32 - 3.0).collect();
+            let b: Vec<f32> = (0..k * n).map(|i| (i % 5) as f32 - 2.0).collect();
+            let at = |i: u64, j: u64| match spec {
+                "ji;jk=>ik" => a[(j * m + i) as usize],
+                _ => a[(i * k + j) as usize],
+            };
+            let mut want = vec![0.0f32; (m * n) as usize];
+            for (i, j, l) in
+                (0..m).flat_map(|i| (0..k).flat_map(move |j| (0..n).map(move |l| (i, j, l))))
+            {
+                want[(i * n + l) as usize] += at(i, j) * b[(j * n + l) as usize];
+            }
+            if spec == "ij;jk=>k" {
+                want = (0..n).map(|l| (0..m).map(|i| want[(i * n + l) as usize]).sum()).collect();
+            }
+            let mut out = vec![f32::NAN; want.len()];
+            exe.run(&[&a, &b], &mut out).expect("runs");
+            assert_eq!(out, want, "{spec} with m={m} k={k} n={n}");
+        }
+    }
+}
+
+/// Row counts, inner and row lengths on both sides of the fixed-length paths.
+fn small_product_sizes() -> Vec<(u64, u64, u64)> {
+    let mut v = Vec::new();
+    for m in [1, 3, 4, 8, 12, 16] {
+        for k in [1, 2, 8, 9] {
+            for n in [3, 4, 5, 8, 16, 17] {
+                v.push((m, k, n));
+            }
+        }
+    }
+    v
+}

@@ -60,7 +60,9 @@ fn public_suites_pass_except_listed() {
 
 /// FNV-1a (64 bits) of `bytes`: the content check of the suites list.
 fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3))
+    bytes
+        .iter()
+        .fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3))
 }
 
 /// The suites list `tests/data/conformance-suites.txt`: file name, byte length, FNV-1a hash.
@@ -92,7 +94,11 @@ fn conformance_copies_are_the_listed_suites() {
     assert_eq!(suite_copies(Path::new("tests/conformance")), names, "list every suite copied");
     for (name, len, hash) in &listed {
         let bytes = std::fs::read(Path::new("tests/conformance").join(name)).expect("copy reads");
-        assert_eq!((bytes.len(), format!("{:016x}", fnv1a(&bytes))), (*len, hash.clone()), "{name}");
+        assert_eq!(
+            (bytes.len(), format!("{:016x}", fnv1a(&bytes))),
+            (*len, hash.clone()),
+            "{name}"
+        );
     }
 }
 

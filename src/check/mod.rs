@@ -12,6 +12,7 @@ mod einsum;
 pub mod format;
 mod infer;
 mod parse;
+mod program;
 mod runner;
 mod tensorstore;
 mod vespa;

@@ -69,25 +69,6 @@ pub fn valid_conv_size(stride: u64, over: u64, dilation: u64, kernel: u64) -> Op
     stride.checked_mul(over - 1)?.checked_add(dilation.checked_mul(kernel - 1)?)?.checked_add(1)
 }
 
-/// The sum of solved concatenation parts with their merged basis; `None` on a basis conflict
-/// or overflow.
-pub fn concat_sum(parts: &[Dim]) -> Option<Solved> {
-    let mut size: u64 = 0;
-    let mut basis: Option<Basis> = None;
-    for p in parts {
-        let s = p.solved()?;
-        size = size.checked_add(s.size)?;
-        if s.basis.is_named() && s.size > 0 {
-            match basis {
-                Some(b) if b != s.basis => return None,
-                _ => basis = Some(s.basis),
-            }
-        }
-    }
-    (size <= crate::spec::lexer::MAX_INT)
-        .then_some(Solved { size, basis: basis.unwrap_or(Basis::DEFAULT) })
-}
-
 #[cfg(test)]
 mod tests {
     use super::{simplify_affine, valid_conv_size, Simplified};

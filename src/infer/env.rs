@@ -12,10 +12,8 @@ use std::collections::HashMap;
 use ena::unify::{InPlaceUnificationTable, NoError, UnifyValue};
 use smallvec::SmallVec;
 
-/// Dim arithmetic the public API offers here (it lives in `infer/arith.rs`).
-pub use super::arith::{concat_sum, valid_conv_size};
 use super::constraint::RowArg;
-pub use super::info::{sole, DimFacts, DimInfo, LinkSlab, RowInfo, RowLinks};
+pub use super::info::{sole, DimInfo, LinkSlab, RowInfo, RowLinks};
 use super::link_index::LinkIndex;
 use super::names::Names;
 pub use super::nodes::{Node, NodeCache, Summary};
@@ -450,15 +448,6 @@ impl Env {
             }
         }
         Some(row)
-    }
-
-    /// The number of explicit axes of a constraint's row as given (unsubstituted).
-    pub fn arg_len(&self, r: &RowArg) -> usize {
-        match r {
-            RowArg::Empty | RowArg::Var(_) => 0,
-            RowArg::Stored(id) => self.store.layout(*id).2,
-            RowArg::Scratch(i) => self.scratch.get(*i as usize).map_or(0, Row::explicit_len),
-        }
     }
 
     /// Whether a constraint's row is the closed empty row as given (unsubstituted): such an

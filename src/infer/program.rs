@@ -222,7 +222,7 @@ impl crate::code::Coded for ProgramError {
 }
 
 impl ProgramError {
-    pub(super) fn syntax(line: usize, message: &str) -> ProgramError {
+    pub(crate) fn syntax(line: usize, message: &str) -> ProgramError {
         ProgramError {
             line,
             message: message.into(),
@@ -233,7 +233,7 @@ impl ProgramError {
     }
 
     /// The error for an op written with the wrong operand count (`op` fixes `expected`).
-    pub(super) fn arity(
+    pub(crate) fn arity(
         line: usize,
         at: &str,
         op: &str,
@@ -270,7 +270,7 @@ impl ProgramError {
 
 /// The operand count an op name fixes in the text format, where `pointwise` takes any number
 /// of operands: `pointwise_un` 1, `pointwise3` 3.
-pub(super) fn text_arity(name: &str) -> Option<usize> {
+pub(crate) fn text_arity(name: &str) -> Option<usize> {
     match name {
         "pointwise_un" => Some(1),
         "pointwise3" => Some(3),

@@ -237,22 +237,39 @@ impl Lean {
         let (mut idx, mut at) = ([0usize; 8], self.origin);
         // Which input is read once per run (stride 0 along it).
         let once_first = self.inner[1] == 0;
+        // Small rows along an innermost outer loop of a multiple of four distinct rows: four
+        // rows at once, their sums independent (the adds of one row wait on each other).
+        let quad = match self.outer.last() {
+            Some((e, st)) if e % 4 == 0 && matches!(n, 4 | 8 | 16) && st[0].unsigned_abs() >= n => {
+                Some(*st)
+            }
+            _ => None,
+        };
         loop {
-            let row = slice_mut(out, at[0], n)?;
-            for j in 0..*m as isize {
-                let (xa, ya) = (at[1] + j * s[1], at[2] + j * s[2]);
-                let (a, run) = match once_first {
-                    true => (*x.get(usize::try_from(xa).ok()?)?, slice(y, ya, n)?),
-                    false => (*y.get(usize::try_from(ya).ok()?)?, slice(x, xa, n)?),
-                };
-                match once_first {
-                    true => {
-                        row.iter_mut().zip(run).for_each(|(o, &b)| *o = A::acc(*o, C::comb(a, b)))
-                    }
-                    false => {
-                        row.iter_mut().zip(run).for_each(|(o, &v)| *o = A::acc(*o, C::comb(v, a)))
-                    }
+            if let Some(st) = &quad {
+                let panel = Panel { m: *m, s: *s, x, y, at: &at, once_first };
+                match n {
+                    4 => panel.quad::<A, C, 4>(out, st)?,
+                    8 => panel.quad::<A, C, 8>(out, st)?,
+                    _ => panel.quad::<A, C, 16>(out, st)?,
                 }
+                // Three rows on along the innermost loop (a multiple of four: no carry), then
+                // one step of the odometer.
+                let last = self.outer.len() - 1;
+                idx[last] += 3;
+                at.iter_mut().zip(st).for_each(|(a, s)| *a += 3 * s);
+                if !self.step(&mut idx, &mut at) {
+                    return Some(());
+                }
+                continue;
+            }
+            let row = slice_mut(out, at[0], n)?;
+            let panel = Panel { m: *m, s: *s, x, y, at: &at, once_first };
+            match n {
+                4 => panel.rows_fixed::<A, C, 4>(row)?,
+                8 => panel.rows_fixed::<A, C, 8>(row)?,
+                16 => panel.rows_fixed::<A, C, 16>(row)?,
+                _ => panel.rows::<A, C>(row)?,
             }
             if !self.step(&mut idx, &mut at) {
                 return Some(());
@@ -282,6 +299,91 @@ impl Lean {
                 *a -= s * *extent as isize;
             }
         }
+    }
+}
+
+/// One output row of a matrix product's panel: `m` runs, each one input's element (the
+/// input read once per run) combined with a run of the other.
+struct Panel<'a, T> {
+    m: usize,
+    s: [isize; OPS],
+    x: &'a [T],
+    y: &'a [T],
+    at: &'a [isize; OPS],
+    once_first: bool,
+}
+
+impl<'a, T: Scalar> Panel<'a, T> {
+    /// The element read once and the run of run `j`.
+    #[inline(always)]
+    fn operands(&self, j: usize, n: usize) -> Option<(T, &'a [T])> {
+        let j = j as isize;
+        let (xa, ya) = (self.at[1] + j * self.s[1], self.at[2] + j * self.s[2]);
+        Some(match self.once_first {
+            true => (*self.x.get(usize::try_from(xa).ok()?)?, slice(self.y, ya, n)?),
+            false => (*self.y.get(usize::try_from(ya).ok()?)?, slice(self.x, xa, n)?),
+        })
+    }
+
+    /// Any row length: the row read and written once per run.
+    fn rows<A: AccOp<T>, C: CombOp<T>>(&self, row: &mut [T]) -> Option<()> {
+        for j in 0..self.m {
+            let (a, run) = self.operands(j, row.len())?;
+            match self.once_first {
+                true => row.iter_mut().zip(run).for_each(|(o, &b)| *o = A::acc(*o, C::comb(a, b))),
+                false => row.iter_mut().zip(run).for_each(|(o, &v)| *o = A::acc(*o, C::comb(v, a))),
+            }
+        }
+        Some(())
+    }
+
+    /// Four rows of `N` points, row `r` at the addresses `at + r·st`: the rows held in
+    /// registers across the panel's runs. The same operations in the same order per element
+    /// as [`Panel::rows`].
+    #[inline(always)]
+    fn quad<A: AccOp<T>, C: CombOp<T>, const N: usize>(
+        &self,
+        out: &mut [T],
+        st: &[isize; OPS],
+    ) -> Option<()> {
+        let mut acc = [[T::ZERO; N]; 4];
+        for (r, acc) in acc.iter_mut().enumerate() {
+            *acc = slice(out, self.at[0] + r as isize * st[0], N)?.try_into().ok()?;
+        }
+        let ats: [[isize; OPS]; 4] =
+            std::array::from_fn(|r| std::array::from_fn(|k| self.at[k] + r as isize * st[k]));
+        for j in 0..self.m {
+            for (acc, at) in acc.iter_mut().zip(&ats) {
+                let (a, run) = Panel { at, ..*self }.operands(j, N)?;
+                let run: &[T; N] = run.try_into().ok()?;
+                match self.once_first {
+                    true => (0..N).for_each(|k| acc[k] = A::acc(acc[k], C::comb(a, run[k]))),
+                    false => (0..N).for_each(|k| acc[k] = A::acc(acc[k], C::comb(run[k], a))),
+                }
+            }
+        }
+        for (r, acc) in acc.iter().enumerate() {
+            slice_mut(out, self.at[0] + r as isize * st[0], N)?.copy_from_slice(acc);
+        }
+        Some(())
+    }
+
+    /// A row of `N` points (the small products' rows): held in registers across the panel's
+    /// runs, read and written once. The same operations in the same order as [`Panel::rows`].
+    #[inline(always)]
+    fn rows_fixed<A: AccOp<T>, C: CombOp<T>, const N: usize>(&self, row: &mut [T]) -> Option<()> {
+        let row: &mut [T; N] = row.try_into().ok()?;
+        let mut acc = *row;
+        for j in 0..self.m {
+            let (a, run) = self.operands(j, N)?;
+            let run: &[T; N] = run.try_into().ok()?;
+            match self.once_first {
+                true => (0..N).for_each(|k| acc[k] = A::acc(acc[k], C::comb(a, run[k]))),
+                false => (0..N).for_each(|k| acc[k] = A::acc(acc[k], C::comb(run[k], a))),
+            }
+        }
+        *row = acc;
+        Some(())
     }
 }
 

@@ -3,11 +3,11 @@
 
 use serde_json::Value;
 
-use super::program::{
-    op_from_name, text_arity, Decl, Program, ProgramError, Stmt, MAX_STATEMENTS, OP_NAMES,
-};
 use crate::code::ErrorCode;
 use crate::diagnostic::closest;
+use crate::infer::program::{
+    op_from_name, text_arity, Decl, Program, ProgramError, Stmt, MAX_STATEMENTS, OP_NAMES,
+};
 
 /// The operand count an op name fixes in a case (FORMAT.md: `pointwise` takes 2,
 /// `pointwise_un` 1, `pointwise3` 3); `None` where the op itself decides.
@@ -58,7 +58,7 @@ impl Program {
             let values = match t.get("values") {
                 None | Some(Value::Null) => None,
                 Some(v) => Some(
-                    crate::check::compare::f64_list(v)
+                    super::compare::f64_list(v)
                         .ok_or_else(|| wrong_type(Some(&at), "values", "a list of numbers", v))?,
                 ),
             };

@@ -1,0 +1,131 @@
+//! The stages import only lower stages (`docs/architecture.md`): every `crate::` path in a
+//! module's code (comments and test modules aside) names a module of a lower layer, of its own
+//! layer where the picture allows it, and never one of the other column.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+/// Each top-level module with its layer.
+const LAYERS: [(&str, u32); 16] = [
+    ("code", 0),
+    ("ids", 0),
+    ("span", 0),
+    ("diagnostic", 1),
+    ("spec", 2),
+    ("shape", 3),
+    ("infer", 4),
+    ("tensor", 5),
+    ("kernel", 5),
+    ("numpy", 6),
+    ("project", 7),
+    ("formats", 8),
+    ("lint", 8),
+    ("check", 9),
+    ("fuzzing", 10),
+    ("architecture", 11),
+];
+
+/// The one pair of modules of one layer that import each other.
+const SAME_LAYER: [(&str, &str); 2] = [("tensor", "kernel"), ("kernel", "tensor")];
+
+/// Shape inference and execution are two columns: neither imports the other.
+fn other_column(from: &str, to: &str) -> bool {
+    let exec = ["tensor", "kernel", "numpy"];
+    (from == "infer" && exec.contains(&to)) || (exec.contains(&from) && to == "infer")
+}
+
+fn layer(module: &str) -> Option<u32> {
+    LAYERS.iter().find(|(m, _)| *m == module).map(|&(_, l)| l)
+}
+
+/// The code lines of a source file: comments dropped, and everything from a
+/// `#[cfg(test)]` (or a `cfg` with `test` in it) that opens a module on (test modules close the files they are in).
+fn code_lines(text: &str) -> Vec<&str> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut code = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let t = line.trim_start();
+        let opens_tests = t.starts_with("#[cfg(")
+            && t.contains("test")
+            && lines.get(i + 1).is_some_and(|n| n.trim_start().starts_with("mod "));
+        if opens_tests {
+            break;
+        }
+        if !t.starts_with("//") {
+            code.push(*line);
+        }
+    }
+    code
+}
+
+/// The top-level modules a line names through `crate::`.
+fn named_modules(line: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut rest = line;
+    while let Some(at) = rest.find("crate::") {
+        let tail = &rest[at + "crate::".len()..];
+        let name: String = tail.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+        names.push(name);
+        rest = tail;
+    }
+    names
+}
+
+/// Every `.rs` file of a module (its folder, or its one file), test files aside.
+fn module_files(module: &str) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    let mut stack = vec![Path::new("src").join(module)];
+    let single = Path::new("src").join(format!("{module}.rs"));
+    if single.is_file() {
+        files.push(single);
+    }
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        for entry in entries {
+            let path = entry.expect("a folder entry").path();
+            let name =
+                path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            if path.is_dir() {
+                stack.push(path);
+            } else if name.ends_with(".rs") && name != "tests.rs" && !name.ends_with("_tests.rs") {
+                files.push(path);
+            }
+        }
+    }
+    files
+}
+
+#[test]
+fn stages_import_only_lower_stages() {
+    let mut upward = BTreeSet::new();
+    let mut scanned = 0;
+    for (module, own) in LAYERS {
+        for file in module_files(module) {
+            let text = std::fs::read_to_string(&file).expect("a source file reads");
+            scanned += 1;
+            for line in code_lines(&text) {
+                for to in named_modules(line) {
+                    let Some(theirs) = layer(&to) else { continue };
+                    let allowed = to == module
+                        || (theirs < own && !other_column(module, &to))
+                        || SAME_LAYER.contains(&(module, to.as_str()));
+                    if !allowed {
+                        upward.insert(format!("{}: {module} imports {to}", file.display()));
+                    }
+                }
+            }
+        }
+    }
+    assert!(scanned > 200, "only {scanned} source files found");
+    assert!(upward.is_empty(), "imports of higher or other-column stages:\n{upward:#?}");
+}
+
+#[test]
+fn the_scan_sees_imports_and_skips_comments_and_tests() {
+    assert_eq!(
+        named_modules("use crate::infer::{Graph, x}; crate::spec::parse(s)"),
+        ["infer", "spec"]
+    );
+    let text = "use crate::tensor::Layout;\n// crate::check::x\n#[cfg(test)]\nmod tests {\nuse crate::fuzzing;\n}";
+    assert_eq!(code_lines(text), ["use crate::tensor::Layout;"]);
+}
