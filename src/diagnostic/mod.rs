@@ -112,7 +112,7 @@ mod source;
 mod suggest;
 
 pub use json::{write_json_list, write_json_str};
-pub use model::{Diagnostic, Location, Severity};
+pub use model::{Diagnostic, Location, Role, Severity};
 pub use render::{render, Label};
 pub use source::Source;
 pub use suggest::{closest, edit_distance};

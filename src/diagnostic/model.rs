@@ -29,6 +29,34 @@ impl std::fmt::Display for Severity {
     }
 }
 
+/// What a related place is to its diagnostic.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Role {
+    /// Where the conflicting things meet: the carets of a mismatch at its step.
+    Conflict,
+    /// Where something came from: a declaration that writes a size, a setting, the first
+    /// definition of a name.
+    Origin,
+    /// A step between an origin and the conflict: it carried or computed a size.
+    Via,
+    /// Another place of the same problem (a second `,` of the same slip).
+    #[default]
+    Also,
+}
+
+impl Role {
+    /// `conflict`, `origin`, `via` or `also`, as written in JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::Conflict => "conflict",
+            Role::Origin => "origin",
+            Role::Via => "via",
+            Role::Also => "also",
+        }
+    }
+}
+
 /// One place a diagnostic points at: a source text (a spec, or one line of a program) with a
 /// byte span into it, and what is known there (the tensor, its size, a note). Every field is
 /// optional: a location may be only a tensor and its line.
@@ -48,6 +76,8 @@ pub struct Location {
     pub size: Option<String>,
     /// What to say there.
     pub note: String,
+    /// What the place is to the diagnostic (for a related place).
+    pub role: Role,
 }
 
 impl Location {
@@ -70,6 +100,12 @@ impl Location {
     /// The same place about a tensor.
     pub fn with_tensor(mut self, tensor: impl Into<String>) -> Location {
         self.tensor = Some(tensor.into());
+        self
+    }
+
+    /// The same place in a role.
+    pub fn with_role(mut self, role: Role) -> Location {
+        self.role = role;
         self
     }
 

@@ -151,6 +151,40 @@ pub struct Trace {
     pub setting: Option<SetBy>,
     /// Each step that related two axes of equal size, from the origin on.
     pub hops: Vec<Hop>,
+    /// When no declaration writes the size: the step that computed it from other sizes (a
+    /// convolution, a stride, a concatenation), each of those traced in turn. The hops then
+    /// carry it from the computed axis on.
+    pub derived: Option<Box<Derivation>>,
+}
+
+/// A size a step computed from other sizes: a strided or convolution axis's extent or its
+/// output, a concatenation's sum or one of its components.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Derivation {
+    /// The step.
+    pub step: StepId,
+    /// The axis whose size the step computed.
+    pub at: AxisRef,
+    /// The axis of the step's spec that computes it (the strided, convolution or
+    /// concatenation axis), in the spec's text.
+    pub span: Option<Span>,
+    /// What is computed, in words (`the output extent of a valid convolution`).
+    pub what: String,
+    /// The computation with the sizes put in (`(32 - 3)/1 + 1`).
+    pub formula: String,
+    /// The sizes it is computed from, each traced.
+    pub inputs: Vec<DerivedFrom>,
+}
+
+/// One size a [`Derivation`] computes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DerivedFrom {
+    /// What it is, in words (`the input extent`, `the kernel `k``).
+    pub role: String,
+    /// The size.
+    pub value: u64,
+    /// Where it came from.
+    pub trace: Trace,
 }
 
 /// A size given by [`Graph::set_dim`](crate::infer::Graph::set_dim) on a handle.

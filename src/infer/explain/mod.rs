@@ -6,6 +6,7 @@
 mod context;
 mod diagnose;
 mod dot;
+mod mismatch;
 mod names;
 mod render;
 mod trace;

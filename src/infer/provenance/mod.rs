@@ -10,6 +10,7 @@
 //! walked: the two sizes meet there.
 
 mod declared;
+mod derive;
 mod links;
 mod rows;
 mod settings;
