@@ -75,9 +75,26 @@ pub struct ShapeError {
     pub statement: Option<String>,
     /// For a dimension mismatch: the two sizes and where each was known from, typed.
     pub conflict: Option<Box<Conflict>>,
+    /// For a rank conflict: the two rows' lengths.
+    pub ranks: Option<RankConflict>,
+    /// For an unresolved dimension: its name (a label of a step's spec, or `$n`).
+    pub unknown: Option<String>,
     /// The failing step's operation and operands, when the step was being added (a step that
     /// fails is taken back: the graph no longer has it).
     pub failed_step: Option<(OpKind, Vec<TensorId>)>,
+}
+
+/// The two sides of a rank conflict: two rows, or a row and a pattern, whose lengths cannot
+/// be equal (or the first cannot broadcast into the second).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RankConflict {
+    /// Each side's number of axes (for a pattern: the least it needs).
+    pub lengths: [usize; 2],
+    /// Whether each side is a pattern with a row variable (it needs at least its length)
+    /// rather than a closed row.
+    pub patterns: [bool; 2],
+    /// The tensor's row the failing constraint is about (one of the two sides), when known.
+    pub row: Option<(TensorId, RowKind)>,
 }
 
 /// The two sides of a dimension mismatch.
@@ -244,6 +261,8 @@ impl InferError {
             spec: None,
             statement: None,
             conflict: None,
+            ranks: None,
+            unknown: None,
             failed_step: None,
         }))
     }

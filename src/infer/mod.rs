@@ -45,8 +45,8 @@ mod warnings;
 
 pub use careful::CAREFUL_COPIES;
 pub use error::{
-    AxisRef, Conflict, Derivation, DerivedFrom, Hop, InferError, Place, SetBy, ShapeError, Side,
-    Trace,
+    AxisRef, Conflict, Derivation, DerivedFrom, Hop, InferError, Place, RankConflict, SetBy,
+    ShapeError, Side, Trace,
 };
 pub use graph::{
     Captured, Graph, GraphId, Handle, HandleKind, Leaf, RecordedTexts, ShapeBuilder, Step,

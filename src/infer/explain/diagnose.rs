@@ -3,8 +3,10 @@
 
 use super::context::Context;
 use super::mismatch::{join_and, mismatch_at};
-use super::names::{name_tensors, shape_text, statement, tidy_fact};
+use super::names::{name_tensors, statement, tidy_fact, Settled};
+use super::rank::rank_at;
 use super::trace::Failing;
+use super::unresolved;
 use crate::code::{Coded, ErrorCode};
 use crate::diagnostic::{Diagnostic, Location};
 use crate::infer::error::ShapeError;
@@ -89,7 +91,14 @@ fn shape(g: &Graph, e: &InferError, s: &ShapeError, ctx: &Context) -> Diagnostic
             });
             mismatch_at(g, c, ctx, (line, spec.as_deref()), failing.as_ref())
         }
-        None => plain(g, s, ctx, line),
+        None => {
+            let d = plain(g, s, ctx, line);
+            match (&s.ranks, &failing) {
+                (Some(r), Some(f)) => rank_at(g, s, r, ctx, f, d),
+                _ if s.code == ErrorCode::Unresolved => unresolved::fixes(g, s, ctx, d),
+                _ => d,
+            }
+        }
     };
     if d.primary.as_ref().is_none_or(|p| p.text.is_none() || p.line.is_none()) {
         if let Some(stmt) = s.statement.clone().or_else(|| s.step.map(|st| statement(g, st))) {
@@ -104,10 +113,11 @@ fn shape(g: &Graph, e: &InferError, s: &ShapeError, ctx: &Context) -> Diagnostic
     if let Some(f) = &failing {
         d = operand_shapes(g, d, f, s.code);
     }
-    if mismatch.is_none() {
+    if mismatch.is_none() && s.ranks.is_none() {
+        // The solver's facts have no place of their own: they are notes.
         let step_name = |k: usize| ctx.line_name(ctx.step_line(g.step_at(k)), true);
         for c in &s.chain {
-            d = d.related(Location::default().with_note(tidy_fact(g, c, &step_name)));
+            d = d.note(tidy_fact(g, c, &step_name));
         }
     }
     d
@@ -159,7 +169,11 @@ fn operand_shapes(g: &Graph, d: Diagnostic, f: &Failing, code: ErrorCode) -> Dia
     if !both || f.args.len() < 2 {
         return d;
     }
-    let shapes: Vec<String> =
-        f.args.iter().map(|&a| format!("`{}` is {}", g.name_or_id(a), shape_text(g, a))).collect();
+    let settled = Settled::of(g);
+    let shapes: Vec<String> = f
+        .args
+        .iter()
+        .map(|&a| format!("`{}` is {}", g.name_or_id(a), settled.shape_text(g, a)))
+        .collect();
     d.note(join_and(&shapes))
 }

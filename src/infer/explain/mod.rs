@@ -8,8 +8,10 @@ mod diagnose;
 mod dot;
 mod mismatch;
 mod names;
+mod rank;
 mod render;
 mod trace;
+mod unresolved;
 mod warned;
 
 pub use context::Context;
