@@ -110,7 +110,14 @@ pub(super) fn rank_at(
     let line = d.primary.as_ref().and_then(|p| p.line);
     let spans = line.and_then(|n| ctx.stmt_spans(n));
     for (i, row) in rows.iter().enumerate() {
-        let Some(row) = *row else { continue };
+        let Some(row) = *row else {
+            // The spec's side: the primary caret is under its slot.
+            let at_least = if r.patterns[i] { "at least " } else { "" };
+            if let Some(p) = d.primary.as_mut().filter(|p| p.note.is_empty()) {
+                p.note = format!("{at_least}{}", axes(r.lengths[i]));
+            }
+            continue;
+        };
         let len = r.lengths[i];
         // A caret under the operand whose row it is.
         let k = f.args.iter().position(|&a| a == row.0);
