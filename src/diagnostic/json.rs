@@ -70,7 +70,7 @@ impl Diagnostic {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn write_json<W: Write + ?Sized>(&self, w: &mut W) -> io::Result<()> {
-        write!(w, "{{\"code\":\"{}\",\"severity\":\"{}\",\"message\":", self.code, self.severity)?;
+        write!(w, "{{\"code\":\"{}\",\"severity\":\"{}\",\"message\":", self.code_name(), self.severity)?;
         write_json_str(w, &self.message)?;
         w.write_all(b",\"primary\":")?;
         match &self.primary {

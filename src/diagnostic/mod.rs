@@ -106,13 +106,15 @@
 //! built as one JSON tree.
 
 mod json;
+mod lint;
 mod model;
 mod render;
 mod source;
 mod suggest;
 
 pub use json::{write_json_list, write_json_str};
+pub use lint::{Level, Lint};
 pub use model::{Diagnostic, Location, Role, Severity};
 pub use render::{render, Label};
 pub use source::Source;
-pub use suggest::{closest, edit_distance};
+pub use suggest::{closest, edit_distance, relative_distance, MAX_RELATIVE_DISTANCE};

@@ -1,5 +1,6 @@
 //! The diagnostic model: what went wrong (or looks wrong), where, and what each place says.
 
+use super::lint::Lint;
 use crate::code::ErrorCode;
 use crate::span::Span;
 
@@ -136,6 +137,8 @@ pub struct Diagnostic {
     pub notes: Vec<String>,
     /// Suggestions (`did you mean `;`?`).
     pub help: Vec<String>,
+    /// The lint a warning belongs to (its level decides whether it is reported, and as what).
+    pub lint: Option<Lint>,
 }
 
 impl Diagnostic {
@@ -149,12 +152,27 @@ impl Diagnostic {
             related: Vec::new(),
             notes: Vec::new(),
             help: Vec::new(),
+            lint: None,
         }
     }
 
     /// A warning with a message and no place yet.
     pub fn warning(code: ErrorCode, message: impl Into<String>) -> Diagnostic {
         Diagnostic { severity: Severity::Warning, ..Diagnostic::error(code, message) }
+    }
+
+    /// A warning of a lint, with the code its error would have.
+    pub fn lint(lint: Lint, code: ErrorCode, message: impl Into<String>) -> Diagnostic {
+        Diagnostic { lint: Some(lint), ..Diagnostic::warning(code, message) }
+    }
+
+    /// The stable code users and tools match on: the lint's name for a lint's diagnostic
+    /// (`unsized-label`), else the [`ErrorCode`]'s (`mismatch`).
+    pub fn code_name(&self) -> &'static str {
+        match self.lint {
+            Some(l) => l.name(),
+            None => self.code.as_str(),
+        }
     }
 
     /// The same diagnostic at a place.

@@ -88,7 +88,7 @@ impl Diagnostic {
     /// );
     /// ```
     pub fn render_text(&self, explain: bool) -> String {
-        let mut out = format!("{}[{}]: {}\n", self.severity, self.code, self.message);
+        let mut out = format!("{}[{}]: {}\n", self.severity, self.code_name(), self.message);
         let mut rest: Vec<&Location> = Vec::new();
         match &self.primary {
             Some(p) => {

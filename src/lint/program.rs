@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use super::spec::{einsum_lints, numpy_lints};
 use crate::code::ErrorCode;
-use crate::diagnostic::{closest, Diagnostic, Location, Severity, Source};
+use crate::diagnostic::{closest, Diagnostic, Lint, Location, Severity, Source};
 use crate::infer::latest::Latest;
 use crate::infer::program::{Program, Stmt};
 use crate::infer::program::{AHEAD, NAME_BYTES};
@@ -200,7 +200,7 @@ impl<'a> Checker<'_, 'a> {
             .line(before)
             .and_then(|l| decl_spans(l).map(|d| d.name).or_else(|| stmt_spans(l).map(|s| s.out)));
         let message = format!("`{name}` is defined again: from here on it names this definition");
-        let d = Diagnostic::warning(ErrorCode::Label, message)
+        let d = Diagnostic::lint(Lint::RedefinedTensor, ErrorCode::Name, message)
             .at(self.place(line, at).with_tensor(name))
             .related(self.place(before, first).with_note(format!("`{name}` was defined here")))
             .help("give the new tensor its own name, unless replacing the old one is meant");

@@ -3,7 +3,7 @@
 
 use super::context::Context;
 use crate::code::ErrorCode;
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Lint};
 use crate::infer::{Graph, Warning};
 
 /// Each warning of `g`'s solution as a warning diagnostic at its tensor's (or step's) line.
@@ -23,13 +23,13 @@ use crate::infer::{Graph, Warning};
 pub fn solution_warnings(g: &Graph, ctx: &Context) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for w in g.warnings() {
-        let (code, line) = match &w {
-            Warning::ParameterBatch { tensor, .. } => (ErrorCode::Rank, ctx.tensor_line(*tensor)),
-            Warning::ClosedRow { tensor, .. } => (ErrorCode::Rank, ctx.tensor_line(*tensor)),
-            Warning::ClosedDim { tensor, .. } => (ErrorCode::Unresolved, ctx.tensor_line(*tensor)),
+        let (lint, code, t) = match &w {
+            Warning::ParameterBatch { tensor, .. } => (Lint::ParameterBatch, ErrorCode::Rank, *tensor),
+            Warning::ClosedRow { tensor, .. } => (Lint::GuessedRank, ErrorCode::Rank, *tensor),
+            Warning::ClosedDim { tensor, .. } => (Lint::GuessedSize, ErrorCode::Unresolved, *tensor),
             _ => continue,
         };
-        out.push(Diagnostic::warning(code, w.to_string()).at(ctx.at_line(line, None)));
+        out.push(Diagnostic::lint(lint, code, w.to_string()).at(ctx.at_line(ctx.tensor_line(t), None)));
     }
     out
 }
