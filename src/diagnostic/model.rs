@@ -71,6 +71,9 @@ pub struct Location {
     pub text: Option<String>,
     /// A byte range of `text`.
     pub span: Option<Span>,
+    /// Where the place is in a JSON input (an `infer` case), as a JSON pointer
+    /// (`/steps/2`), when it has no text of its own.
+    pub pointer: Option<String>,
     /// The tensor the place is about.
     pub tensor: Option<String>,
     /// The size (or shape) the place gives, as a shape string writes it.
@@ -204,10 +207,11 @@ impl Diagnostic {
         self.severity == Severity::Error
     }
 
-    /// Sets the file of every place that has a line but no file.
+    /// Sets the file of every place that has a line (or a JSON pointer) but no file.
     pub fn in_file(mut self, file: &str) -> Diagnostic {
         let places = self.primary.iter_mut().chain(self.related.iter_mut());
-        for p in places.filter(|p| p.line.is_some() && p.file.is_none()) {
+        let in_a_file = |p: &&mut Location| p.line.is_some() || p.pointer.is_some();
+        for p in places.filter(in_a_file).filter(|p| p.file.is_none()) {
             p.file = Some(file.to_string());
         }
         self

@@ -72,10 +72,10 @@ impl LintLevels {
     /// assert_eq!(levels.level(Lint::UnsizedLabel, None), Level::Deny);
     /// let e = levels.set("unsized-labels", Level::Allow).unwrap_err();
     /// assert_eq!(e.help, ["did you mean `unsized-label`?"]);
-    /// # Ok::<(), einrow::diagnostic::Diagnostic>(())
+    /// # Ok::<(), Box<einrow::diagnostic::Diagnostic>>(())
     /// ```
-    pub fn set(&mut self, name: &str, level: Level) -> Result<(), Diagnostic> {
-        let t = target(name).ok_or_else(|| unknown_lint(name))?;
+    pub fn set(&mut self, name: &str, level: Level) -> Result<(), Box<Diagnostic>> {
+        let t = target(name).ok_or_else(|| Box::new(unknown_lint(name)))?;
         self.cli.insert(t, level);
         Ok(())
     }
@@ -124,7 +124,8 @@ impl LintLevels {
             for (level, name, span) in settings(rest, at) {
                 let t = match (Level::from_name(level.0), target(name)) {
                     (None, _) => {
-                        let msg = format!("unknown lint level `{}`: write allow, warn or deny", level.0);
+                        let msg =
+                            format!("unknown lint level `{}`: write allow, warn or deny", level.0);
                         errors.push(Diagnostic::error(ErrorCode::Syntax, msg).at(place(level.1)));
                         continue;
                     }
@@ -134,7 +135,11 @@ impl LintLevels {
                     }
                     (Some(l), Some(t)) => (l, t),
                 };
-                let scope = if whole_program { &mut self.program } else { self.lines.entry(n).or_default() };
+                let scope = if whole_program {
+                    &mut self.program
+                } else {
+                    self.lines.entry(n).or_default()
+                };
                 scope.insert(t.1, t.0);
             }
         }
@@ -223,7 +228,8 @@ mod tests {
 
     #[test]
     fn directives_and_their_errors() {
-        let text = "tensor x: 3   # einrow: allow(unsized-label, guessed-size) deny(guessed-rank)\n\
+        let text =
+            "tensor x: 3   # einrow: allow(unsized-label, guessed-size) deny(guessed-rank)\n\
                     # einrow: warn(warnings)\n# einrow: forbid(x) allow(guesed-rank)\n";
         let mut levels = LintLevels::new();
         let errors = levels.read_directives(text);

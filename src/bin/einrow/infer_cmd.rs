@@ -10,7 +10,7 @@ use einrow::lint::check_program;
 use einrow::ErrorCode;
 
 use crate::out::Out;
-use crate::report::{has_errors, print_text, write_diagnostics, written, ReportArgs};
+use crate::report::{begin_document, end_document, has_errors, written, ReportArgs};
 
 /// The program format in brief, printed after the options by `einrow infer --help`.
 const PROGRAM_FORMAT: &str = "\
@@ -79,9 +79,18 @@ pub fn run(args: &Args, out: &mut Out) -> ExitCode {
             return ExitCode::from(1);
         }
     };
+    let mut levels = match args.report.levels() {
+        Ok(l) => l,
+        Err(errors) => {
+            finish(args, out, &errors, None);
+            return ExitCode::from(1);
+        }
+    };
     let mut diags: Vec<Diagnostic> =
-        check_program(&program, source).into_iter().map(|d| d.in_file(file)).collect();
-    args.report.apply(&mut diags);
+        if is_case { Vec::new() } else { levels.read_directives(&text) };
+    diags.extend(check_program(&program, source));
+    let mut diags: Vec<Diagnostic> =
+        levels.apply(diags).into_iter().map(|d| d.in_file(file)).collect();
     if has_errors(&diags) {
         finish(args, out, &diags, None);
         return ExitCode::from(1);
@@ -97,6 +106,7 @@ pub fn run(args: &Args, out: &mut Out) -> ExitCode {
                 line: *line,
                 case: is_case,
                 declaration,
+                spec_alone: false,
             };
             let d = diagnose(&built.graph, e, &ctx).in_file(file);
             if args.dot {
@@ -118,9 +128,9 @@ pub fn run(args: &Args, out: &mut Out) -> ExitCode {
         line: None,
         case: is_case,
         declaration: false,
+        spec_alone: false,
     };
-    let mut warned: Vec<Diagnostic> = solution_warnings(&built.graph, &ctx);
-    args.report.apply(&mut warned);
+    let warned: Vec<Diagnostic> = levels.apply(solution_warnings(&built.graph, &ctx));
     let denied = has_errors(&warned);
     diags.extend(warned);
     if denied {
@@ -164,11 +174,12 @@ fn read_program(
 }
 
 /// Writes what is left to write: the shapes (with `built`), the diagnostics (text on
-/// standard error, or the JSON document with the shapes).
+/// standard error, or the JSON document with the shapes as `tensors`).
 fn finish(args: &Args, out: &mut Out, diags: &[Diagnostic], built: Option<&mut Built>) {
-    if !args.report.json {
-        print_text(diags, args.explain);
-        if let Some(b) = built {
+    if !args.report.json || args.dot {
+        // With `--dot` the picture is on standard output: the diagnostics go to standard error.
+        args.report.print(diags, args.explain);
+        if let (Some(b), false) = (built, args.dot) {
             let g = &mut b.graph;
             for (name, id) in &b.names {
                 match g.shape_string(*id) {
@@ -179,33 +190,35 @@ fn finish(args: &Args, out: &mut Out, diags: &[Diagnostic], built: Option<&mut B
         }
         return;
     }
-    if args.dot {
-        // The picture is on standard output: the diagnostics go to standard error.
-        print_text(diags, args.explain);
-        return;
-    }
-    write!(out, "{{\"ok\":{},\"tensors\":[", built.is_some());
+    begin_document(out, "infer");
+    write!(out, ",\"tensors\":[");
+    let ok = built.is_some();
     if let Some(b) = built {
-        let g = &mut b.graph;
-        for (i, (name, id)) in b.names.iter().enumerate() {
-            if i > 0 {
-                write!(out, ",");
-            }
-            write!(out, "{{\"name\":");
-            let r = write_json_str(out, name);
-            written(out, r);
-            match g.shape_string(*id) {
-                Ok(s) => write!(out, ",\"shape\":\"{s}\"}}"),
-                Err(e) => {
-                    write!(out, ",\"shape\":null,\"error\":");
-                    let r = write_json_str(out, &e.to_string());
-                    written(out, r);
-                    write!(out, "}}");
-                }
+        write_tensors(out, b);
+    }
+    write!(out, "]");
+    end_document(out, ok, diags);
+}
+
+/// Writes each tensor as `{"name": ..., "shape": ...}` (a shape that cannot be written is
+/// `null`, with its `error`), separated by commas.
+fn write_tensors(out: &mut Out, b: &mut Built) {
+    let g = &mut b.graph;
+    for (i, (name, id)) in b.names.iter().enumerate() {
+        if i > 0 {
+            write!(out, ",");
+        }
+        write!(out, "{{\"name\":");
+        let r = write_json_str(out, name);
+        written(out, r);
+        match g.shape_string(*id) {
+            Ok(s) => write!(out, ",\"shape\":\"{s}\"}}"),
+            Err(e) => {
+                write!(out, ",\"shape\":null,\"error\":");
+                let r = write_json_str(out, &e.to_string());
+                written(out, r);
+                write!(out, "}}");
             }
         }
     }
-    write!(out, "],");
-    write_diagnostics(out, diags);
-    writeln!(out, "}}");
 }

@@ -20,6 +20,11 @@ use crate::span::Span;
 /// tensor whose declaration writes it and each step that carried it (notes, and related
 /// places in order); one at a pointwise or compose step also gives both operands' shapes.
 pub fn diagnose(g: &Graph, e: &InferError, ctx: &Context) -> Diagnostic {
+    ctx.positioned(diagnose_here(g, e, ctx))
+}
+
+/// [`diagnose`] before a case's places get their JSON pointers.
+fn diagnose_here(g: &Graph, e: &InferError, ctx: &Context) -> Diagnostic {
     match e {
         InferError::Spec { step, spec, error } => {
             let line = ctx.line.or_else(|| ctx.step_line(*step));
@@ -100,7 +105,8 @@ fn shape(g: &Graph, e: &InferError, s: &ShapeError, ctx: &Context) -> Diagnostic
             }
         }
     };
-    if d.primary.as_ref().is_none_or(|p| p.text.is_none() || p.line.is_none()) {
+    let unplaced = d.primary.as_ref().is_none_or(|p| p.text.is_none() || p.line.is_none());
+    if unplaced && !ctx.spec_alone {
         if let Some(stmt) = s.statement.clone().or_else(|| s.step.map(|st| statement(g, st))) {
             d = d.note(format!("in `{stmt}`"));
         }
@@ -113,6 +119,7 @@ fn shape(g: &Graph, e: &InferError, s: &ShapeError, ctx: &Context) -> Diagnostic
     if let Some(f) = &failing {
         d = operand_shapes(g, d, f, s.code);
     }
+    d = ctx.positioned_at(d, line, declaration);
     if mismatch.is_none() && s.ranks.is_none() {
         // The solver's facts have no place of their own: they are notes.
         let step_name = |k: usize| ctx.line_name(ctx.step_line(g.step_at(k)), true);

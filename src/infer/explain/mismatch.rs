@@ -340,7 +340,7 @@ fn hop_place(g: &Graph, ctx: &Context, h: &Hop, size: &str) -> Location {
     let operand = |t: TensorId| args.iter().position(|&a| a == t);
     let (from, to) = (axis_words(g, h.from), axis_words(g, h.to));
     let mut note = format!("{to} gets {size} from {from}");
-    if ctx.program.is_none() || ctx.case {
+    if (ctx.program.is_none() || ctx.case) && !ctx.spec_alone {
         note.push_str(&format!(" in `{}`", statement(g, h.step)));
     }
     // In a spec, the caret goes under what carries the size (its label, or the row

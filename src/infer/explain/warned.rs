@@ -24,12 +24,17 @@ pub fn solution_warnings(g: &Graph, ctx: &Context) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for w in g.warnings() {
         let (lint, code, t) = match &w {
-            Warning::ParameterBatch { tensor, .. } => (Lint::ParameterBatch, ErrorCode::Rank, *tensor),
+            Warning::ParameterBatch { tensor, .. } => {
+                (Lint::ParameterBatch, ErrorCode::Rank, *tensor)
+            }
             Warning::ClosedRow { tensor, .. } => (Lint::GuessedRank, ErrorCode::Rank, *tensor),
-            Warning::ClosedDim { tensor, .. } => (Lint::GuessedSize, ErrorCode::Unresolved, *tensor),
+            Warning::ClosedDim { tensor, .. } => {
+                (Lint::GuessedSize, ErrorCode::Unresolved, *tensor)
+            }
             _ => continue,
         };
-        out.push(Diagnostic::lint(lint, code, w.to_string()).at(ctx.at_line(ctx.tensor_line(t), None)));
+        let at = ctx.at_line(ctx.tensor_line(t), None).with_tensor(g.name_or_id(t));
+        out.push(ctx.positioned(Diagnostic::lint(lint, code, w.to_string()).at(at)));
     }
     out
 }

@@ -76,7 +76,7 @@ impl Walker<'_, '_> {
         }
         let axis = written?;
         let found = match &axis.kind {
-            AxisKind::Label(l) => self.from_label(&slots, l.as_str(), size),
+            AxisKind::Label(l) => self.found_by_label(&slots, l.as_str(), size),
             AxisKind::Affine(af) => {
                 self.extent(&slots, af, size).map(|f| Found { span: axis.span, ..f })
             }
@@ -115,7 +115,7 @@ impl Walker<'_, '_> {
     }
 
     /// A label's size computed from a strided, convolution or concatenation axis that holds it.
-    fn from_label(&mut self, slots: &[Slot], label: &str, size: u64) -> Option<Found> {
+    fn found_by_label(&mut self, slots: &[Slot], label: &str, size: u64) -> Option<Found> {
         for (kind, span, at) in self.computed_axes(slots) {
             let Some(at) = at else { continue };
             let Some(n) = self.size(at) else { continue };
