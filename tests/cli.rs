@@ -232,7 +232,7 @@ fn named_errors_speak_of_dimension_names() {
     let err = assert_error(&run(&["run", "x", "--named", m, "tensor(y[4]):[1,1,1,1]"]), "mismatch");
     assert_eq!(
         err,
-        "error[mismatch]: dimension `y` has size 4 in operand 1 but 3 in operand 0\n  \
+        "error[mismatch]: dimension mismatch: `y` is 3 in operand 0 but 4 in operand 1\n  \
          | tensor(y[4])\n  |        ^ size 4 in operand 1\n  1. size 3 in operand 0\n     \
          | tensor(x[2],y[3])\n     |             ^\n  = help: a dimension's sizes must be equal \
          in every operand, or 1 (which broadcasts)\n"
@@ -240,7 +240,7 @@ fn named_errors_speak_of_dimension_names() {
     // The operand that fixed the size, past size-1 operands; a third operand.
     let three = ["tensor(z[1]):[1]", "tensor(z[2]):[1,2]", "tensor(z[3]):[1,2,3]"];
     let err = assert_error(&run(&["run", "", "--named", three[0], three[1], three[2]]), "mismatch");
-    assert!(err.contains("dimension `z` has size 3 in operand 2 but 2 in operand 1"), "{err}");
+    assert!(err.contains("dimension mismatch: `z` is 2 in operand 1 but 3 in operand 2"), "{err}");
 
     let err = assert_error(&run(&["run", "x, y,x", "--named", m]), "label");
     assert!(err.contains("output dimension `x` is named twice (output positions 0 and 2)\n  | x, y,x\n  |      ^\n  | ^ first named here\n"), "{err}");
@@ -266,7 +266,7 @@ fn named_errors_speak_of_dimension_names() {
     let json = run(&["run", "x", "--named", m, "tensor(y[4]):[1,1,1,1]", "--json"]);
     let doc: serde_json::Value = serde_json::from_slice(&json.stdout).expect("JSON");
     let d = &doc["diagnostics"][0];
-    assert_eq!(d["message"], "dimension `y` has size 4 in operand 1 but 3 in operand 0");
+    assert_eq!(d["message"], "dimension mismatch: `y` is 3 in operand 0 but 4 in operand 1");
     assert_eq!(d["primary"]["text"], "tensor(y[4])");
     assert_eq!(bytes(&d["primary"]["span"]), (7, 8));
     assert_eq!(d["related"][0]["text"], "tensor(x[2],y[3])");

@@ -3,7 +3,7 @@
 
 use std::process::ExitCode;
 
-use einrow::diagnostic::{write_json_str, Diagnostic, Source};
+use einrow::diagnostic::{write_json_str, Diagnostic, Location, Source};
 use einrow::infer::explain::{diagnose, solution_warnings, to_dot, to_dot_error, Context};
 use einrow::infer::program::{Built, Program};
 use einrow::lint::check_program;
@@ -64,7 +64,7 @@ pub fn run(args: &Args, out: &mut Out) -> ExitCode {
     let text = match crate::input::read_text(file) {
         Ok(t) => t,
         Err(e) => {
-            let d = Diagnostic::error(ErrorCode::Io, format!("{file}: {e}"));
+            let d = Diagnostic::error(ErrorCode::Io, format!("{file}: {e}")).at(in_file(file));
             finish(args, out, &[d], None);
             return ExitCode::from(2);
         }
@@ -157,7 +157,10 @@ fn read_program(
 ) -> Result<Program, Box<Diagnostic>> {
     match source {
         None => match einrow::check::read_case(text) {
-            Err(e) => Err(Box::new(Diagnostic::error(ErrorCode::Syntax, format!("{file}: {e}")))),
+            Err(e) => {
+                let d = Diagnostic::error(ErrorCode::Syntax, format!("{file}: {e}"));
+                Err(Box::new(d.at(in_file(file))))
+            }
             Ok(None) => Err(Box::new(Diagnostic::error(
                 ErrorCode::Resource,
                 format!(
@@ -171,6 +174,11 @@ fn read_program(
         Some(src) => Program::parse_text(text)
             .map_err(|e| Box::new(e.to_diagnostic(src.line(e.line).filter(|_| e.line > 0)))),
     }
+}
+
+/// The place of an error about the whole file.
+fn in_file(file: &str) -> Location {
+    Location { file: Some(file.to_string()), ..Location::default() }
 }
 
 /// Writes what is left to write: the shapes (with `built`), the diagnostics (text on

@@ -4,7 +4,10 @@
 use super::context::Context;
 use crate::code::ErrorCode;
 use crate::diagnostic::{Diagnostic, Lint};
+use crate::ids::TensorId;
+use crate::infer::source::{decl_spans, stmt_spans};
 use crate::infer::{Graph, Warning};
+use crate::span::Span;
 
 /// Each warning of `g`'s solution as a warning diagnostic at its tensor's (or step's) line.
 /// A label written only in a step's result is left out: the program lint reports it, with
@@ -33,8 +36,19 @@ pub fn solution_warnings(g: &Graph, ctx: &Context) -> Vec<Diagnostic> {
             }
             _ => continue,
         };
-        let at = ctx.at_line(ctx.tensor_line(t), None).with_tensor(g.name_or_id(t));
+        let at = ctx.at_line(ctx.tensor_line(t), tensor_span(ctx, t)).with_tensor(g.name_or_id(t));
         out.push(ctx.positioned(Diagnostic::lint(lint, code, w.to_string()).at(at)));
     }
     out
+}
+
+/// Where a tensor is written on its line: a declaration's shape (or its name, without one),
+/// a statement's result name.
+fn tensor_span(ctx: &Context, t: TensorId) -> Option<Span> {
+    let line = ctx.tensor_line(t)?;
+    let text = ctx.line_text(line)?;
+    match decl_spans(text) {
+        Some(d) => Some(d.shape.unwrap_or(d.name)),
+        None => stmt_spans(text).map(|s| s.out),
+    }
 }
