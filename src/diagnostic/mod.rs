@@ -128,6 +128,7 @@
 //! what they mark, and writes the numbered chains of `--explain`, which those crates would
 //! need as separate snippets. Their multi-line spans and colours are not needed here.
 
+pub mod explain;
 mod json;
 mod lint;
 mod model;
