@@ -80,6 +80,19 @@ fn longest_chain(doc: &Value) -> usize {
     best
 }
 
+/// The kinds of bug the suite must hold a program of, each with what its explanation says.
+const KINDS: [(&str, &str); 9] = [
+    ("a valid convolution's extent", "the output extent of a valid convolution"),
+    ("a padded convolution's extent", "the output extent of a padded convolution"),
+    ("a stride", "the output extent of a strided axis"),
+    ("a dilation", "(3*(5 - 1) + 1)"),
+    ("a concatenation", "a concatenation"),
+    ("a rank conflict", "error[rank]"),
+    ("an unresolved size", "error[unresolved]"),
+    ("a transposed weight", "256 comes from `a` (declared at line 2 as `32|256`)"),
+    ("a lint's warning", "warning["),
+];
+
 /// The schema of every `--json` document.
 fn schema() -> jsonschema::Validator {
     let text = std::fs::read_to_string("docs/diagnostics.schema.json").expect("the schema");
@@ -101,6 +114,7 @@ fn diagnostics_match_their_goldens() {
     let (mut chains, mut mismatches) = (0, 0);
     let schema = schema();
     let mut commands = std::collections::BTreeSet::new();
+    let mut covered = std::collections::BTreeSet::new();
     for case in &files {
         let args = args_of(case);
         let text = shown(&args, &einrow(&args));
@@ -117,6 +131,11 @@ fn diagnostics_match_their_goldens() {
         }
         let pretty = serde_json::to_string_pretty(&doc).expect("prints") + "\n";
         mismatches += usize::from(text.contains("error[mismatch]"));
+        for (kind, mark) in KINDS {
+            if text.contains(mark) {
+                covered.insert(kind);
+            }
+        }
         let code = text.lines().nth(1).unwrap_or("").to_string();
         assert_eq!(format!("exit {}", run.0), code, "{}: the status of --json", case.display());
         assert_eq!(run.2, "", "{}: --json writes nothing on standard error", case.display());
@@ -134,6 +153,8 @@ fn diagnostics_match_their_goldens() {
     let all = ["check", "infer", "parse", "path", "run"];
     assert_eq!(commands, all.map(String::from).into(), "every command's document is checked");
     assert!(chains >= 8, "{chains} cases with a chain of 3 or more steps");
+    let missing: Vec<&str> = KINDS.iter().map(|k| k.0).filter(|k| !covered.contains(k)).collect();
+    assert!(missing.is_empty(), "no buggy program of these kinds: {missing:?}");
     assert!(mismatches >= 10, "{mismatches} mismatch cases");
 }
 
