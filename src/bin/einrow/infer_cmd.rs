@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use einrow::diagnostic::{write_json_str, Diagnostic, Location, Source};
 use einrow::infer::explain::{diagnose, solution_warnings, to_dot, to_dot_error, Context};
 use einrow::infer::program::{Built, Program};
-use einrow::lint::check_program;
+use einrow::lint::{check_program, LintLevels};
 use einrow::ErrorCode;
 
 use crate::out::Out;
@@ -89,48 +89,65 @@ pub fn run(args: &Args, out: &mut Out) -> ExitCode {
     let mut diags: Vec<Diagnostic> =
         if is_case { Vec::new() } else { levels.read_directives(&text) };
     diags.extend(check_program(&program, source));
-    let mut diags: Vec<Diagnostic> =
-        levels.apply(diags).into_iter().map(|d| d.in_file(file)).collect();
+    let diags: Vec<Diagnostic> = levels.apply(diags).into_iter().map(|d| d.in_file(file)).collect();
     if has_errors(&diags) {
         finish(args, out, &diags, None);
         return ExitCode::from(1);
     }
-    let mut built = program.build();
-    let failed = match &built.result {
-        Err((e, line)) => {
-            let declaration = built.names.len() < program.decls.len();
-            let ctx = Context {
-                program: Some(&program),
-                source,
-                file: Some(file),
-                line: *line,
-                case: is_case,
-                declaration,
-                spec_alone: false,
-            };
-            let d = diagnose(&built.graph, e, &ctx).in_file(file);
-            if args.dot {
-                write!(out, "{}", to_dot_error(&built.graph, e));
-            }
-            diags.push(d);
-            true
+    let input = Input { file, program: &program, source, case: is_case };
+    let code = solve(args, out, &input, &levels, diags);
+    // The process ends next and the system takes its memory back at once: the program (and
+    // the graph, forgotten in `solve`) are not freed one allocation at a time.
+    std::mem::forget(program);
+    code
+}
+
+/// A program read, with what is known of where it came from.
+struct Input<'a> {
+    file: &'a str,
+    program: &'a Program,
+    /// Its text (a text program); `None` for an `infer` case.
+    source: Option<&'a Source<'a>>,
+    case: bool,
+}
+
+impl<'a> Input<'a> {
+    /// The context of explanations, about the failing place `line` (none after solving).
+    fn context(&self, line: Option<usize>, declaration: bool) -> Context<'a> {
+        Context {
+            program: Some(self.program),
+            source: self.source,
+            file: Some(self.file),
+            line,
+            case: self.case,
+            declaration,
+            spec_alone: false,
         }
-        Ok(()) => false,
-    };
-    if failed {
+    }
+}
+
+/// Builds and solves the program; writes the shapes (or the graph) and every diagnostic:
+/// the lints' so far in `diags`, the error, or the warnings of the solution at their levels.
+fn solve(
+    args: &Args,
+    out: &mut Out,
+    input: &Input,
+    levels: &LintLevels,
+    mut diags: Vec<Diagnostic>,
+) -> ExitCode {
+    let mut built = input.program.build();
+    if let Err((e, line)) = &built.result {
+        let declaration = built.names.len() < input.program.decls.len();
+        let ctx = input.context(*line, declaration);
+        let d = diagnose(&built.graph, e, &ctx).in_file(input.file);
+        if args.dot {
+            write!(out, "{}", to_dot_error(&built.graph, e));
+        }
+        diags.push(d);
         finish(args, out, &diags, None);
         return ExitCode::from(1);
     }
-    let ctx = Context {
-        program: Some(&program),
-        source,
-        file: Some(file),
-        line: None,
-        case: is_case,
-        declaration: false,
-        spec_alone: false,
-    };
-    let warned: Vec<Diagnostic> = levels.apply(solution_warnings(&built.graph, &ctx));
+    let warned = levels.apply(solution_warnings(&built.graph, &input.context(None, false)));
     let denied = has_errors(&warned);
     diags.extend(warned);
     if denied {
@@ -143,9 +160,9 @@ pub fn run(args: &Args, out: &mut Out) -> ExitCode {
     } else {
         finish(args, out, &diags, Some(&mut built));
     }
-    // The process ends next and the system takes its memory back at once: the program and
-    // the graph (millions of small allocations for a large program) are not freed one by one.
-    std::mem::forget((built, program));
+    // The graph holds millions of small allocations for a large program; the process ends
+    // next and the system takes the memory back at once.
+    std::mem::forget(built);
     ExitCode::SUCCESS
 }
 

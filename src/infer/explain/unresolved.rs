@@ -67,7 +67,6 @@ pub(super) fn fixes(g: &Graph, s: &ShapeError, ctx: &Context, mut d: Diagnostic)
             true => String::new(),
             false => format!(" through its other operands ({})", others.join(", ")),
         };
-        // The first hint of a graph without declarations' lines stands alone.
         let or = if d.help.is_empty() { "" } else { "or " };
         d = d.help(format!(
             "{or}size `{label}`{at}{through}, or capture `{label}` there and set its size \
