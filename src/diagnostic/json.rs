@@ -5,7 +5,7 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-use super::model::{Diagnostic, Location};
+use super::model::{Diagnostic, Location, Role};
 use super::position::Position;
 
 /// The version of the JSON documents einrow writes: the `"version"` of every `--json`
@@ -103,7 +103,11 @@ impl Diagnostic {
             severity: self.severity.as_str(),
             message: &self.message,
             lint: self.lint.map(|l| l.name()),
-            primary: self.primary.as_ref().map(JsonLocation::from),
+            primary: self.primary.as_ref().map(|p| {
+                // A primary place set directly (not by `at`) with no role of its own.
+                let role = if p.role == Role::Also { Role::Primary } else { p.role };
+                JsonLocation { role: role.as_str(), ..JsonLocation::from(p) }
+            }),
             related: self.related.iter().map(JsonLocation::from).collect(),
             notes: &self.notes,
             help: &self.help,

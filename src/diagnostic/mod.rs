@@ -104,7 +104,7 @@
 //! | `severity` | `"error"` or `"warning"` (a denied lint is an error) |
 //! | `message` | one sentence |
 //! | `lint` | the lint's name for a lint's diagnostic, else `null` |
-//! | `primary` | a location, or `null` when the diagnostic has no place |
+//! | `primary` | a location (its `role` is `conflict` for a side of a conflict, else `primary`), or `null` when the diagnostic has no place |
 //! | `related` | locations that explain it, in order, each positioned (a line, a span or a pointer) and tagged with its `role`: `conflict` (the other side's caret at the conflict), `origin` (a declaration or setting that writes a size, a first definition), `via` (a step that carried or computed it), `also` (another place of the same slip) |
 //! | `notes` | short lines summing up the related places (where each size came from, both operands' shapes) |
 //! | `help` | hints, possibly none |

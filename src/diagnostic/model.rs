@@ -44,16 +44,20 @@ pub enum Role {
     /// Another place of the same problem (a second `,` of the same slip).
     #[default]
     Also,
+    /// The place a diagnostic is about, when it is no side of a conflict (the role
+    /// [`Diagnostic::at`] gives a place that has none).
+    Primary,
 }
 
 impl Role {
-    /// `conflict`, `origin`, `via` or `also`, as written in JSON.
+    /// `conflict`, `origin`, `via`, `also` or `primary`, as written in JSON.
     pub fn as_str(self) -> &'static str {
         match self {
             Role::Conflict => "conflict",
             Role::Origin => "origin",
             Role::Via => "via",
             Role::Also => "also",
+            Role::Primary => "primary",
         }
     }
 }
@@ -178,8 +182,11 @@ impl Diagnostic {
         }
     }
 
-    /// The same diagnostic at a place.
-    pub fn at(mut self, primary: Location) -> Diagnostic {
+    /// The same diagnostic at a place (in the role [`Role::Primary`] unless it has one).
+    pub fn at(mut self, mut primary: Location) -> Diagnostic {
+        if primary.role == Role::Also {
+            primary.role = Role::Primary;
+        }
         self.primary = Some(primary);
         self
     }

@@ -51,7 +51,7 @@ pub struct Args {
     explain: bool,
     /// Print the operation graph with its shapes as Graphviz DOT instead (on an error too: the
     /// steps and declarations of the error drawn in red).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "json")]
     dot: bool,
     #[command(flatten)]
     report: ReportArgs,
