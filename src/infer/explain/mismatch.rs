@@ -233,6 +233,8 @@ fn declared_at(g: &Graph, ctx: &Context, o: AxisRef, size: &str) -> String {
         .or_else(|| g.recorded_texts().declared.get(&o.tensor).map(|s| s.to_string()));
     let decl = match (line, shape) {
         (Some(l), Some(s)) => format!(" (declared at {l} as `{s}`)"),
+        // A spec given alone runs on operands given apart: they are given, not declared.
+        (None, Some(s)) if ctx.spec_alone => format!(" (given as `{s}`)"),
         (None, Some(s)) => format!(" (declared as `{s}`)"),
         (Some(l), None) => format!(" (declared at {l})"),
         (None, None) => String::new(),

@@ -153,6 +153,8 @@ fn summary(g: &Graph, ctx: &Context, row: RowRef, len: usize, t: &RowTrace) -> S
         .or_else(|| g.recorded_texts().declared.get(&o.0).map(|s| s.to_string()));
     let decl = match (line, shape) {
         (Some(l), Some(s)) => format!(" (declared at {l} as `{s}`)"),
+        // A spec given alone runs on operands given apart: they are given, not declared.
+        (None, Some(s)) if ctx.spec_alone => format!(" (given as `{s}`)"),
         (None, Some(s)) => format!(" (declared as `{s}`)"),
         _ => String::new(),
     };
