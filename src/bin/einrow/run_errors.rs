@@ -48,6 +48,10 @@ pub fn ocannl_error(spec: &str, shapes: &[&[usize]], e: ProjectError) -> Box<Dia
         },
     };
     if !shapes.is_empty() {
+        // The explanation's own note of the operands' shapes says the same without their
+        // positions: this one takes its place.
+        let plain = format!("`{}` is ", operand_name(0));
+        d.notes.retain(|n| !n.starts_with(&plain));
         d = d.note(operand_note(shapes));
     }
     Box::new(d)
