@@ -34,6 +34,10 @@ Operations (operand count, spec):
   concat (n, spec)     along a `^` axis of the result: \"i;j=>i^j\"
   numpy (n, spec)      numpy einsum subscripts: \"...ij,...jk->...ik\"
 
+Lints (warnings with names: `einrow explain` lists them) are steered by --allow, --warn and
+--deny, or by a comment `# einrow: allow(NAME)`: alone on its line for the whole program,
+after a statement for that line.
+
 Every operation is documented in one place: the module einrow::infer::program of the crate
 documentation (`cargo doc --open`). Errors and warnings, and the JSON of --json, are
 described in the module einrow::diagnostic.";
