@@ -6,6 +6,7 @@ use super::context::Context;
 use super::mismatch::join_and;
 use super::trace::Failing;
 use crate::diagnostic::{Diagnostic, Location, Role};
+use crate::ids::TensorId;
 use crate::infer::error::{RankConflict, ShapeError};
 use crate::infer::provenance::{Declared, RowRef, RowTrace, RowView, RowWalk};
 use crate::infer::Graph;
@@ -14,7 +15,9 @@ use crate::spec::ast::RowKind;
 
 /// The rows of the failing step (operands, then the result) that are closed with `len` axes.
 fn rows_of_len(g: &Graph, f: &Failing, len: usize) -> Vec<RowRef> {
-    let tensors = f.args.iter().copied().chain(f.out);
+    // A failing step's result is taken back: it has no rows to show.
+    let there = |t: &TensorId| t.index() < g.tensor_count();
+    let tensors = f.args.iter().copied().chain(f.out).filter(there);
     let mut out = Vec::new();
     for t in tensors {
         for kind in RowKind::ALL {
@@ -33,7 +36,7 @@ fn rows_of_len(g: &Graph, f: &Failing, len: usize) -> Vec<RowRef> {
 /// the constraint's row, rows of the two lengths of one kind in two tensors.
 fn sides(g: &Graph, f: &Failing, r: &RankConflict) -> [Option<RowRef>; 2] {
     let found = r.lengths.map(|len| rows_of_len(g, f, len));
-    if let Some(row) = r.row {
+    if let Some(row) = r.row.filter(|row| row.0.index() < g.tensor_count()) {
         let v = RowView::of(g, row.0, row.1);
         let i = (0..2).find(|&i| r.patterns[i] == v.is_open() && v.len() == r.lengths[i]);
         if let Some(i) = i {
