@@ -194,6 +194,15 @@ impl<'a> Checker<'_, 'a> {
         }
     }
 
+    /// The place of statement `line`: on its line (a text program), or at its index in a
+    /// case's `steps` (a JSON pointer).
+    fn step_place(&self, line: usize, span: Option<Span>) -> Location {
+        match self.source {
+            Some(_) => self.place(line, span),
+            None => Location { pointer: Some(format!("/steps/{line}")), ..Location::default() },
+        }
+    }
+
     fn defined_again(&mut self, name: &str, line: usize, before: usize, at: Option<Span>) {
         let at = at.or_else(|| self.line(line).and_then(decl_spans).map(|d| d.name));
         let first = self
@@ -216,7 +225,7 @@ impl<'a> Checker<'_, 'a> {
         known: impl Iterator<Item = &'a str> + Clone,
     ) {
         let mut d = Diagnostic::error(ErrorCode::Name, format!("unknown tensor `{name}`"))
-            .at(self.place(line, at).with_tensor(name));
+            .at(self.step_place(line, at).with_tensor(name));
         match later {
             Some(l) if l > line || self.source.is_none() => {
                 d = d
@@ -263,7 +272,7 @@ impl<'a> Checker<'_, 'a> {
             }
         });
         let message = format!("`{name}` takes {want}, got {n}");
-        self.push(Diagnostic::error(ErrorCode::Arity, message).at(self.place(s.line, at)));
+        self.push(Diagnostic::error(ErrorCode::Arity, message).at(self.step_place(s.line, at)));
     }
 
     fn op_name(&self, s: &Stmt, spans: Option<&StmtSpans>) -> String {

@@ -92,7 +92,9 @@ pub fn run(args: &Args, out: &mut Out) -> ExitCode {
     };
     let mut diags: Vec<Diagnostic> =
         if is_case { Vec::new() } else { levels.read_directives(&text) };
-    diags.extend(check_program(&program, source));
+    // A case's places are pointers into it, found by what they are about.
+    let case = Context { program: Some(&program), case: is_case, ..Context::default() };
+    diags.extend(check_program(&program, source).into_iter().map(|d| case.positioned(d)));
     let diags: Vec<Diagnostic> = levels.apply(diags).into_iter().map(|d| d.in_file(file)).collect();
     if has_errors(&diags) {
         finish(args, out, &diags, None);

@@ -123,6 +123,12 @@ impl<'a> Context<'a> {
         for l in d.related.iter_mut().filter(|l| unplaced(l)) {
             l.pointer = pointer(p, l);
         }
+        // A place still unknown is no place: the diagnostic has none (its note kept).
+        if let Some(l) = d.primary.take_if(|l| unplaced(l) && l.text.is_none()) {
+            if !l.note.is_empty() {
+                d.notes.push(l.note);
+            }
+        }
         d
     }
 }
