@@ -63,13 +63,39 @@ impl ErrorCode {
         }
     }
 
+    /// What the code means, in one line (the first line of `einrow explain CODE`).
+    pub fn meaning(self) -> &'static str {
+        match self {
+            ErrorCode::Syntax => "malformed spec, shape string, literal or JSON",
+            ErrorCode::Arity => "wrong operand count",
+            ErrorCode::Label => {
+                "label misuse: a repeated result label, a name used as both axis and row"
+            }
+            ErrorCode::Name => {
+                "a name that refers to nothing: an unknown tensor, operation or lint"
+            }
+            ErrorCode::Mismatch => "sizes or bases that cannot be equal or broadcast",
+            ErrorCode::Rank => "wrong number of axes",
+            ErrorCode::Cycle => "infinitely many axes: self-reference or a rank cycle",
+            ErrorCode::Unresolved => "not enough information, e.g. a parameter's hidden dimension",
+            ErrorCode::Elems => "an element count that does not fit",
+            ErrorCode::Bounds => "index or bound out of range",
+            ErrorCode::Value => "a number that is not allowed",
+            ErrorCode::Type => "a value that does not fit the declared type",
+            ErrorCode::Unsupported => "a request einrow cannot serve",
+            ErrorCode::Io => "input/output failure (a file that cannot be read)",
+            ErrorCode::Resource => "a limit einrow keeps on its own work was reached",
+        }
+    }
+
     /// Parses a code name; `None` for names outside the list.
     pub fn from_name(name: &str) -> Option<ErrorCode> {
         ALL.iter().copied().find(|c| c.as_str() == name)
     }
 }
 
-const ALL: [ErrorCode; 15] = [
+/// Every code, in the order of the enum.
+pub(crate) const ALL: [ErrorCode; 15] = [
     ErrorCode::Syntax,
     ErrorCode::Arity,
     ErrorCode::Label,

@@ -71,9 +71,17 @@ fn the_cli_prints_the_warnings_and_denies_them_on_request() {
     let out = einrow().arg("infer").arg(&file).output().expect("runs");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
-    assert!(stderr.contains("warning[unresolved]: dimension `h` of `y`"), "{stderr}");
-    assert!(stderr.contains("split.ein:2"), "{stderr}");
+    assert!(stderr.contains("warning[guessed-size]: dimension `h` of `y`"), "{stderr}");
+    assert!(stderr.contains("split.ein:2:1"), "{stderr}");
     let out = einrow().arg("infer").arg("--deny-warnings").arg(&file).output().expect("runs");
     assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = einrow().args(["infer", "--deny", "guessed-size"]).arg(&file).output().expect("runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("error[guessed-size]: dimension `h` of `y`"), "{stderr}");
+    let out =
+        einrow().args(["infer", "--allow", "guessed-size"]).arg(&file).output().expect("runs");
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "", "an allowed lint says nothing");
     let _ = std::fs::remove_dir_all(&dir);
 }

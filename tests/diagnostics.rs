@@ -2,9 +2,10 @@
 //! or an `einrow` command line (`NAME.cmd`, one argument per line, run in that folder). Its
 //! text output is `NAME.out` (the command, exit status, standard output and standard error;
 //! `einrow infer --explain` for a program) and its JSON output `NAME.json` (standard output of
-//! the same with `--json`: every line a JSON document with the diagnostics' schema, nothing on
-//! standard error, the same exit status). `EINROW_BLESS=1 cargo test --test diagnostics`
-//! writes the expected files.
+//! the same with `--json`: one line, one JSON document valid against
+//! `docs/diagnostics.schema.json`, nothing on standard error, the same exit status; kept
+//! pretty-printed so that its changes read line by line).
+//! `EINROW_BLESS=1 cargo test --test diagnostics` writes the expected files.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -79,14 +80,33 @@ fn longest_chain(doc: &Value) -> usize {
     best
 }
 
-/// Every diagnostic has the schema's keys.
-fn check_schema(doc: &Value, case: &Path) {
-    for d in doc["diagnostics"].as_array().into_iter().flatten() {
-        for key in ["code", "severity", "message", "primary", "related", "notes", "help"] {
-            assert!(d.get(key).is_some(), "{}: a diagnostic without `{key}`: {d}", case.display());
-        }
-        assert!(matches!(d["severity"].as_str(), Some("error" | "warning")), "{d}");
-    }
+/// The kinds of bug the suite must hold a program of, each with what its explanation says.
+const KINDS: [(&str, &str); 11] = [
+    ("a valid convolution's extent", "the output extent of a valid convolution"),
+    ("a padded convolution's extent", "the output extent of a padded convolution"),
+    ("a stride", "the output extent of a strided axis"),
+    ("a dilation", "(3*(5 - 1) + 1)"),
+    ("a concatenation", "a concatenation"),
+    ("a flattened axis", "(a flattened axis at line"),
+    ("a floor convolution's extent", "(PyTorch's floor)"),
+    ("a rank conflict", "error[rank]"),
+    ("an unresolved size", "error[unresolved]"),
+    ("a transposed weight", "256 comes from `a` (declared at line 2 as `32|256`)"),
+    ("a lint's warning", "warning["),
+];
+
+/// The schema of every `--json` document.
+fn schema() -> jsonschema::Validator {
+    let text = std::fs::read_to_string("docs/diagnostics.schema.json").expect("the schema");
+    let schema: Value = serde_json::from_str(&text).expect("the schema is JSON");
+    jsonschema::validator_for(&schema).expect("the schema is a valid JSON Schema")
+}
+
+/// The document is valid against the schema.
+fn check_schema(schema: &jsonschema::Validator, doc: &Value, case: &Path) {
+    let errors: Vec<String> =
+        schema.iter_errors(doc).map(|e| format!("{e} at {}", e.instance_path())).collect();
+    assert!(errors.is_empty(), "{}: not valid against the schema: {errors:#?}", case.display());
 }
 
 #[test]
@@ -94,30 +114,34 @@ fn diagnostics_match_their_goldens() {
     let bless = std::env::var_os("EINROW_BLESS").is_some();
     let files = cases();
     let (mut chains, mut mismatches) = (0, 0);
+    let schema = schema();
+    let mut commands = std::collections::BTreeSet::new();
+    let mut covered = std::collections::BTreeSet::new();
     for case in &files {
         let args = args_of(case);
         let text = shown(&args, &einrow(&args));
         let json_args = json_args(case);
         let run = einrow(&json_args);
-        let docs: Vec<Value> = run
-            .1
-            .lines()
-            .map(|l| {
-                serde_json::from_str(l).unwrap_or_else(|e| panic!("{}: {e}: {l}", case.display()))
-            })
-            .collect();
-        assert!(!docs.is_empty(), "{}: no JSON", case.display());
-        for doc in &docs {
-            check_schema(doc, case);
-        }
-        if docs.iter().map(longest_chain).max().unwrap_or(0) >= 3 {
+        let lines: Vec<&str> = run.1.lines().collect();
+        assert_eq!(lines.len(), 1, "{}: --json writes one document: {}", case.display(), run.1);
+        let doc: Value = serde_json::from_str(lines[0])
+            .unwrap_or_else(|e| panic!("{}: {e}: {}", case.display(), lines[0]));
+        check_schema(&schema, &doc, case);
+        commands.insert(doc["command"].as_str().unwrap_or_default().to_string());
+        if longest_chain(&doc) >= 3 {
             chains += 1;
         }
+        let pretty = serde_json::to_string_pretty(&doc).expect("prints") + "\n";
         mismatches += usize::from(text.contains("error[mismatch]"));
+        for (kind, mark) in KINDS {
+            if text.contains(mark) {
+                covered.insert(kind);
+            }
+        }
         let code = text.lines().nth(1).unwrap_or("").to_string();
         assert_eq!(format!("exit {}", run.0), code, "{}: the status of --json", case.display());
         assert_eq!(run.2, "", "{}: --json writes nothing on standard error", case.display());
-        for (ext, got) in [("out", &text), ("json", &run.1)] {
+        for (ext, got) in [("out", &text), ("json", &pretty)] {
             let expected = case.with_extension(ext);
             if bless {
                 std::fs::write(&expected, got).expect("writes");
@@ -128,7 +152,11 @@ fn diagnostics_match_their_goldens() {
         }
     }
     assert!(files.len() >= 30, "{} cases", files.len());
+    let all = ["check", "infer", "parse", "path", "run"];
+    assert_eq!(commands, all.map(String::from).into(), "every command's document is checked");
     assert!(chains >= 8, "{chains} cases with a chain of 3 or more steps");
+    let missing: Vec<&str> = KINDS.iter().map(|k| k.0).filter(|k| !covered.contains(k)).collect();
+    assert!(missing.is_empty(), "no buggy program of these kinds: {missing:?}");
     assert!(mismatches >= 10, "{mismatches} mismatch cases");
 }
 

@@ -308,12 +308,16 @@ fn the_path_command_prints_the_report_and_json() {
     let (ok, stdout, _) =
         run(&["ij,jk,kl->il", "2,2", "2,5", "5,2", "--optimize", "optimal", "--json"]);
     assert!(ok);
-    assert!(stdout.contains("Optimized FLOP count:  5.600e+01"), "{stdout}");
-    let last: Value = serde_json::from_str(stdout.lines().last().expect("a line")).expect("json");
+    assert_eq!(stdout.lines().count(), 1, "--json prints only the document: {stdout}");
+    let doc: Value = serde_json::from_str(&stdout).expect("json");
+    assert_eq!((doc["version"].as_u64(), &doc["ok"]), (Some(1), &Value::Bool(true)));
+    let last = &doc["report"];
     assert_eq!(last["path"], serde_json::json!([[1, 2], [0, 1]]));
     assert_eq!((last["opt_flops"].as_u64(), last["naive_flops"].as_u64()), (Some(56), Some(120)));
     let (ok, _, stderr) =
         run(&["ij,jk,kl->il", "2,2", "2,5", "5,2", "--optimize", "[[0,1],[1,2]]"]);
+    let (_, table, _) = run(&["ij,jk,kl->il", "2,2", "2,5", "5,2", "--optimize", "optimal"]);
+    assert!(table.contains("Optimized FLOP count:  5.600e+01"), "{table}");
     assert!(!ok);
     assert!(stderr.starts_with("error[bounds]: step 1"), "{stderr}");
     assert!(stderr.contains("  | [[0,1],[1,2]]\n  |        ^^^^^"), "{stderr}");

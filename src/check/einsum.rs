@@ -7,6 +7,7 @@ use super::compare::{
     expected_error, f64_list, member, settle_error, str_member, values_diff, F32_TOL, F64_TOL,
 };
 use crate::code::{Coded, ErrorCode};
+use crate::infer::explain::{diagnose, trace, Context};
 use crate::numpy::{einsum, einsum_shape};
 use crate::tensor::{DType, Tensor};
 
@@ -52,7 +53,14 @@ fn evaluate(case: &Value, dtype: DType) -> Result<Outcome, Failure> {
     let refs: Vec<&[usize]> = shapes.iter().map(Vec::as_slice).collect();
     // Shapes and errors come from the inference engine; the kernel's own shape analysis must
     // agree with it.
-    let shape = engine_shape(spec, &shapes)?;
+    let shape = engine_shape(spec, &shapes).map_err(|(code, msg)| {
+        // The error in numpy's words, those of `einrow run` and `einrow path`, when the
+        // kernel's own analysis finds it too (the engine's name its internal tensors).
+        match einsum_shape(spec, &refs) {
+            Err(e) if e.code() == code => (code, e.to_string()),
+            _ => (code, msg),
+        }
+    })?;
     let kernel_shape = einsum_shape(spec, &refs).map_err(|e| (e.code(), e.to_string()))?;
     if kernel_shape != shape {
         let msg = format!("engine shape {shape:?} but kernel shape {kernel_shape:?}");
@@ -89,10 +97,20 @@ pub fn engine_shape(spec: &str, shapes: &[Vec<usize>]) -> Result<Vec<usize>, Fai
     for (i, shape) in shapes.iter().enumerate() {
         let text: Vec<String> =
             shape.iter().map(|d| if *d == 1 { "1!".to_string() } else { d.to_string() }).collect();
-        ids.push(g.declare(&format!("x{i}"), Some(&text.join(",")), false).map_err(fail)?);
+        let name = crate::project::operand_name(i);
+        ids.push(g.declare(&name, Some(&text.join(",")), false).map_err(fail)?);
     }
-    let out = g.add_step(crate::infer::OpKind::Numpy, &ids, Some(spec)).map_err(fail)?;
-    g.solve().map_err(fail)?;
+    let solved = g.add_step(crate::infer::OpKind::Numpy, &ids, Some(spec));
+    let out = match solved.and_then(|out| g.solve().map(|()| out)) {
+        Ok(out) => out,
+        Err(mut e) => {
+            // The error as `einrow run` explains a spec given alone: its operands' names,
+            // never the graph's own names of its step and result.
+            trace(&g, &mut e);
+            let ctx = Context { spec_alone: true, ..Context::default() };
+            return Err((e.code(), diagnose(&g, &e, &ctx).message));
+        }
+    };
     let [_, _, output] = g.dims(out).map_err(fail)?;
     Ok(output.iter().map(|s| s.size as usize).collect())
 }

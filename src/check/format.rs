@@ -29,8 +29,10 @@
 //! included). It prints one line per failing case, `FAIL <file>:<id>: <what differed>`, and
 //! ends with the plain line `N passed, M failed`. The exit status is 0 when `M` is 0, 1
 //! otherwise, and 2 when a file cannot be read. `--kind K` (repeatable) runs only the cases of
-//! those kinds; `--json` prints one JSON object per case (`{"file","id","kind","pass","detail"}`)
-//! before the closing line. From Rust, [`collect_files`](super::collect_files),
+//! those kinds; `--json` prints one JSON document instead: the envelope of every command
+//! (`version`, `command`, `ok`, `diagnostics`) with `cases`, one `{"file","id","kind","pass",
+//! "detail"}` per case, and `summary` (`{"passed","failed","unreadable"}`); a file that cannot
+//! be read is an `io` diagnostic, one that is no case file (malformed JSON) a `syntax` one. From Rust, [`collect_files`](super::collect_files),
 //! [`run_file`](super::run_file) and [`run_case`](super::run_case) do the same.
 //!
 //! ```
@@ -74,7 +76,7 @@
 //! Inputs: `"spec"`, `"as"`: `"labels"` (one shape spec) or `"einsum"` (`rhs;...=>lhs`).
 //! Expect: `{"rows": ROWS}` for labels, `{"rhs": [ROWS, ...], "lhs": ROWS}` for einsum;
 //! `{"multichar": bool}` may accompany either; or `{"error": CODE}`. Run by [`crate::spec`];
-//! `einrow parse --json` prints the same structure.
+//! `einrow parse --json` prints the same structure as its document's `spec`.
 //!
 //! `ROWS` is `{"batch": [AXIS...], "input": [...], "output": [...]}`, a missing key meaning an
 //! empty row. `AXIS` is one of: a label string (`"i"`, `"_"`), an integer (a fixed index in

@@ -6,8 +6,9 @@ use super::case::CaseOutcome;
 use super::compare::{f64_list, member, values_diff, F64_TOL};
 use crate::code::ErrorCode;
 use crate::ids::TensorId;
-use crate::infer::program::Program;
-use crate::infer::Graph;
+use crate::infer::explain::{diagnose, Context};
+use crate::infer::program::{Built, Program};
+use crate::infer::{Graph, InferError};
 use crate::kernel::{Accum, Combine};
 use crate::project::{run_graph, Compute};
 use crate::shape::{parse_shape_string, Basis, Solved, TextAxis};
@@ -46,6 +47,23 @@ fn read(case: &Value, expect: &Value) -> Result<Option<Program>, String> {
     }
 }
 
+/// An inference error as `einrow infer` words it for the same case (user names, never the
+/// graph's own), with where it is: `[mismatch] dimension mismatch: … (at /steps/4)`.
+fn explained(program: &Program, built: &Built, e: &InferError, line: Option<usize>) -> String {
+    let ctx = Context {
+        program: Some(program),
+        line,
+        case: true,
+        declaration: built.names.len() < program.decls.len(),
+        ..Context::default()
+    };
+    let d = diagnose(&built.graph, e, &ctx);
+    match d.primary.as_ref().and_then(|p| p.pointer.as_deref()) {
+        Some(at) => format!("[{}] {} (at {at})", d.code_name(), d.message),
+        None => format!("[{}] {}", d.code_name(), d.message),
+    }
+}
+
 /// Builds a case's program and compares it with what the case expects.
 fn run_program(program: &Program, expect: &Value) -> CaseOutcome {
     let expected_error = expect.get("error").and_then(Value::as_str);
@@ -56,8 +74,8 @@ fn run_program(program: &Program, expect: &Value) -> CaseOutcome {
             Ok(()) => Err(format!("expected error {code}, got success")),
         };
     }
-    if let Err((e, _)) = &built.result {
-        return Err(format!("unexpected error: {e}"));
+    if let Err((e, line)) = &built.result {
+        return Err(format!("unexpected error: {}", explained(program, &built, e, *line)));
     }
     let shapes = member(expect, "shapes")?.as_object().ok_or("\"shapes\" is not an object")?;
     let lookup = |name: &str| built.tensor(name).ok_or_else(|| format!("no tensor {name:?}"));

@@ -54,64 +54,73 @@ impl Program {
         let mut p = Program::default();
         for (i, t) in list(case, "tensors")?.iter().enumerate() {
             let at = At("tensors", i);
-            let name = required_str(t, "name", &at)?;
-            let values = match t.get("values") {
-                None | Some(Value::Null) => None,
-                Some(v) => Some(
-                    super::compare::f64_list(v)
-                        .ok_or_else(|| wrong_type(Some(&at), "values", "a list of numbers", v))?,
-                ),
-            };
-            p.decls.push(Decl {
-                name: name.into(),
-                shape: optional_str(t, "shape", &at)?,
-                param: match t.get("param") {
-                    None | Some(Value::Null) => false,
-                    Some(Value::Bool(b)) => *b,
-                    Some(v) => return Err(wrong_type(Some(&at), "param", "true or false", v)),
-                },
-                values,
-                line: i,
-            });
+            p.decls.push(read_decl(t, &at).map_err(|e| at.place(e))?);
         }
         for (i, s) in list(case, "steps")?.iter().enumerate() {
             let at = At("steps", i);
-            let op_name = required_str(s, "op", &at)?;
-            let op = op_from_name(op_name).ok_or_else(|| {
-                let mut e = ProgramError::syntax(0, &format!("{at}: unknown op {op_name:?}"));
-                e.code = ErrorCode::Name;
-                e.help = closest(op_name, OP_NAMES).map(|near| format!("did you mean `{near}`?"));
-                e
-            })?;
-            let args = list(s, "args")
-                .map_err(|e| ProgramError::syntax(0, &format!("{at}: {}", e.message)))?
-                .iter()
-                .enumerate()
-                .map(|(k, a)| {
-                    a.as_str().map(String::from).ok_or_else(|| {
-                        let what = format!("args[{k}]");
-                        ProgramError::syntax(
-                            0,
-                            &format!("{at}.{what} must be a tensor name, not {a}"),
-                        )
-                    })
-                })
-                .collect::<Result<Vec<String>, _>>()?;
-            if let Some(n) = named_arity(op_name).filter(|n| *n != args.len()) {
-                return Err(ProgramError::arity(0, &format!("{at}: "), op_name, n, args.len()));
-            }
-            p.stmts.push(Stmt {
-                op,
-                out: required_str(s, "out", &at)?.into(),
-                args,
-                spec: optional_str(s, "spec", &at)?,
-                accum: optional_str(s, "accum", &at)?,
-                combine: optional_str(s, "combine", &at)?,
-                line: i,
-            });
+            p.stmts.push(read_stmt(s, &at).map_err(|e| at.place(e))?);
         }
         Ok(p)
     }
+}
+
+/// Element `at` of a case's `tensors`, as a declaration.
+fn read_decl(t: &Value, at: &At) -> Result<Decl, ProgramError> {
+    let i = at.1;
+    let name = required_str(t, "name", at)?;
+    let values = match t.get("values") {
+        None | Some(Value::Null) => None,
+        Some(v) => Some(
+            super::compare::f64_list(v)
+                .ok_or_else(|| wrong_type(Some(at), "values", "a list of numbers", v))?,
+        ),
+    };
+    Ok(Decl {
+        name: name.into(),
+        shape: optional_str(t, "shape", at)?,
+        param: match t.get("param") {
+            None | Some(Value::Null) => false,
+            Some(Value::Bool(b)) => *b,
+            Some(v) => return Err(wrong_type(Some(at), "param", "true or false", v)),
+        },
+        values,
+        line: i,
+    })
+}
+
+/// Element `at` of a case's `steps`, as a statement.
+fn read_stmt(s: &Value, at: &At) -> Result<Stmt, ProgramError> {
+    let i = at.1;
+    let op_name = required_str(s, "op", at)?;
+    let op = op_from_name(op_name).ok_or_else(|| {
+        let mut e = ProgramError::syntax(0, &format!("{at}: unknown op {op_name:?}"));
+        e.code = ErrorCode::Name;
+        e.help = closest(op_name, OP_NAMES).map(|near| format!("did you mean `{near}`?"));
+        e
+    })?;
+    let args = list(s, "args")
+        .map_err(|e| ProgramError::syntax(0, &format!("{at}: {}", e.message)))?
+        .iter()
+        .enumerate()
+        .map(|(k, a)| {
+            a.as_str().map(String::from).ok_or_else(|| {
+                let what = format!("args[{k}]");
+                ProgramError::syntax(0, &format!("{at}.{what} must be a tensor name, not {a}"))
+            })
+        })
+        .collect::<Result<Vec<String>, _>>()?;
+    if let Some(n) = named_arity(op_name).filter(|n| *n != args.len()) {
+        return Err(ProgramError::arity(0, &format!("{at}: "), op_name, n, args.len()));
+    }
+    Ok(Stmt {
+        op,
+        out: required_str(s, "out", at)?.into(),
+        args,
+        spec: optional_str(s, "spec", at)?,
+        accum: optional_str(s, "accum", at)?,
+        combine: optional_str(s, "combine", at)?,
+        line: i,
+    })
 }
 
 /// A required list member.
@@ -144,6 +153,14 @@ fn optional_str(v: &Value, key: &str, at: &At) -> Result<Option<String>, Program
 
 /// Where in a case a member is: an element of the list `.0` (written only for an error).
 struct At(&'static str, usize);
+
+impl At {
+    /// The error placed at this element: its JSON pointer (`/steps/2`).
+    fn place(&self, mut e: ProgramError) -> ProgramError {
+        e.pointer = Some(format!("/{}/{}", self.0, self.1));
+        e
+    }
+}
 
 impl std::fmt::Display for At {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

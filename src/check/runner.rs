@@ -6,6 +6,8 @@ use std::path::{Path, PathBuf};
 use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
+use crate::code::ErrorCode;
+
 use super::bounded::{Bounded, MAX_CASE_VALUES};
 use super::case::{CaseOutcome, CaseResult};
 use super::{einsum, infer, parse, tensorstore, vespa, view};
@@ -14,6 +16,9 @@ use super::{einsum, infer, parse, tensorstore, vespa, view};
 #[derive(Debug, thiserror::Error)]
 #[error("{path}: {message}")]
 pub struct RunError {
+    /// `io` when the file (or folder) cannot be read, `syntax` when it is not a case file
+    /// (malformed JSON, no `cases` list): the codes `einrow infer` gives a case file too.
+    pub code: ErrorCode,
     /// The offending path.
     pub path: String,
     /// What went wrong.
@@ -64,7 +69,14 @@ pub fn collect_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, RunError> {
 }
 
 fn io_error(p: &Path, e: impl std::fmt::Display) -> RunError {
-    RunError { path: p.display().to_string(), message: e.to_string() }
+    RunError { code: ErrorCode::Io, path: p.display().to_string(), message: e.to_string() }
+}
+
+/// A case file that is not one: malformed JSON, or no `cases` list (`syntax`); a read that
+/// failed underneath the parser stays `io`.
+fn format_error(p: &Path, e: impl std::fmt::Display, io: bool) -> RunError {
+    let code = if io { ErrorCode::Io } else { ErrorCode::Syntax };
+    RunError { code, path: p.display().to_string(), message: e.to_string() }
 }
 
 /// Runs every case of one file whose kind passes `keep`; returns their results.
@@ -112,11 +124,13 @@ pub fn run_file_with(
     };
     let mut de = serde_json::Deserializer::from_reader(std::io::BufReader::new(f));
     let found = CaseFile { on_case: &mut on_case }.deserialize(&mut de);
-    let found = found.and_then(|found| de.end().map(|()| found)).map_err(|e| io_error(path, e))?;
+    let found = found
+        .and_then(|found| de.end().map(|()| found))
+        .map_err(|e| format_error(path, &e, e.is_io()))?;
     if found {
         Ok(())
     } else {
-        Err(io_error(path, "no \"cases\" list"))
+        Err(format_error(path, "no \"cases\" list", false))
     }
 }
 

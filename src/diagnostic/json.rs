@@ -1,54 +1,83 @@
-//! Diagnostics as JSON, written straight to a stream (no JSON tree is built): the schema of
-//! the [module documentation](super#json).
+//! Diagnostics as JSON (serialized with serde): the schema of the
+//! [module documentation](super#json), checked by `docs/diagnostics.schema.json`.
 
 use std::io::{self, Write};
 
-use super::model::{Diagnostic, Location};
+use serde::Serialize;
+
+use super::model::{Diagnostic, Location, Role};
+use super::position::Position;
+
+/// The version of the JSON documents einrow writes: the `"version"` of every `--json`
+/// document. It changes when a key changes meaning or goes away.
+pub const JSON_VERSION: u32 = 1;
 
 /// Writes `s` as a JSON string (quoted and escaped).
 pub fn write_json_str<W: Write + ?Sized>(w: &mut W, s: &str) -> io::Result<()> {
     serde_json::to_writer(&mut *w, s).map_err(io::Error::from)
 }
 
-impl Location {
-    /// Writes the location as one JSON object; fields without a value are left out.
-    pub fn write_json<W: Write + ?Sized>(&self, w: &mut W) -> io::Result<()> {
-        let mut sep = "";
-        w.write_all(b"{")?;
-        let mut key = |w: &mut W, k: &str| -> io::Result<()> {
-            write!(w, "{sep}\"{k}\":")?;
-            sep = ",";
-            Ok(())
+/// A span as JSON: where it starts and ends, each as a line, a column and a byte offset.
+#[derive(Serialize)]
+struct JsonSpan {
+    start: Position,
+    end: Position,
+}
+
+/// A location as JSON: every key present, `null` when unknown.
+#[derive(Serialize)]
+struct JsonLocation<'a> {
+    file: Option<&'a str>,
+    line: Option<usize>,
+    text: Option<&'a str>,
+    span: Option<JsonSpan>,
+    pointer: Option<&'a str>,
+    tensor: Option<&'a str>,
+    size: Option<&'a str>,
+    note: &'a str,
+    role: &'static str,
+}
+
+impl<'a> From<&'a Location> for JsonLocation<'a> {
+    fn from(l: &'a Location) -> JsonLocation<'a> {
+        let span = match (&l.text, l.span) {
+            (Some(text), Some(s)) => Some(JsonSpan {
+                start: Position::of(text, s.start as usize, l.line),
+                end: Position::of(text, s.end as usize, l.line),
+            }),
+            _ => None,
         };
-        if let Some(f) = &self.file {
-            key(w, "file")?;
-            write_json_str(w, f)?;
+        JsonLocation {
+            file: l.file.as_deref(),
+            line: l.line,
+            text: l.text.as_deref(),
+            span,
+            pointer: l.pointer.as_deref(),
+            tensor: l.tensor.as_deref(),
+            size: l.size.as_deref(),
+            note: &l.note,
+            role: l.role.as_str(),
         }
-        if let Some(n) = self.line {
-            key(w, "line")?;
-            write!(w, "{n}")?;
-        }
-        if let Some(t) = &self.text {
-            key(w, "text")?;
-            write_json_str(w, t)?;
-        }
-        if let Some(s) = self.span {
-            key(w, "span")?;
-            write!(w, "[{},{}]", s.start, s.end)?;
-        }
-        if let Some(t) = &self.tensor {
-            key(w, "tensor")?;
-            write_json_str(w, t)?;
-        }
-        if let Some(s) = &self.size {
-            key(w, "size")?;
-            write_json_str(w, s)?;
-        }
-        if !self.note.is_empty() {
-            key(w, "note")?;
-            write_json_str(w, &self.note)?;
-        }
-        w.write_all(b"}")
+    }
+}
+
+/// A diagnostic as JSON.
+#[derive(Serialize)]
+struct JsonDiagnostic<'a> {
+    code: &'static str,
+    severity: &'static str,
+    message: &'a str,
+    lint: Option<&'static str>,
+    primary: Option<JsonLocation<'a>>,
+    related: Vec<JsonLocation<'a>>,
+    notes: &'a [String],
+    help: &'a [String],
+}
+
+impl Location {
+    /// Writes the location as one JSON object (every key present, `null` when unknown).
+    pub fn write_json<W: Write + ?Sized>(&self, w: &mut W) -> io::Result<()> {
+        serde_json::to_writer(w, &JsonLocation::from(self)).map_err(io::Error::from)
     }
 }
 
@@ -59,46 +88,31 @@ impl Diagnostic {
     /// use einrow::diagnostic::{Diagnostic, Location};
     /// use einrow::{ErrorCode, Span};
     ///
-    /// let d = Diagnostic::warning(ErrorCode::Label, "`x` is defined again")
-    ///     .at(Location::on_line(3, "x = pointwise x", Some(Span::new(0, 1))));
-    /// let mut out = Vec::new();
-    /// d.write_json(&mut out)?;
-    /// assert_eq!(
-    ///     String::from_utf8(out)?,
-    ///     r#"{"code":"label","severity":"warning","message":"`x` is defined again","primary":{"line":3,"text":"x = pointwise x","span":[0,1]},"related":[],"notes":[],"help":[]}"#
-    /// );
+    /// let d = Diagnostic::error(ErrorCode::Name, "unknown tensor `wieght`")
+    ///     .at(Location::on_line(3, "y = pointwise x wieght", Some(Span::new(16, 22))));
+    /// let v: serde_json::Value = serde_json::from_str(&d.to_json_string())?;
+    /// assert_eq!(v["code"], "name");
+    /// let start = &v["primary"]["span"]["start"];
+    /// assert_eq!((start["line"].as_u64(), start["column"].as_u64(), start["byte"].as_u64()),
+    ///            (Some(3), Some(17), Some(16)));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn write_json<W: Write + ?Sized>(&self, w: &mut W) -> io::Result<()> {
-        write!(w, "{{\"code\":\"{}\",\"severity\":\"{}\",\"message\":", self.code, self.severity)?;
-        write_json_str(w, &self.message)?;
-        w.write_all(b",\"primary\":")?;
-        match &self.primary {
-            Some(p) => p.write_json(w)?,
-            None => w.write_all(b"null")?,
-        }
-        w.write_all(b",\"related\":[")?;
-        for (i, r) in self.related.iter().enumerate() {
-            if i > 0 {
-                w.write_all(b",")?;
-            }
-            r.write_json(w)?;
-        }
-        w.write_all(b"],\"notes\":[")?;
-        for (i, n) in self.notes.iter().enumerate() {
-            if i > 0 {
-                w.write_all(b",")?;
-            }
-            write_json_str(w, n)?;
-        }
-        w.write_all(b"],\"help\":[")?;
-        for (i, h) in self.help.iter().enumerate() {
-            if i > 0 {
-                w.write_all(b",")?;
-            }
-            write_json_str(w, h)?;
-        }
-        w.write_all(b"]}")
+        let d = JsonDiagnostic {
+            code: self.code_name(),
+            severity: self.severity.as_str(),
+            message: &self.message,
+            lint: self.lint.map(|l| l.name()),
+            primary: self.primary.as_ref().map(|p| {
+                // A primary place set directly (not by `at`) with no role of its own.
+                let role = if p.role == Role::Also { Role::Primary } else { p.role };
+                JsonLocation { role: role.as_str(), ..JsonLocation::from(p) }
+            }),
+            related: self.related.iter().map(JsonLocation::from).collect(),
+            notes: &self.notes,
+            help: &self.help,
+        };
+        serde_json::to_writer(w, &d).map_err(io::Error::from)
     }
 
     /// The diagnostic as a JSON string.

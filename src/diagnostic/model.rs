@@ -1,5 +1,6 @@
 //! The diagnostic model: what went wrong (or looks wrong), where, and what each place says.
 
+use super::lint::Lint;
 use crate::code::ErrorCode;
 use crate::span::Span;
 
@@ -29,6 +30,38 @@ impl std::fmt::Display for Severity {
     }
 }
 
+/// What a related place is to its diagnostic.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Role {
+    /// Where the conflicting things meet: the carets of a mismatch at its step.
+    Conflict,
+    /// Where something came from: a declaration that writes a size, a setting, the first
+    /// definition of a name.
+    Origin,
+    /// A step between an origin and the conflict: it carried or computed a size.
+    Via,
+    /// Another place of the same problem (a second `,` of the same slip).
+    #[default]
+    Also,
+    /// The place a diagnostic is about, when it is no side of a conflict (the role
+    /// [`Diagnostic::at`] gives a place that has none).
+    Primary,
+}
+
+impl Role {
+    /// `conflict`, `origin`, `via`, `also` or `primary`, as written in JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::Conflict => "conflict",
+            Role::Origin => "origin",
+            Role::Via => "via",
+            Role::Also => "also",
+            Role::Primary => "primary",
+        }
+    }
+}
+
 /// One place a diagnostic points at: a source text (a spec, or one line of a program) with a
 /// byte span into it, and what is known there (the tensor, its size, a note). Every field is
 /// optional: a location may be only a tensor and its line.
@@ -42,12 +75,17 @@ pub struct Location {
     pub text: Option<String>,
     /// A byte range of `text`.
     pub span: Option<Span>,
+    /// Where the place is in a JSON input (an `infer` case), as a JSON pointer
+    /// (`/steps/2`), when it has no text of its own.
+    pub pointer: Option<String>,
     /// The tensor the place is about.
     pub tensor: Option<String>,
     /// The size (or shape) the place gives, as a shape string writes it.
     pub size: Option<String>,
     /// What to say there.
     pub note: String,
+    /// What the place is to the diagnostic (for a related place).
+    pub role: Role,
 }
 
 impl Location {
@@ -70,6 +108,12 @@ impl Location {
     /// The same place about a tensor.
     pub fn with_tensor(mut self, tensor: impl Into<String>) -> Location {
         self.tensor = Some(tensor.into());
+        self
+    }
+
+    /// The same place in a role.
+    pub fn with_role(mut self, role: Role) -> Location {
+        self.role = role;
         self
     }
 
@@ -100,6 +144,8 @@ pub struct Diagnostic {
     pub notes: Vec<String>,
     /// Suggestions (`did you mean `;`?`).
     pub help: Vec<String>,
+    /// The lint a warning belongs to (its level decides whether it is reported, and as what).
+    pub lint: Option<Lint>,
 }
 
 impl Diagnostic {
@@ -113,6 +159,7 @@ impl Diagnostic {
             related: Vec::new(),
             notes: Vec::new(),
             help: Vec::new(),
+            lint: None,
         }
     }
 
@@ -121,8 +168,25 @@ impl Diagnostic {
         Diagnostic { severity: Severity::Warning, ..Diagnostic::error(code, message) }
     }
 
-    /// The same diagnostic at a place.
-    pub fn at(mut self, primary: Location) -> Diagnostic {
+    /// A warning of a lint, with the code its error would have.
+    pub fn lint(lint: Lint, code: ErrorCode, message: impl Into<String>) -> Diagnostic {
+        Diagnostic { lint: Some(lint), ..Diagnostic::warning(code, message) }
+    }
+
+    /// The stable code users and tools match on: the lint's name for a lint's diagnostic
+    /// (`unsized-label`), else the [`ErrorCode`]'s (`mismatch`).
+    pub fn code_name(&self) -> &'static str {
+        match self.lint {
+            Some(l) => l.name(),
+            None => self.code.as_str(),
+        }
+    }
+
+    /// The same diagnostic at a place (in the role [`Role::Primary`] unless it has one).
+    pub fn at(mut self, mut primary: Location) -> Diagnostic {
+        if primary.role == Role::Also {
+            primary.role = Role::Primary;
+        }
         self.primary = Some(primary);
         self
     }
@@ -150,10 +214,11 @@ impl Diagnostic {
         self.severity == Severity::Error
     }
 
-    /// Sets the file of every place that has a line but no file.
+    /// Sets the file of every place that has a line (or a JSON pointer) but no file.
     pub fn in_file(mut self, file: &str) -> Diagnostic {
         let places = self.primary.iter_mut().chain(self.related.iter_mut());
-        for p in places.filter(|p| p.line.is_some() && p.file.is_none()) {
+        let in_a_file = |p: &&mut Location| p.line.is_some() || p.pointer.is_some();
+        for p in places.filter(in_a_file).filter(|p| p.file.is_none()) {
             p.file = Some(file.to_string());
         }
         self

@@ -2,6 +2,7 @@
 //! text with carets under the offending part, notes under related places, and hints.
 
 use super::model::{Diagnostic, Location};
+use super::position::{drawn, drawn_column, Position};
 use crate::code::ErrorCode;
 use crate::span::Span;
 
@@ -28,15 +29,17 @@ pub fn render(source: &str, code: ErrorCode, message: &str, labels: &[Label]) ->
 }
 
 /// Writes `source` after a `| ` gutter and a line of carets per label (nothing without labels).
+/// Tabs are drawn as spaces to the next tab stop, and carets are placed by drawn columns, so
+/// they stand under the characters they mark whatever the line holds.
 fn source_block(out: &mut String, indent: &str, source: &str, labels: &[Label]) {
     if labels.is_empty() {
         return;
     }
-    let width = char_column(source, source.len());
-    out.push_str(&format!("{indent}| {source}\n"));
+    let width = drawn_column(source, source.len());
+    out.push_str(&format!("{indent}| {}\n", drawn(source)));
     for label in labels {
-        let start = char_column(source, label.span.start as usize);
-        let end = char_column(source, label.span.end as usize).max(start + 1);
+        let start = drawn_column(source, label.span.start as usize);
+        let end = drawn_column(source, label.span.end as usize).max(start + 1);
         let pad = " ".repeat(start.min(width + 1));
         let carets = "^".repeat(end - start);
         let note = if label.note.is_empty() { String::new() } else { format!(" {}", label.note) };
@@ -44,18 +47,36 @@ fn source_block(out: &mut String, indent: &str, source: &str, labels: &[Label]) 
     }
 }
 
-/// The column (in characters drawn) of byte offset `byte`, clamped to the text; a byte-order
-/// mark, drawn with no width, takes no column.
-fn char_column(source: &str, byte: usize) -> usize {
-    let byte = byte.min(source.len());
-    source.char_indices().take_while(|(i, _)| *i < byte).filter(|(_, c)| *c != '\u{feff}').count()
+/// The column (from 1, in characters) where a location's span starts.
+fn column(l: &Location) -> Option<usize> {
+    match (&l.text, l.span) {
+        (Some(text), Some(span)) => Some(Position::of(text, span.start as usize, None).column),
+        _ => None,
+    }
 }
 
-/// Where a location is, in words: `t.ein:6`, `line 6`, or nothing.
+/// Where a location is for `-->`: `t.ein:6:13` (file, line, column), `line 6, column 13`,
+/// or what of these is known.
+fn arrow_place(l: &Location) -> Option<String> {
+    let col = column(l);
+    match (&l.file, l.line, col) {
+        (Some(f), Some(n), Some(c)) => Some(format!("{f}:{n}:{c}")),
+        (None, Some(n), Some(c)) => Some(format!("line {n}, column {c}")),
+        (Some(f), None, _) => match &l.pointer {
+            Some(p) => Some(format!("{f} at {p}")),
+            None => Some(f.clone()),
+        },
+        _ => place(l),
+    }
+}
+
+/// Where a location is, in words: `t.ein:6`, `line 6`, `/steps/2` (a place in a JSON input),
+/// or nothing.
 fn place(l: &Location) -> Option<String> {
-    match (&l.file, l.line) {
-        (Some(f), Some(n)) => Some(format!("{f}:{n}")),
-        (None, Some(n)) => Some(format!("line {n}")),
+    match (&l.file, l.line, &l.pointer) {
+        (Some(f), Some(n), _) => Some(format!("{f}:{n}")),
+        (None, Some(n), _) => Some(format!("line {n}")),
+        (_, None, Some(p)) => Some(p.clone()),
         _ => None,
     }
 }
@@ -82,17 +103,17 @@ impl Diagnostic {
     ///     .help("remove the extra operand");
     /// assert_eq!(
     ///     d.render_text(false),
-    ///     "error[arity]: `einsum` expects 2 operands, got 3\n  --> line 4\n  \
+    ///     "error[arity]: `einsum` expects 2 operands, got 3\n  --> line 4, column 28\n  \
     ///      | c = einsum \"ij;jk=>ik\" a b x\n  |                            ^\n  \
     ///      = help: remove the extra operand\n"
     /// );
     /// ```
     pub fn render_text(&self, explain: bool) -> String {
-        let mut out = format!("{}[{}]: {}\n", self.severity, self.code, self.message);
+        let mut out = format!("{}[{}]: {}\n", self.severity, self.code_name(), self.message);
         let mut rest: Vec<&Location> = Vec::new();
         match &self.primary {
             Some(p) => {
-                if let Some(at) = place(p) {
+                if let Some(at) = arrow_place(p) {
                     out.push_str(&format!("  --> {at}\n"));
                 }
                 let mut labels: Vec<Label> =
@@ -143,5 +164,36 @@ fn related_block(out: &mut String, n: usize, r: &Location) {
         }
         (Some(text), None) => out.push_str(&format!("{indent}| {text}\n")),
         _ => {}
+    }
+}
+
+impl Diagnostic {
+    /// The diagnostic on one line, as compilers print for editors and CI
+    /// (`--message-format short`): `FILE:LINE:COL: severity[code]: message`. A place without a
+    /// file is `<input>` (a spec given on the command line is line 1 of `<input>`); a
+    /// diagnostic with no place is `severity[code]: message` alone.
+    ///
+    /// ```
+    /// use einrow::diagnostic::{Diagnostic, Location};
+    /// use einrow::{ErrorCode, Span};
+    /// let mut at = Location::on_line(4, "c = einsum \"ij;jk=>ik\" a b x", Some(Span::new(27, 28)));
+    /// at.file = Some("m.ein".into());
+    /// let d = Diagnostic::error(ErrorCode::Arity, "`einsum` expects 2 operands, got 3").at(at);
+    /// assert_eq!(d.render_short(), "m.ein:4:28: error[arity]: `einsum` expects 2 operands, got 3\n");
+    /// ```
+    pub fn render_short(&self) -> String {
+        let head = format!("{}[{}]: {}", self.severity, self.code_name(), self.message);
+        let Some(p) = &self.primary else { return format!("{head}\n") };
+        let file = p.file.as_deref().unwrap_or("<input>");
+        match (p.line, column(p)) {
+            (Some(n), Some(c)) => format!("{file}:{n}:{c}: {head}\n"),
+            (Some(n), None) => format!("{file}:{n}: {head}\n"),
+            (None, Some(c)) => format!("{file}:1:{c}: {head}\n"),
+            (None, None) => match (&p.pointer, &p.file) {
+                (Some(ptr), _) => format!("{file}:{ptr}: {head}\n"),
+                (None, Some(_)) => format!("{file}: {head}\n"),
+                (None, None) => format!("{head}\n"),
+            },
+        }
     }
 }

@@ -31,9 +31,48 @@ pub fn edit_distance(a: &str, b: &str, most: usize) -> Option<usize> {
     Some(prev[b.len()]).filter(|&d| d <= most)
 }
 
-/// The known name closest to `name`, when one is close enough to be a likely misspelling (at
-/// most a third of its length, and at least one, edits away); ties go to the first candidate.
-/// Names of one or two characters get no suggestion: every other short name is as close.
+/// The relative edit distance between two names: the insertions and deletions that turn one
+/// into the other (a substitution counts two, a swap of neighbours two) over their lengths
+/// together, from 0 (equal) to 1 (nothing in common). It is `1 - r` for the ratio `r` of
+/// Python's `difflib.SequenceMatcher` on an optimal alignment (the longest common
+/// subsequence). Names longer than 64 characters are compared only when equal.
+///
+/// ```
+/// use einrow::diagnostic::relative_distance;
+/// assert_eq!(relative_distance("hdn", "hdn"), 0.0);
+/// assert!((relative_distance("hid", "hdn") - 1.0 / 3.0).abs() < 1e-9);
+/// assert_eq!(relative_distance("x", "y"), 1.0);
+/// ```
+pub fn relative_distance(a: &str, b: &str) -> f64 {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let total = a.len() + b.len();
+    if total == 0 || a == b {
+        return 0.0;
+    }
+    if a.len() > 64 || b.len() > 64 {
+        return 1.0;
+    }
+    // The longest common subsequence, one row at a time.
+    let mut prev = vec![0usize; b.len() + 1];
+    let mut cur = vec![0usize; b.len() + 1];
+    for x in &a {
+        for (j, y) in b.iter().enumerate() {
+            cur[j + 1] = if x == y { prev[j] + 1 } else { prev[j + 1].max(cur[j]) };
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    let common = prev[b.len()];
+    (total - 2 * common) as f64 / total as f64
+}
+
+/// The relative distance ([`relative_distance`]) at most which a known name is suggested for
+/// a misspelt one: `difflib.get_close_matches`' default cutoff (a ratio of 0.6).
+pub const MAX_RELATIVE_DISTANCE: f64 = 0.4;
+
+/// The known name closest to `name` by relative edit distance ([`relative_distance`]), when
+/// one is within [`MAX_RELATIVE_DISTANCE`]: a likely misspelling (`hid` for `hdn`, two edits
+/// in three letters, is; `x` for `y` is not). Ties go to the first candidate; a name of one
+/// character gets no suggestion.
 ///
 /// ```
 /// use einrow::diagnostic::closest;
@@ -41,23 +80,22 @@ pub fn edit_distance(a: &str, b: &str, most: usize) -> Option<usize> {
 /// assert_eq!(closest("pointwse", ops), Some("pointwise"));
 /// assert_eq!(closest("einsun", ops), Some("einsum"));
 /// assert_eq!(closest("matmul", ops), None);
+/// assert_eq!(closest("hid", ["out", "hdn", "batch"]), Some("hdn"));
 /// assert_eq!(closest("x", ["y"]), None);
 /// ```
 pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    if name.chars().count() < 3 {
+    let n = name.chars().count();
+    if n < 2 {
         return None;
     }
-    let most = (name.chars().count() / 3).max(1);
-    let mut best: Option<(usize, &str)> = None;
+    let mut best: Option<(f64, &str)> = None;
     for c in candidates {
-        if c == name {
+        if c == name || c.chars().count().abs_diff(n) > n.max(2) {
             continue;
         }
-        let limit = best.map_or(most, |(d, _)| d.saturating_sub(1));
-        if let Some(d) = edit_distance(name, c, limit) {
-            if best.is_none_or(|(bd, _)| d < bd) {
-                best = Some((d, c));
-            }
+        let d = relative_distance(name, c);
+        if d <= MAX_RELATIVE_DISTANCE + 1e-12 && best.is_none_or(|(bd, _)| d < bd) {
+            best = Some((d, c));
         }
     }
     best.map(|(_, c)| c)
@@ -65,7 +103,21 @@ pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
 
 #[cfg(test)]
 mod tests {
-    use super::edit_distance;
+    use super::{closest, edit_distance, relative_distance};
+
+    #[test]
+    fn relative_distances_and_suggestions() {
+        assert_eq!(relative_distance("", ""), 0.0);
+        assert_eq!(relative_distance("abc", ""), 1.0);
+        assert!((relative_distance("ab", "ba") - 0.5).abs() < 1e-9);
+        // Two edits in three letters, and one in two (too far for short labels).
+        assert_eq!(closest("hid", ["batch", "hdn", "out"]), Some("hdn"));
+        assert_eq!(closest("ij", ["ik"]), None);
+        assert_eq!(closest("weigth", ["input", "weight"]), Some("weight"));
+        // The nearer of two wins; equal distances keep the first.
+        assert_eq!(closest("acts", ["cats", "act"]), Some("act"));
+        assert_eq!(closest("abcd", ["abce", "abcf"]), Some("abce"));
+    }
 
     #[test]
     fn distances() {

@@ -19,7 +19,7 @@ const LETTERS: &[u8; 52] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXY
 pub enum NamedError {
     /// Two operands give a dimension different sizes, neither of them 1 (a size 1
     /// broadcasts).
-    #[error("dimension `{name}` has size {size} in operand {operand} but {earlier_size} in operand {earlier}")]
+    #[error("dimension mismatch: `{name}` is {earlier_size} in operand {earlier} but {size} in operand {operand}")]
     Size {
         /// The dimension name.
         name: String,
@@ -138,7 +138,7 @@ impl Dims {
 /// assert_eq!(sums, "tensor(x[2]):[6.0, 15.0]");
 /// let w = read_vespa("tensor(y[4]):[1,1,1,1]")?;
 /// let e = named_einsum(&["x"], &[&m, &w]).unwrap_err();
-/// assert_eq!(e.to_string(), "dimension `y` has size 4 in operand 1 but 3 in operand 0");
+/// assert_eq!(e.to_string(), "dimension mismatch: `y` is 3 in operand 0 but 4 in operand 1");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn named_einsum(
@@ -202,12 +202,12 @@ mod tests {
         let m = "tensor(x[2],y[3]):[[1,2,3],[4,5,6]]";
         assert_eq!(
             named(&["x"], &[m, "tensor(y[4]):[1,1,1,1]"]),
-            Err("dimension `y` has size 4 in operand 1 but 3 in operand 0".into())
+            Err("dimension mismatch: `y` is 3 in operand 0 but 4 in operand 1".into())
         );
         // The operand that fixed the size is named, past operands of size 1.
         assert_eq!(
             named(&[], &["tensor(z[1]):[1]", "tensor(z[2]):[1,2]", "tensor(z[3]):[1,2,3]"]),
-            Err("dimension `z` has size 3 in operand 2 but 2 in operand 1".into())
+            Err("dimension mismatch: `z` is 2 in operand 1 but 3 in operand 2".into())
         );
         assert_eq!(
             named(&["x", "y", "x"], &[m]),

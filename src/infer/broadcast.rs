@@ -93,7 +93,7 @@ impl Solver {
                 nl + nr,
                 f.len()
             );
-            return Err(self.error(ErrorCode::Rank, msg));
+            return Err(self.rank_error(msg, [nl + nr, f.len()], [o.var.is_some(), false]));
         }
         self.pair_flanks(&f[..nl], &o.beg, &f[f.len() - nr..], &o.dims);
         if let Some(y) = o.var {

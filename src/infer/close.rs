@@ -407,7 +407,11 @@ impl Solver {
             t.name(),
             self.var_name(v)
         );
-        self.unresolved(msg, t.id)
+        let mut e = self.unresolved(msg, t.id);
+        if let InferError::Shape(s) = &mut e {
+            s.unknown = Some(self.var_name(v));
+        }
+        e
     }
 
     fn unresolved(&self, msg: String, tensor: TensorId) -> InferError {

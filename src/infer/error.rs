@@ -75,9 +75,26 @@ pub struct ShapeError {
     pub statement: Option<String>,
     /// For a dimension mismatch: the two sizes and where each was known from, typed.
     pub conflict: Option<Box<Conflict>>,
+    /// For a rank conflict: the two rows' lengths.
+    pub ranks: Option<RankConflict>,
+    /// For an unresolved dimension: its name (a label of a step's spec, or `$n`).
+    pub unknown: Option<String>,
     /// The failing step's operation and operands, when the step was being added (a step that
     /// fails is taken back: the graph no longer has it).
     pub failed_step: Option<(OpKind, Vec<TensorId>)>,
+}
+
+/// The two sides of a rank conflict: two rows, or a row and a pattern, whose lengths cannot
+/// be equal (or the first cannot broadcast into the second).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RankConflict {
+    /// Each side's number of axes (for a pattern: the least it needs).
+    pub lengths: [usize; 2],
+    /// Whether each side is a pattern with a row variable (it needs at least its length)
+    /// rather than a closed row.
+    pub patterns: [bool; 2],
+    /// The tensor's row the failing constraint is about (one of the two sides), when known.
+    pub row: Option<(TensorId, RowKind)>,
 }
 
 /// The two sides of a dimension mismatch.
@@ -151,6 +168,40 @@ pub struct Trace {
     pub setting: Option<SetBy>,
     /// Each step that related two axes of equal size, from the origin on.
     pub hops: Vec<Hop>,
+    /// When no declaration writes the size: the step that computed it from other sizes (a
+    /// convolution, a stride, a concatenation), each of those traced in turn. The hops then
+    /// carry it from the computed axis on.
+    pub derived: Option<Box<Derivation>>,
+}
+
+/// A size a step computed from other sizes: a strided or convolution axis's extent or its
+/// output, a concatenation's sum or one of its components.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Derivation {
+    /// The step.
+    pub step: StepId,
+    /// The axis whose size the step computed.
+    pub at: AxisRef,
+    /// The axis of the step's spec that computes it (the strided, convolution or
+    /// concatenation axis), in the spec's text.
+    pub span: Option<Span>,
+    /// What is computed, in words (`the output extent of a valid convolution`).
+    pub what: String,
+    /// The computation with the sizes put in (`(32 - 3)/1 + 1`).
+    pub formula: String,
+    /// The sizes it is computed from, each traced.
+    pub inputs: Vec<DerivedFrom>,
+}
+
+/// One size a [`Derivation`] computes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DerivedFrom {
+    /// What it is, in words (`the input extent`, `the kernel `k``).
+    pub role: String,
+    /// The size.
+    pub value: u64,
+    /// Where it came from.
+    pub trace: Trace,
 }
 
 /// A size given by [`Graph::set_dim`](crate::infer::Graph::set_dim) on a handle.
@@ -210,6 +261,8 @@ impl InferError {
             spec: None,
             statement: None,
             conflict: None,
+            ranks: None,
+            unknown: None,
             failed_step: None,
         }))
     }

@@ -45,7 +45,10 @@ mod walk;
 mod warnings;
 
 pub use careful::CAREFUL_COPIES;
-pub use error::{AxisRef, Conflict, Hop, InferError, Place, SetBy, ShapeError, Side, Trace};
+pub use error::{
+    AxisRef, Conflict, Derivation, DerivedFrom, Hop, InferError, Place, RankConflict, SetBy,
+    ShapeError, Side, Trace,
+};
 pub use graph::{
     Captured, Graph, GraphId, Handle, HandleKind, Leaf, RecordedTexts, ShapeBuilder, Step,
     StepLabels, StepSpec, TensorEntry, TensorSizes, MAX_GRAPH_AXES,

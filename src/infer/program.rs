@@ -202,6 +202,9 @@ pub struct ProgramError {
     pub span: Option<Span>,
     /// A hint (`did you mean `pointwise`?`).
     pub help: Option<String>,
+    /// Where in a JSON document (an `infer` case) the error is, as a JSON pointer
+    /// (`/steps/2`).
+    pub pointer: Option<String>,
 }
 
 impl std::fmt::Display for ProgramError {
@@ -229,6 +232,7 @@ impl ProgramError {
             code: ErrorCode::Syntax,
             span: None,
             help: None,
+            pointer: None,
         }
     }
 
@@ -242,7 +246,14 @@ impl ProgramError {
     ) -> ProgramError {
         let s = if expected == 1 { "" } else { "s" };
         let message = format!("{at}`{op}` expects {expected} operand{s}, got {got}");
-        ProgramError { line, message, code: ErrorCode::Arity, span: None, help: None }
+        ProgramError {
+            line,
+            message,
+            code: ErrorCode::Arity,
+            span: None,
+            help: None,
+            pointer: None,
+        }
     }
 
     fn at(mut self, span: Span) -> ProgramError {
@@ -262,6 +273,9 @@ impl ProgramError {
                     p.text = None;
                 }
             }
+        }
+        if let (0, Some(p)) = (self.line, &self.pointer) {
+            d = d.at(Location { pointer: Some(p.clone()), ..Location::default() });
         }
         d.help.extend(self.help.clone());
         d
@@ -425,6 +439,7 @@ fn too_many_statements(line: usize) -> ProgramError {
         code: ErrorCode::Resource,
         span: None,
         help: None,
+        pointer: None,
     }
 }
 

@@ -52,7 +52,7 @@ impl Solver {
         if fa.len() != fb.len() {
             let msg =
                 format!("rows have {} and {} axes, which cannot be equal", fa.len(), fb.len());
-            return Err(self.error(ErrorCode::Rank, msg));
+            return Err(self.rank_error(msg, [fa.len(), fb.len()], [false, false]));
         }
         for (k, (x, y)) in fa.iter().zip(fb.iter()).enumerate() {
             self.push_dim_eq(*x, *y, AxisAt::left(k));
@@ -93,7 +93,7 @@ impl Solver {
                 f.len(),
                 nl + nr
             );
-            return Err(self.error(ErrorCode::Rank, msg));
+            return Err(self.rank_error(msg, [f.len(), nl + nr], [false, true]));
         }
         for (i, d) in open.beg.iter().enumerate() {
             self.push_dim_eq(*d, f[i], AxisAt::left(i));

@@ -353,6 +353,26 @@ impl Solver {
         InferError::shape(code, message)
     }
 
+    /// A rank error between rows (or patterns) of these lengths.
+    pub fn rank_error(
+        &self,
+        message: String,
+        lengths: [usize; 2],
+        patterns: [bool; 2],
+    ) -> InferError {
+        let mut e = InferError::shape(ErrorCode::Rank, message);
+        let o = self.current.and_then(|o| self.origins.get(o));
+        let kind = o.as_ref().and_then(|o| match o.part {
+            super::constraint::Part::Operand(_, k) | super::constraint::Part::Result(k) => Some(k),
+            _ => None,
+        });
+        let row = o.and_then(|o| o.tensor).zip(kind);
+        if let InferError::Shape(s) = &mut e {
+            s.ranks = Some(super::error::RankConflict { lengths, patterns, row });
+        }
+        e
+    }
+
     /// An error with an explicit origin.
     pub fn fail(&self, code: ErrorCode, message: String, origin: OriginId) -> InferError {
         self.attach(InferError::shape(code, message), origin)

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use super::spec::{einsum_lints, numpy_lints};
 use crate::code::ErrorCode;
-use crate::diagnostic::{closest, Diagnostic, Location, Severity, Source};
+use crate::diagnostic::{closest, Diagnostic, Lint, Location, Severity, Source};
 use crate::infer::latest::Latest;
 use crate::infer::program::{Program, Stmt};
 use crate::infer::program::{AHEAD, NAME_BYTES};
@@ -194,13 +194,22 @@ impl<'a> Checker<'_, 'a> {
         }
     }
 
+    /// The place of statement `line`: on its line (a text program), or at its index in a
+    /// case's `steps` (a JSON pointer).
+    fn step_place(&self, line: usize, span: Option<Span>) -> Location {
+        match self.source {
+            Some(_) => self.place(line, span),
+            None => Location { pointer: Some(format!("/steps/{line}")), ..Location::default() },
+        }
+    }
+
     fn defined_again(&mut self, name: &str, line: usize, before: usize, at: Option<Span>) {
         let at = at.or_else(|| self.line(line).and_then(decl_spans).map(|d| d.name));
         let first = self
             .line(before)
             .and_then(|l| decl_spans(l).map(|d| d.name).or_else(|| stmt_spans(l).map(|s| s.out)));
         let message = format!("`{name}` is defined again: from here on it names this definition");
-        let d = Diagnostic::warning(ErrorCode::Label, message)
+        let d = Diagnostic::lint(Lint::RedefinedTensor, ErrorCode::Name, message)
             .at(self.place(line, at).with_tensor(name))
             .related(self.place(before, first).with_note(format!("`{name}` was defined here")))
             .help("give the new tensor its own name, unless replacing the old one is meant");
@@ -216,7 +225,7 @@ impl<'a> Checker<'_, 'a> {
         known: impl Iterator<Item = &'a str> + Clone,
     ) {
         let mut d = Diagnostic::error(ErrorCode::Name, format!("unknown tensor `{name}`"))
-            .at(self.place(line, at).with_tensor(name));
+            .at(self.step_place(line, at).with_tensor(name));
         match later {
             Some(l) if l > line || self.source.is_none() => {
                 d = d
@@ -263,7 +272,7 @@ impl<'a> Checker<'_, 'a> {
             }
         });
         let message = format!("`{name}` takes {want}, got {n}");
-        self.push(Diagnostic::error(ErrorCode::Arity, message).at(self.place(s.line, at)));
+        self.push(Diagnostic::error(ErrorCode::Arity, message).at(self.step_place(s.line, at)));
     }
 
     fn op_name(&self, s: &Stmt, spans: Option<&StmtSpans>) -> String {

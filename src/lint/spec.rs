@@ -11,7 +11,7 @@ use std::collections::HashSet;
 use foldhash::fast::FixedState;
 
 use crate::code::ErrorCode;
-use crate::diagnostic::{closest, Diagnostic, Location};
+use crate::diagnostic::{closest, Diagnostic, Lint, Location};
 use crate::span::Span;
 use crate::spec::ast::{AxisKind, ConcatPart, EinsumSpec, Name, NumpySpec, ShapeSpec};
 use crate::spec::parse_einsum;
@@ -172,8 +172,8 @@ fn result_labels(text: &str, spec: &EinsumSpec) -> Vec<Diagnostic> {
             "the result label `{name}` is in no operand slot: no operand gives it a size, so it \
              is 1 (a broadcast axis) unless another step fixes it"
         );
-        let mut d =
-            Diagnostic::warning(ErrorCode::Label, message).at(Location::in_text(text, span));
+        let mut d = Diagnostic::lint(Lint::UnsizedLabel, ErrorCode::Label, message)
+            .at(Location::in_text(text, span));
         if let Some(near) = closest(name, operand.iter().copied()) {
             d = d.help(format!("did you mean `{near}`?"));
         }
@@ -189,7 +189,7 @@ fn result_labels(text: &str, spec: &EinsumSpec) -> Vec<Diagnostic> {
         let at = Location::in_text(text, first.span).with_note("the first of them");
         let why = "no operand gives them a size, so each is 1 (a broadcast axis) unless \
                    another step fixes it";
-        out.push(Diagnostic::warning(ErrorCode::Label, message).at(at).note(why));
+        out.push(Diagnostic::lint(Lint::UnsizedLabel, ErrorCode::Label, message).at(at).note(why));
     }
     out
 }

@@ -83,7 +83,7 @@ pub enum EinsumError {
         span: Span,
     },
     /// A label whose sizes in two operands are different and neither is 1.
-    #[error("label '{label}' has size {size} in operand {operand} but {earlier_size} in operand {earlier}")]
+    #[error("dimension mismatch: `{label}` is {earlier_size} in operand {earlier} but {size} in operand {operand}")]
     Mismatch {
         /// The label.
         label: char,

@@ -3,14 +3,14 @@
 
 use std::process::ExitCode;
 
-use einrow::diagnostic::{write_json_str, Diagnostic, Source};
+use einrow::diagnostic::{write_json_str, Diagnostic, Location, Source};
 use einrow::infer::explain::{diagnose, solution_warnings, to_dot, to_dot_error, Context};
 use einrow::infer::program::{Built, Program};
-use einrow::lint::check_program;
+use einrow::lint::{check_program, LintLevels};
 use einrow::ErrorCode;
 
 use crate::out::Out;
-use crate::report::{has_errors, print_text, write_diagnostics, written, ReportArgs};
+use crate::report::{begin_document, end_document, has_errors, written, ReportArgs};
 
 /// The program format in brief, printed after the options by `einrow infer --help`.
 const PROGRAM_FORMAT: &str = "\
@@ -34,6 +34,10 @@ Operations (operand count, spec):
   concat (n, spec)     along a `^` axis of the result: \"i;j=>i^j\"
   numpy (n, spec)      numpy einsum subscripts: \"...ij,...jk->...ik\"
 
+Lints (warnings with names: `einrow explain` lists them) are steered by --allow, --warn and
+--deny, or by a comment `# einrow: allow(NAME)`: alone on its line for the whole program,
+after a statement for that line.
+
 Every operation is documented in one place: the module einrow::infer::program of the crate
 documentation (`cargo doc --open`). Errors and warnings, and the JSON of --json, are
 described in the module einrow::diagnostic.";
@@ -51,7 +55,7 @@ pub struct Args {
     explain: bool,
     /// Print the operation graph with its shapes as Graphviz DOT instead (on an error too: the
     /// steps and declarations of the error drawn in red).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "json")]
     dot: bool,
     #[command(flatten)]
     report: ReportArgs,
@@ -64,7 +68,7 @@ pub fn run(args: &Args, out: &mut Out) -> ExitCode {
     let text = match crate::input::read_text(file) {
         Ok(t) => t,
         Err(e) => {
-            let d = Diagnostic::error(ErrorCode::Io, format!("{file}: {e}"));
+            let d = Diagnostic::error(ErrorCode::Io, format!("{file}: {e}")).at(in_file(file));
             finish(args, out, &[d], None);
             return ExitCode::from(2);
         }
@@ -79,48 +83,77 @@ pub fn run(args: &Args, out: &mut Out) -> ExitCode {
             return ExitCode::from(1);
         }
     };
+    let mut levels = match args.report.levels() {
+        Ok(l) => l,
+        Err(errors) => {
+            finish(args, out, &errors, None);
+            return ExitCode::from(1);
+        }
+    };
     let mut diags: Vec<Diagnostic> =
-        check_program(&program, source).into_iter().map(|d| d.in_file(file)).collect();
-    args.report.apply(&mut diags);
+        if is_case { Vec::new() } else { levels.read_directives(&text) };
+    // A case's places are pointers into it, found by what they are about.
+    let case = Context { program: Some(&program), case: is_case, ..Context::default() };
+    diags.extend(check_program(&program, source).into_iter().map(|d| case.positioned(d)));
+    let diags: Vec<Diagnostic> = levels.apply(diags).into_iter().map(|d| d.in_file(file)).collect();
     if has_errors(&diags) {
         finish(args, out, &diags, None);
         return ExitCode::from(1);
     }
-    let mut built = program.build();
-    let failed = match &built.result {
-        Err((e, line)) => {
-            let declaration = built.names.len() < program.decls.len();
-            let ctx = Context {
-                program: Some(&program),
-                source,
-                file: Some(file),
-                line: *line,
-                case: is_case,
-                declaration,
-            };
-            let d = diagnose(&built.graph, e, &ctx).in_file(file);
-            if args.dot {
-                write!(out, "{}", to_dot_error(&built.graph, e));
-            }
-            diags.push(d);
-            true
+    let input = Input { file, program: &program, source, case: is_case };
+    let code = solve(args, out, &input, &levels, diags);
+    // The process ends next and the system takes its memory back at once: the program (and
+    // the graph, forgotten in `solve`) are not freed one allocation at a time.
+    std::mem::forget(program);
+    code
+}
+
+/// A program read, with what is known of where it came from.
+struct Input<'a> {
+    file: &'a str,
+    program: &'a Program,
+    /// Its text (a text program); `None` for an `infer` case.
+    source: Option<&'a Source<'a>>,
+    case: bool,
+}
+
+impl<'a> Input<'a> {
+    /// The context of explanations, about the failing place `line` (none after solving).
+    fn context(&self, line: Option<usize>, declaration: bool) -> Context<'a> {
+        Context {
+            program: Some(self.program),
+            source: self.source,
+            file: Some(self.file),
+            line,
+            case: self.case,
+            declaration,
+            spec_alone: false,
         }
-        Ok(()) => false,
-    };
-    if failed {
+    }
+}
+
+/// Builds and solves the program; writes the shapes (or the graph) and every diagnostic:
+/// the lints' so far in `diags`, the error, or the warnings of the solution at their levels.
+fn solve(
+    args: &Args,
+    out: &mut Out,
+    input: &Input,
+    levels: &LintLevels,
+    mut diags: Vec<Diagnostic>,
+) -> ExitCode {
+    let mut built = input.program.build();
+    if let Err((e, line)) = &built.result {
+        let declaration = built.names.len() < input.program.decls.len();
+        let ctx = input.context(*line, declaration);
+        let d = diagnose(&built.graph, e, &ctx).in_file(input.file);
+        if args.dot {
+            write!(out, "{}", to_dot_error(&built.graph, e));
+        }
+        diags.push(d);
         finish(args, out, &diags, None);
         return ExitCode::from(1);
     }
-    let ctx = Context {
-        program: Some(&program),
-        source,
-        file: Some(file),
-        line: None,
-        case: is_case,
-        declaration: false,
-    };
-    let mut warned: Vec<Diagnostic> = solution_warnings(&built.graph, &ctx);
-    args.report.apply(&mut warned);
+    let warned = levels.apply(solution_warnings(&built.graph, &input.context(None, false)));
     let denied = has_errors(&warned);
     diags.extend(warned);
     if denied {
@@ -133,9 +166,9 @@ pub fn run(args: &Args, out: &mut Out) -> ExitCode {
     } else {
         finish(args, out, &diags, Some(&mut built));
     }
-    // The process ends next and the system takes its memory back at once: the program and
-    // the graph (millions of small allocations for a large program) are not freed one by one.
-    std::mem::forget((built, program));
+    // The graph holds millions of small allocations for a large program; the process ends
+    // next and the system takes the memory back at once.
+    std::mem::forget(built);
     ExitCode::SUCCESS
 }
 
@@ -147,7 +180,10 @@ fn read_program(
 ) -> Result<Program, Box<Diagnostic>> {
     match source {
         None => match einrow::check::read_case(text) {
-            Err(e) => Err(Box::new(Diagnostic::error(ErrorCode::Syntax, format!("{file}: {e}")))),
+            Err(e) => {
+                let d = Diagnostic::error(ErrorCode::Syntax, format!("{file}: {e}"));
+                Err(Box::new(d.at(in_file(file))))
+            }
             Ok(None) => Err(Box::new(Diagnostic::error(
                 ErrorCode::Resource,
                 format!(
@@ -163,12 +199,18 @@ fn read_program(
     }
 }
 
+/// The place of an error about the whole file.
+fn in_file(file: &str) -> Location {
+    Location { file: Some(file.to_string()), ..Location::default() }
+}
+
 /// Writes what is left to write: the shapes (with `built`), the diagnostics (text on
-/// standard error, or the JSON document with the shapes).
+/// standard error, or the JSON document with the shapes as `tensors`).
 fn finish(args: &Args, out: &mut Out, diags: &[Diagnostic], built: Option<&mut Built>) {
-    if !args.report.json {
-        print_text(diags, args.explain);
-        if let Some(b) = built {
+    if !args.report.json || args.dot {
+        // With `--dot` the picture is on standard output: the diagnostics go to standard error.
+        args.report.print(diags, args.explain);
+        if let (Some(b), false) = (built, args.dot) {
             let g = &mut b.graph;
             for (name, id) in &b.names {
                 match g.shape_string(*id) {
@@ -179,33 +221,35 @@ fn finish(args: &Args, out: &mut Out, diags: &[Diagnostic], built: Option<&mut B
         }
         return;
     }
-    if args.dot {
-        // The picture is on standard output: the diagnostics go to standard error.
-        print_text(diags, args.explain);
-        return;
-    }
-    write!(out, "{{\"ok\":{},\"tensors\":[", built.is_some());
+    begin_document(out, "infer");
+    write!(out, ",\"tensors\":[");
+    let ok = built.is_some();
     if let Some(b) = built {
-        let g = &mut b.graph;
-        for (i, (name, id)) in b.names.iter().enumerate() {
-            if i > 0 {
-                write!(out, ",");
-            }
-            write!(out, "{{\"name\":");
-            let r = write_json_str(out, name);
-            written(out, r);
-            match g.shape_string(*id) {
-                Ok(s) => write!(out, ",\"shape\":\"{s}\"}}"),
-                Err(e) => {
-                    write!(out, ",\"shape\":null,\"error\":");
-                    let r = write_json_str(out, &e.to_string());
-                    written(out, r);
-                    write!(out, "}}");
-                }
+        write_tensors(out, b);
+    }
+    write!(out, "]");
+    end_document(out, ok, diags);
+}
+
+/// Writes each tensor as `{"name": ..., "shape": ...}` (a shape that cannot be written is
+/// `null`, with its `error`), separated by commas.
+fn write_tensors(out: &mut Out, b: &mut Built) {
+    let g = &mut b.graph;
+    for (i, (name, id)) in b.names.iter().enumerate() {
+        if i > 0 {
+            write!(out, ",");
+        }
+        write!(out, "{{\"name\":");
+        let r = write_json_str(out, name);
+        written(out, r);
+        match g.shape_string(*id) {
+            Ok(s) => write!(out, ",\"shape\":\"{s}\"}}"),
+            Err(e) => {
+                write!(out, ",\"shape\":null,\"error\":");
+                let r = write_json_str(out, &e.to_string());
+                written(out, r);
+                write!(out, "}}");
             }
         }
     }
-    write!(out, "],");
-    write_diagnostics(out, diags);
-    writeln!(out, "}}");
 }

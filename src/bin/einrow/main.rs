@@ -4,6 +4,7 @@
 //! produced, and a closed standard output ends the command quietly (see the `out` module).
 
 mod check_cmd;
+mod explain_cmd;
 mod fuzz_cmd;
 mod infer_cmd;
 mod input;
@@ -43,6 +44,9 @@ enum Command {
     Run(run_cmd::Args),
     /// Plan an einsum's contraction path and report its FLOPs (numpy's einsum_path).
     Path(path_cmd::Args),
+    /// Explain a diagnostic's code (`einrow explain mismatch`), with an example; without a
+    /// code, list every code.
+    Explain(explain_cmd::Args),
 }
 
 fn main() -> ExitCode {
@@ -55,6 +59,7 @@ fn main() -> ExitCode {
         Command::Fuzz(args) => fuzz_cmd::run(&args, &mut out),
         Command::Run(args) => run_cmd::run(&args, &mut out),
         Command::Path(args) => path_cmd::run(&args, &mut out),
+        Command::Explain(args) => explain_cmd::run(&args, &mut out),
     };
     out.flush();
     code

@@ -7,7 +7,7 @@ use einrow::lint::{einsum_lints, numpy_lints};
 use einrow::spec::{parse_einsum, parse_labels, parse_numpy};
 
 use crate::out::Out;
-use crate::report::{has_errors, print_text, write_diagnostics, ReportArgs};
+use crate::report::{begin_document, end_document, has_errors, ReportArgs};
 
 /// Arguments of `einrow parse`.
 #[derive(clap::Args)]
@@ -28,35 +28,21 @@ pub struct Args {
     report: ReportArgs,
 }
 
-/// Runs `einrow parse`: prints the canonical text (or, with `--json`, the ROWS structure of
-/// the case format with the diagnostics); warnings go to standard error.
+/// Runs `einrow parse`: prints the canonical text (or, with `--json`, the document with the
+/// spec's ROWS structure of the case format as `spec`); diagnostics go to standard error.
 pub fn run(args: &Args, out: &mut Out) -> ExitCode {
     let (result, mut diags) = parse(args);
     args.report.apply(&mut diags);
     let failed = result.is_none() || has_errors(&diags);
     if args.report.json {
+        begin_document(out, "parse");
         match result.filter(|_| !failed) {
-            // The ROWS object, with the diagnostics as its last member when there are some.
-            Some((_, rows)) => {
-                let text = rows.to_string();
-                match text.strip_suffix('}') {
-                    Some(head) if !diags.is_empty() => {
-                        let sep = if head.ends_with('{') { "" } else { "," };
-                        write!(out, "{head}{sep}");
-                        write_diagnostics(out, &diags);
-                        writeln!(out, "}}");
-                    }
-                    _ => writeln!(out, "{text}"),
-                }
-            }
-            _ => {
-                write!(out, "{{");
-                write_diagnostics(out, &diags);
-                writeln!(out, "}}");
-            }
+            Some((_, rows)) => write!(out, ",\"spec\":{rows}"),
+            None => write!(out, ",\"spec\":null"),
         }
+        end_document(out, !failed, &diags);
     } else {
-        print_text(&diags, false);
+        args.report.print(&diags, false);
         if let (Some((canonical, _)), false) = (&result, failed) {
             writeln!(out, "{canonical}");
         }

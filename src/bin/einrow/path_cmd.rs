@@ -1,10 +1,10 @@
 //! `einrow path SUBSCRIPTS SHAPE...`: plan an einsum's contraction path and print its costs
-//! (numpy's `einsum_path` table; with `--json` the report as one JSON object on the last line).
+//! (numpy's `einsum_path` table; with `--json` only the document, the report as `report`).
 
 use std::process::ExitCode;
 
 use crate::out::Out;
-use crate::report::{print_text, write_diagnostics};
+use crate::report::{begin_document, end_document, ReportArgs};
 use crate::run_errors::numpy_error;
 
 use einrow::diagnostic::{Diagnostic, Location};
@@ -24,10 +24,8 @@ pub struct Args {
     /// The most elements an intermediate may hold (a number, or `max_input`).
     #[arg(long)]
     memory_limit: Option<String>,
-    /// Also print the report as one JSON object on the last line; an error as
-    /// `{"ok":false,"diagnostics":[...]}`.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    report: ReportArgs,
 }
 
 /// Runs `einrow path`.
@@ -36,12 +34,12 @@ pub fn run(args: &Args, out: &mut Out) -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(d) => {
             out.set_status(1);
-            if args.json {
-                write!(out, "{{\"ok\":false,");
-                write_diagnostics(out, &[*d]);
-                writeln!(out, "}}");
+            if args.report.json {
+                begin_document(out, "path");
+                write!(out, ",\"report\":null");
+                end_document(out, false, &[*d]);
             } else {
-                print_text(&[*d], false);
+                args.report.print(&[*d], false);
             }
             ExitCode::from(1)
         }
@@ -64,9 +62,12 @@ fn execute(args: &Args, out: &mut Out) -> Result<(), Box<Diagnostic>> {
     let refs: Vec<&[usize]> = shapes.iter().map(Vec::as_slice).collect();
     let report = einsum_path(&args.subscripts, &refs, &opts)
         .map_err(|e| numpy_error(&args.subscripts, &refs, e, (&args.optimize, &spans)))?;
-    writeln!(out, "{report}");
-    if args.json {
-        writeln!(out, "{}", report.to_json());
+    if args.report.json {
+        begin_document(out, "path");
+        write!(out, ",\"report\":{}", report.to_json());
+        end_document(out, true, &[]);
+    } else {
+        writeln!(out, "{report}");
     }
     Ok(())
 }

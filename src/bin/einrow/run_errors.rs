@@ -48,6 +48,10 @@ pub fn ocannl_error(spec: &str, shapes: &[&[usize]], e: ProjectError) -> Box<Dia
         },
     };
     if !shapes.is_empty() {
+        // The explanation's own note of the operands' shapes says the same without their
+        // positions: this one takes its place.
+        let plain = format!("`{}` is ", operand_name(0));
+        d.notes.retain(|n| !n.starts_with(&plain));
         d = d.note(operand_note(shapes));
     }
     Box::new(d)
@@ -69,7 +73,37 @@ fn explain_step(spec: &str, shapes: &[&[usize]]) -> Option<Diagnostic> {
     }
     let mut e = g.add_step(op, &args, Some(spec)).and_then(|_| g.solve()).err()?;
     trace(&g, &mut e);
-    Some(diagnose(&g, &e, &Context::default()))
+    let ctx = Context { spec_alone: true, ..Context::default() };
+    Some(operands_placed(diagnose(&g, &e, &ctx), spec, shapes))
+}
+
+/// Places each unplaced related entry about an operand (a size's origin: the operand as
+/// given) at the operand's term of the spec, saying which operand it is and its shape.
+fn operands_placed(mut d: Diagnostic, spec: &str, shapes: &[&[usize]]) -> Diagnostic {
+    let terms = term_spans(spec);
+    for l in d.related.iter_mut().filter(|l| l.text.is_none() && l.span.is_none()) {
+        let k = (0..shapes.len()).find(|&k| l.tensor.as_deref() == Some(&*operand_name(k)));
+        let Some((k, &span)) = k.and_then(|k| Some((k, terms.get(k)?))) else { continue };
+        l.text = Some(spec.to_string());
+        l.span = Some(span);
+        l.note = format!("{} (operand {k}, given as {})", l.note, dims_text(shapes[k]));
+    }
+    d
+}
+
+/// The byte span of each operand's term of an OCANNL spec: the text before `=>` split at `;`,
+/// each without its surrounding spaces.
+fn term_spans(spec: &str) -> Vec<Span> {
+    let lhs = spec.find("=>").map_or(spec, |i| &spec[..i]);
+    let mut spans = Vec::new();
+    let mut at = 0;
+    for term in lhs.split(';') {
+        let start = at + (term.len() - term.trim_start().len());
+        let end = at + term.trim_end().len();
+        spans.push(Span::new(start, end.max(start)));
+        at += term.len() + 1;
+    }
+    spans
 }
 
 /// The diagnostic of a numpy einsum error on subscripts `spec` (with `--optimize`'s text for

@@ -12,7 +12,7 @@ use einrow::project::IndexPlan;
 use einrow::tensor::Tensor;
 
 use crate::out::Out;
-use crate::report::{print_text, write_diagnostics, written};
+use crate::report::{begin_document, end_document, failed_document, written};
 use crate::run_cmd::Args;
 use crate::run_errors::coded;
 use crate::run_named::dimension_names;
@@ -56,11 +56,9 @@ pub fn finish(
             diags.push(*d);
             out.set_status(1);
             if args.report.json {
-                write!(out, "{{\"ok\":false,");
-                write_diagnostics(out, &diags);
-                writeln!(out, "}}");
+                failed_document(out, "run", &diags);
             } else {
-                print_text(&diags, true);
+                args.report.print(&diags, true);
             }
             return ExitCode::from(1);
         }
@@ -77,7 +75,7 @@ pub fn finish(
 }
 
 fn text(args: &Args, out: &mut Out, o: &Outcome, diags: &[Diagnostic]) -> Result<(), Failure> {
-    print_text(diags, true);
+    args.report.print(diags, true);
     match &o.plan {
         Some(Plan::Index(p)) => write!(out, "{p}"),
         Some(Plan::Numpy(p)) => write!(out, "{p}"),
@@ -101,9 +99,10 @@ fn text(args: &Args, out: &mut Out, o: &Outcome, diags: &[Diagnostic]) -> Result
     Ok(())
 }
 
-/// `{"ok":true,"shape":[...],"values":...,"plan":...,"timing":...,"diagnostics":[...]}`.
+/// The document: `"shape"` (or `"type"`), `"values"`, `"plan"` and `"timing"`, as there are,
+/// in the envelope.
 fn json(args: &Args, out: &mut Out, o: &Outcome, diags: &[Diagnostic]) -> Result<(), Failure> {
-    write!(out, "{{\"ok\":true");
+    begin_document(out, "run");
     match &o.result {
         Some(Done::Dense(t)) => {
             write!(out, ",\"shape\":{}", serde_json::json!(t.shape()));
@@ -136,9 +135,7 @@ fn json(args: &Args, out: &mut Out, o: &Outcome, diags: &[Diagnostic]) -> Result
         let timing = serde_json::json!({"runs": t.runs, "best_ms": best, "median_ms": median});
         write!(out, ",\"timing\":{timing}");
     }
-    write!(out, ",");
-    write_diagnostics(out, diags);
-    writeln!(out, "}}");
+    end_document(out, true, diags);
     Ok(())
 }
 

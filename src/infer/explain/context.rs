@@ -1,7 +1,7 @@
 //! What an explanation knows of the program a graph was built from: each tensor's and step's
 //! line, the lines' text, the file.
 
-use crate::diagnostic::{Location, Source};
+use crate::diagnostic::{Diagnostic, Location, Role, Source};
 use crate::ids::{StepId, TensorId};
 use crate::infer::program::Program;
 use crate::infer::source::{decl_spans, stmt_spans, StmtSpans};
@@ -25,6 +25,10 @@ pub struct Context<'a> {
     pub case: bool,
     /// Whether `line` is a declaration's (else a statement's).
     pub declaration: bool,
+    /// Whether the graph is one spec given alone over operands given apart (`einrow run
+    /// SPEC`): the user wrote no statement, so none is quoted (its result's name would be
+    /// the graph's own).
+    pub spec_alone: bool,
 }
 
 impl<'a> Context<'a> {
@@ -87,5 +91,58 @@ impl<'a> Context<'a> {
             (false, false) if self.program.is_some() => format!("tensors[{n}]"),
             _ => return None,
         })
+    }
+
+    /// For an `infer` case, whose places have no text: each place without a line or a span
+    /// gets the JSON pointer of what it is about (`/tensors/1` for a declaration, `/steps/3`
+    /// for a step; the primary place the failing one's). Other diagnostics come back as they
+    /// are.
+    pub fn positioned(&self, d: Diagnostic) -> Diagnostic {
+        self.positioned_at(d, self.line, self.declaration)
+    }
+
+    /// [`Context::positioned`] with the failing place given: list index `line` of `tensors`
+    /// (a declaration) or of `steps`.
+    pub fn positioned_at(
+        &self,
+        mut d: Diagnostic,
+        line: Option<usize>,
+        declaration: bool,
+    ) -> Diagnostic {
+        let Some(p) = self.program.filter(|_| self.case) else { return d };
+        let failing =
+            line.map(|n| if declaration { format!("/tensors/{n}") } else { format!("/steps/{n}") });
+        let unplaced = |l: &Location| l.line.is_none() && l.span.is_none() && l.pointer.is_none();
+        match &mut d.primary {
+            Some(l) if unplaced(l) => l.pointer = failing.or_else(|| pointer(p, l)),
+            Some(_) => {}
+            None => {
+                d.primary = failing.map(|f| Location { pointer: Some(f), ..Location::default() });
+            }
+        }
+        for l in d.related.iter_mut().filter(|l| unplaced(l)) {
+            l.pointer = pointer(p, l);
+        }
+        // A place still unknown is no place: the diagnostic has none (its note kept).
+        if let Some(l) = d.primary.take_if(|l| unplaced(l) && l.text.is_none()) {
+            if !l.note.is_empty() {
+                d.notes.push(l.note);
+            }
+        }
+        d
+    }
+}
+
+/// The JSON pointer of a case's place by its tensor: the step that defines it when the place
+/// is a step between (`via`), else its declaration, else the step that defines it (the last
+/// one, for a name defined again).
+fn pointer(p: &Program, l: &Location) -> Option<String> {
+    let name = l.tensor.as_deref()?;
+    let decl = p.decls.iter().rposition(|d| d.name == name).map(|i| format!("/tensors/{i}"));
+    let step = p.stmts.iter().rposition(|s| s.out == name).map(|i| format!("/steps/{i}"));
+    if l.role == Role::Via {
+        step.or(decl)
+    } else {
+        decl.or(step)
     }
 }

@@ -6,9 +6,12 @@
 mod context;
 mod diagnose;
 mod dot;
+mod mismatch;
 mod names;
+mod rank;
 mod render;
 mod trace;
+mod unresolved;
 mod warned;
 
 pub use context::Context;

@@ -2,7 +2,10 @@
 //! statements.
 
 use crate::ids::{StepId, TensorId};
-use crate::infer::Graph;
+use std::collections::HashSet;
+
+use crate::infer::provenance::{Declared, RowWalk};
+use crate::infer::{Graph, Warning};
 use crate::spec::ast::RowKind;
 
 /// Replaces tensor ids (`of t3`) in a line by the tensors' names, in one pass over the line
@@ -56,9 +59,14 @@ pub fn tidy_fact(g: &Graph, fact: &str, step_name: &dyn Fn(usize) -> Option<Stri
 /// A tensor's shape as far as it is solved, as a shape string writes it: `?` for an axis not
 /// solved, `...` for a row still open (`4|512`, `...,?`).
 pub fn shape_text(g: &Graph, t: TensorId) -> String {
+    let rows = row_texts(g, t);
+    crate::shape::rows_text(&rows[0], &rows[1], &rows[2])
+}
+
+/// Each row of a tensor's shape as far as it is solved.
+fn row_texts(g: &Graph, t: TensorId) -> [String; 3] {
     let shape = g.shape_of(t);
-    let mut rows = Vec::new();
-    for kind in RowKind::ALL {
+    RowKind::ALL.map(|kind| {
         let row = shape.row(kind);
         let mut items: Vec<String> = Vec::new();
         let size = |g: &Graph, d| g.dim_size(d).map_or("?".to_string(), |n| n.to_string());
@@ -71,9 +79,55 @@ pub fn shape_text(g: &Graph, t: TensorId) -> String {
         for &d in &row.dims {
             items.push(size(g, d));
         }
-        rows.push(items.join(","));
+        items.join(",")
+    })
+}
+
+/// The shapes of a graph as the steps it holds settle them: a copy of the graph solved, where
+/// a row still open only because nothing closed it yet (a result's row, which closes to what
+/// its operands give) shows its axes; a row or dimension the copy closed by a guess (an
+/// input's batch row nothing sizes) still shows as unknown.
+pub struct Settled {
+    solved: Option<Graph>,
+    guessed_rows: HashSet<(TensorId, RowKind)>,
+    guessed_dims: HashSet<TensorId>,
+}
+
+impl Settled {
+    /// The settled shapes of `g` (none, when the copy does not solve either).
+    pub fn of(g: &Graph) -> Settled {
+        let mut copy = g.fork();
+        let solved = copy.solve().is_ok().then_some(copy);
+        let (mut guessed_rows, mut guessed_dims) = (Vec::new(), HashSet::new());
+        for w in solved.iter().flat_map(Graph::warnings) {
+            match w {
+                Warning::ClosedRow { tensor, row, .. } => guessed_rows.push((tensor, row)),
+                Warning::ClosedDim { tensor, .. } => {
+                    guessed_dims.insert(tensor);
+                }
+                _ => {}
+            }
+        }
+        // The rows still open here that a guessed row reaches close by that guess too.
+        let texts = g.recorded_texts();
+        let declared = |t: TensorId| texts.declared.get(&t).and_then(|s| Declared::parse(s));
+        let guessed_rows = RowWalk::new(g, None, &declared).reach(guessed_rows);
+        Settled { solved, guessed_rows, guessed_dims }
     }
-    crate::shape::rows_text(&rows[0], &rows[1], &rows[2])
+
+    /// A tensor's shape as settled (as far as solved where the copy guessed or failed).
+    pub fn shape_text(&self, g: &Graph, t: TensorId) -> String {
+        let Some(s) = self.solved.as_ref().filter(|_| !self.guessed_dims.contains(&t)) else {
+            return shape_text(g, t);
+        };
+        let mut rows = row_texts(s, t);
+        for kind in RowKind::ALL {
+            if self.guessed_rows.contains(&(t, kind)) {
+                rows[kind.index()] = row_texts(g, t)[kind.index()].clone();
+            }
+        }
+        crate::shape::rows_text(&rows[0], &rows[1], &rows[2])
+    }
 }
 
 /// A step as a statement: `c = einsum "ij;jk=>ik" a b`.

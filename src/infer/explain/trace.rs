@@ -4,7 +4,7 @@ use std::collections::HashMap;
 
 use crate::ids::{StepId, TensorId};
 use crate::infer::error::{AxisRef, Conflict, Place, Side};
-use crate::infer::provenance::Walker;
+use crate::infer::provenance::{StepInfo, Walker};
 use crate::infer::{Graph, InferError, OpKind};
 use crate::spec::ast::{EinsumSpec, NumpySpec, RowKind};
 use crate::spec::{parse_einsum, parse_numpy};
@@ -87,17 +87,49 @@ pub fn trace(g: &Graph, e: &mut InferError) {
     // The two sizes of a label's mismatch are the label's on both sides, also where the
     // solver learnt only one side's label.
     let label = conflict.sides.iter().find_map(|x| x.label.clone());
-    for side in conflict.sides.iter_mut() {
+    let values = [conflict.sides[0].value, conflict.sides[1].value];
+    let pair = failing.as_ref().and_then(|f| conflict_pair(&mut w, f, values));
+    for (i, side) in conflict.sides.iter_mut().enumerate() {
         let labelled = Side { label: side.label.clone().or(label.clone()), ..side.clone() };
-        let starts = starts(&mut w, &labelled, &at, failing.as_ref());
+        let paired = pair.map(|p| p[i]);
+        let starts = starts(&mut w, &labelled, &at, failing.as_ref(), paired);
         side.trace = Some(w.trace(&starts, side.value));
     }
 }
 
-/// The axes of the failing step where a side's size shows: its label's axes; else the axis
+/// The two axes the failing step relates whose sizes are the conflict's two values: among
+/// its operands first, then with its result.
+fn conflict_pair(w: &mut Walker, f: &Failing, values: [u64; 2]) -> Option<[AxisRef; 2]> {
+    let out = f.out.or_else(|| f.args.first().copied())?;
+    let info = StepInfo {
+        op: f.op,
+        args: &f.args,
+        out,
+        einsum: f.einsum.as_ref(),
+        numpy: f.numpy.as_ref(),
+    };
+    let links = w.failing_links(&info, f.out.is_some());
+    for (x, y) in links {
+        match (w.size(x), w.size(y)) {
+            (Some(p), Some(q)) if [p, q] == values => return Some([x, y]),
+            (Some(p), Some(q)) if [q, p] == values => return Some([y, x]),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The axes of the failing step where a side's size shows: its label's axes; else its end of
+/// the pair of axes the step relates with the conflict's two sizes (`paired`); else the axis
 /// the solver names; else axes of the same row and position, the same row, any row of the
 /// operands; else the result's.
-fn starts(w: &mut Walker, side: &Side, at: &Place, f: Option<&Failing>) -> Vec<AxisRef> {
+fn starts(
+    w: &mut Walker,
+    side: &Side,
+    at: &Place,
+    f: Option<&Failing>,
+    paired: Option<AxisRef>,
+) -> Vec<AxisRef> {
     let Some(f) = f else {
         return place_axis(side.from.as_ref()).into_iter().collect();
     };
@@ -109,6 +141,9 @@ fn starts(w: &mut Walker, side: &Side, at: &Place, f: Option<&Failing>) -> Vec<A
     found.retain(|&a| w.size(a) == v);
     if !found.is_empty() {
         return found;
+    }
+    if let Some(a) = paired {
+        return vec![a];
     }
     let places = [side.from.as_ref(), Some(at)];
     for p in places.into_iter().flatten() {

@@ -3,8 +3,11 @@
 
 use super::context::Context;
 use crate::code::ErrorCode;
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Lint};
+use crate::ids::TensorId;
+use crate::infer::source::{decl_spans, stmt_spans};
 use crate::infer::{Graph, Warning};
+use crate::span::Span;
 
 /// Each warning of `g`'s solution as a warning diagnostic at its tensor's (or step's) line.
 /// A label written only in a step's result is left out: the program lint reports it, with
@@ -23,13 +26,29 @@ use crate::infer::{Graph, Warning};
 pub fn solution_warnings(g: &Graph, ctx: &Context) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for w in g.warnings() {
-        let (code, line) = match &w {
-            Warning::ParameterBatch { tensor, .. } => (ErrorCode::Rank, ctx.tensor_line(*tensor)),
-            Warning::ClosedRow { tensor, .. } => (ErrorCode::Rank, ctx.tensor_line(*tensor)),
-            Warning::ClosedDim { tensor, .. } => (ErrorCode::Unresolved, ctx.tensor_line(*tensor)),
+        let (lint, code, t) = match &w {
+            Warning::ParameterBatch { tensor, .. } => {
+                (Lint::ParameterBatch, ErrorCode::Rank, *tensor)
+            }
+            Warning::ClosedRow { tensor, .. } => (Lint::GuessedRank, ErrorCode::Rank, *tensor),
+            Warning::ClosedDim { tensor, .. } => {
+                (Lint::GuessedSize, ErrorCode::Unresolved, *tensor)
+            }
             _ => continue,
         };
-        out.push(Diagnostic::warning(code, w.to_string()).at(ctx.at_line(line, None)));
+        let at = ctx.at_line(ctx.tensor_line(t), tensor_span(ctx, t)).with_tensor(g.name_or_id(t));
+        out.push(ctx.positioned(Diagnostic::lint(lint, code, w.to_string()).at(at)));
     }
     out
+}
+
+/// Where a tensor is written on its line: a declaration's shape (or its name, without one),
+/// a statement's result name.
+fn tensor_span(ctx: &Context, t: TensorId) -> Option<Span> {
+    let line = ctx.tensor_line(t)?;
+    let text = ctx.line_text(line)?;
+    match decl_spans(text) {
+        Some(d) => Some(d.shape.unwrap_or(d.name)),
+        None => stmt_spans(text).map(|s| s.out),
+    }
 }

@@ -46,6 +46,8 @@ impl Graph {
                                 spec: Some(text.to_string()),
                                 statement: None,
                                 conflict: None,
+                                ranks: None,
+                                unknown: None,
                                 failed_step: None,
                             }))
                         })?;

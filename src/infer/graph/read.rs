@@ -17,9 +17,13 @@ impl Graph {
         Ok(self.solver.env.peek_shape(self.tensors[i].shape))
     }
 
-    /// [`Graph::shape`] of a tensor of this graph (an id it made itself).
+    /// [`Graph::shape`] of a tensor of this graph (an id it made itself); a tensor that is
+    /// no longer there (the result of a failing step, taken back) has no axes.
     pub(crate) fn shape_of(&self, t: TensorId) -> Shape {
-        self.solver.env.peek_shape(self.tensors[t.index()].shape)
+        match self.tensors.get(t.index()) {
+            Some(e) => self.solver.env.peek_shape(e.shape),
+            None => Shape::default(),
+        }
     }
 
     /// The solved sizes of a tensor's rows, in [`RowKind::ALL`] order (batch, input, output;

@@ -20,6 +20,8 @@ struct DeclRow {
 #[derive(Clone, Debug, Default)]
 pub struct Declared {
     rows: [DeclRow; 3],
+    /// Each row's span in the text (from its first axis to its last), when it has axes.
+    spans: [Option<Span>; 3],
 }
 
 impl Declared {
@@ -28,6 +30,9 @@ impl Declared {
         let parsed = parse_shape_string(text).ok()?;
         let spans = axis_spans(text);
         let mut out = Declared::default();
+        for (i, row) in spans.iter().enumerate() {
+            out.spans[i] = row.first().zip(row.last()).map(|(a, b)| a.join(*b));
+        }
         for kind in RowKind::ALL {
             let row = parsed.row(kind);
             let sizes = row.beg.iter().chain(row.dims.iter()).map(|a| a.size);
@@ -58,6 +63,18 @@ impl Declared {
             let from = now.len().checked_sub(j).filter(|_| !now.is_open())?;
             from_left(from).copied()
         })
+    }
+
+    /// The span of row `kind` in the declared text (its axes), when it has axes.
+    pub fn row_span(&self, kind: RowKind) -> Option<Span> {
+        self.spans[kind.index()]
+    }
+
+    /// The number of axes of row `kind` when the declaration closes it (writes no row
+    /// variable there); `None` for an open row.
+    pub fn closed_len(&self, kind: RowKind) -> Option<usize> {
+        let row = &self.rows[kind.index()];
+        (!row.open).then_some(row.axes.len())
     }
 
     /// The positions (in `now`, the row as solved so far) of the axes the row variable of row

@@ -92,6 +92,50 @@ pub fn links(g: &Graph, views: &mut Views, s: &StepInfo) -> Vec<Link> {
     out
 }
 
+/// The axes a step relates among its operands only, as a step being added (which has no
+/// result yet) relates them: broadcast operands align with one another, a compose contracts
+/// the first's input row with the second's output row, a spec's label ties its occurrences
+/// in the operand slots.
+pub fn operand_links(g: &Graph, views: &mut Views, s: &StepInfo) -> Vec<Link> {
+    let mut out = Vec::new();
+    let mut pair = |g: &Graph, views: &mut Views, (a, ak), (b, bk)| {
+        let av = view(g, views, a, ak).clone();
+        let bv = view(g, views, b, bk);
+        for (pa, pb) in aligned(&av, bv) {
+            out.push((axis(a, ak, pa), axis(b, bk, pb)));
+        }
+    };
+    match (s.op, s.args) {
+        (OpKind::Pointwise, args) => {
+            for (i, &a) in args.iter().enumerate() {
+                for &b in &args[i + 1..] {
+                    for k in RowKind::ALL {
+                        pair(g, views, (a, k), (b, k));
+                    }
+                }
+            }
+        }
+        (OpKind::Compose, &[a, b]) => {
+            pair(g, views, (a, I), (b, O));
+            pair(g, views, (a, B), (b, B));
+        }
+        _ => {}
+    }
+    if let Some(spec) = s.einsum {
+        let slots: Vec<(&ShapeSpec, TensorId)> =
+            spec.rhs.iter().zip(s.args.iter().copied()).collect();
+        out.extend(spec_links(g, views, &slots));
+    }
+    if let Some(np) = s.numpy {
+        let mut groups = Groups::default();
+        for (term, &t) in np.inputs.iter().zip(s.args) {
+            groups.add(g, views, t, O, term);
+        }
+        out.extend(groups.links());
+    }
+    out
+}
+
 fn axis(tensor: TensorId, kind: RowKind, axis: i16) -> AxisRef {
     AxisRef { tensor, kind, axis }
 }
@@ -144,7 +188,10 @@ fn flanks(row: &Row) -> (usize, usize) {
 }
 
 /// Each axis of a spec row with its position on the tensor row `v`, when known.
-fn placed<'r>(v: &RowView, row: &'r Row) -> impl Iterator<Item = (&'r Axis, Option<i16>)> {
+pub(super) fn placed<'r>(
+    v: &RowView,
+    row: &'r Row,
+) -> impl Iterator<Item = (&'r Axis, Option<i16>)> {
     let (lead, trail) = flanks(row);
     let at: Vec<Option<i16>> = (0..row.len())
         .map(|k| if k < lead { v.left(k) } else { v.right(lead + trail - k) })

@@ -10,12 +10,15 @@
 //! walked: the two sizes meet there.
 
 mod declared;
+mod derive;
 mod links;
 mod rows;
+mod rows_walk;
 mod settings;
 mod walk;
 
 pub use declared::Declared;
 pub use links::{axis_span, Link, StepInfo};
 pub use rows::RowView;
+pub use rows_walk::{step_rows, RowHop, RowRef, RowTrace, RowWalk};
 pub use walk::Walker;

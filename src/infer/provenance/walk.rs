@@ -5,10 +5,13 @@
 use std::collections::{HashMap, VecDeque};
 
 use super::declared::Declared;
-use super::links::{label_axes, links, numpy_label_axes, view, Link, StepInfo, Views};
+use super::derive::Found;
+use super::links::{
+    label_axes, links, numpy_label_axes, operand_links, view, Link, StepInfo, Views,
+};
 use super::settings::set_axes;
 use crate::ids::{StepId, TensorId};
-use crate::infer::error::{AxisRef, Hop, SetBy, Trace};
+use crate::infer::error::{AxisRef, Derivation, DerivedFrom, Hop, SetBy, Trace};
 use crate::infer::Graph;
 use crate::span::Span;
 use crate::spec::ast::{NumpySpec, Row, RowKind, ShapeSpec};
@@ -18,13 +21,15 @@ const MAX_VISITED: usize = 1 << 22;
 
 /// A walk over a graph, reusing what it read (rows, steps' links) from one size to the next.
 pub struct Walker<'g, 'd> {
-    g: &'g Graph,
-    views: Views,
+    pub(super) g: &'g Graph,
+    pub(super) views: Views,
     /// Each tensor's producing step and consuming steps (built on the first walk).
     index: Option<StepIndex>,
     links: HashMap<StepId, Vec<Link>>,
     /// The failing step, whose own links are not walked.
-    skip: Option<StepId>,
+    pub(super) skip: Option<StepId>,
+    /// Computations traced so far (a guard: each may trace its inputs in turn).
+    computed: usize,
     declared: &'d dyn Fn(TensorId) -> Option<&'d str>,
     numpy: &'d dyn Fn(StepId) -> Option<&'d NumpySpec>,
     parsed: HashMap<TensorId, Option<Declared>>,
@@ -33,7 +38,7 @@ pub struct Walker<'g, 'd> {
 }
 
 /// Steps by tensor: the one producing it, the ones consuming it.
-struct StepIndex {
+pub(super) struct StepIndex {
     graph: crate::ids::GraphId,
     producer: Vec<u32>,
     starts: Vec<u32>,
@@ -73,7 +78,7 @@ impl StepIndex {
         StepIndex { graph: g.id(), producer, starts: counts, consumers }
     }
 
-    fn steps_of(&self, t: TensorId) -> impl Iterator<Item = StepId> + '_ {
+    pub(super) fn steps_of(&self, t: TensorId) -> impl Iterator<Item = StepId> + '_ {
         let i = t.index();
         let produced = self.producer.get(i).copied().filter(|&p| p != NONE);
         let from = self.starts.get(i).copied().unwrap_or(0) as usize;
@@ -102,7 +107,13 @@ impl<'g, 'd> Walker<'g, 'd> {
             numpy,
             parsed: HashMap::new(),
             set: None,
+            computed: 0,
         }
+    }
+
+    /// Each tensor's producing and consuming steps (built on the first call).
+    pub(super) fn step_index(&mut self) -> &StepIndex {
+        self.index.get_or_insert_with(|| StepIndex::new(self.g))
     }
 
     /// The graph walked.
@@ -148,6 +159,16 @@ impl<'g, 'd> Walker<'g, 'd> {
         self.links.get(&s).map_or(&[], Vec::as_slice)
     }
 
+    /// The axes the failing step relates: among its operands first, then with its result
+    /// (`info.out`, when the graph has the step).
+    pub fn failing_links(&mut self, info: &StepInfo, with_result: bool) -> Vec<Link> {
+        let mut out = operand_links(self.g, &mut self.views, info);
+        if with_result {
+            out.extend(links(self.g, &mut self.views, info));
+        }
+        out
+    }
+
     /// The axes of operand slots (each with its tensor) that hold `label`.
     pub fn label_axes(&mut self, slots: &[(&ShapeSpec, TensorId)], label: &str) -> Vec<AxisRef> {
         label_axes(self.g, &mut self.views, slots, label)
@@ -182,33 +203,46 @@ impl<'g, 'd> Walker<'g, 'd> {
     }
 
     /// Where `size` came from, for the axes `starts` where it shows: the nearest axis a
-    /// declaration writes it at, and the steps from there to one of `starts`.
+    /// declaration writes it at, and the steps from there to one of `starts`; when no
+    /// declaration or setting writes it, the step that computed it (a convolution, a stride, a
+    /// concatenation) from sizes traced in turn.
     pub fn trace(&mut self, starts: &[AxisRef], size: u64) -> Trace {
+        self.trace_at(starts, size, 0)
+    }
+
+    fn trace_at(&mut self, starts: &[AxisRef], size: u64, depth: usize) -> Trace {
         let mut parent: HashMap<AxisRef, Option<(AxisRef, StepId)>> = HashMap::new();
+        let mut order: Vec<AxisRef> = Vec::new();
         let mut queue: VecDeque<AxisRef> = VecDeque::new();
         for &s in starts {
             if parent.insert(s, None).is_none() {
                 queue.push_back(s);
             }
         }
+        let ended = |a: AxisRef, parent: &HashMap<_, _>| {
+            let hops = path(parent, a);
+            let at = hops.last().map_or(a, |h: &Hop| h.to);
+            Trace {
+                at: Some(at),
+                origin: Some(a),
+                origin_span: None,
+                setting: None,
+                hops,
+                derived: None,
+            }
+        };
         while let Some(a) = queue.pop_front() {
+            order.push(a);
             if let Some((_, span)) = self.literal(a).filter(|(n, _)| *n == size) {
-                let hops = path(&parent, a);
-                let at = hops.last().map_or(a, |h| h.to);
-                let origin_span = Some(span);
-                return Trace { at: Some(at), origin: Some(a), origin_span, setting: None, hops };
+                return Trace { origin_span: Some(span), ..ended(a, &parent) };
             }
             if let Some(by) = self.setting(a, size) {
-                let hops = path(&parent, a);
-                let at = hops.last().map_or(a, |h| h.to);
-                let setting = Some(by);
-                return Trace { at: Some(at), origin: Some(a), origin_span: None, setting, hops };
+                return Trace { setting: Some(by), ..ended(a, &parent) };
             }
             if parent.len() > MAX_VISITED {
                 break;
             }
-            let index = self.index.get_or_insert_with(|| StepIndex::new(self.g));
-            let steps: Vec<StepId> = index.steps_of(a.tensor).collect();
+            let steps: Vec<StepId> = self.step_index().steps_of(a.tensor).collect();
             for s in steps {
                 let next: Vec<AxisRef> = self
                     .step_links(s)
@@ -227,10 +261,52 @@ impl<'g, 'd> Walker<'g, 'd> {
                 }
             }
         }
+        if depth < MAX_DEPTH {
+            for &a in &order {
+                if self.computed >= MAX_COMPUTED {
+                    break;
+                }
+                let Some(found) = self.computation(a, size) else { continue };
+                self.computed += 1;
+                let derived = self.derivation(a, found, depth);
+                return Trace {
+                    origin: None,
+                    derived: Some(Box::new(derived)),
+                    ..ended(a, &parent)
+                };
+            }
+        }
         let at = starts.first().copied();
-        Trace { at, origin: None, origin_span: None, setting: None, hops: Vec::new() }
+        Trace {
+            at,
+            origin: None,
+            origin_span: None,
+            setting: None,
+            hops: Vec::new(),
+            derived: None,
+        }
+    }
+
+    /// A computation found at `a`, its inputs traced.
+    fn derivation(&mut self, a: AxisRef, f: Found, depth: usize) -> Derivation {
+        let inputs = f
+            .inputs
+            .into_iter()
+            .map(|(role, value, starts)| {
+                let trace = self.trace_at(&starts, value, depth + 1);
+                DerivedFrom { role, value, trace }
+            })
+            .collect();
+        let step = f.step.unwrap_or_else(|| StepId::new(0, self.g.id()));
+        Derivation { step, at: a, span: Some(f.span), what: f.what, formula: f.formula, inputs }
     }
 }
+
+/// How deep computations are traced through the sizes they are computed from.
+const MAX_DEPTH: usize = 8;
+
+/// The most computations one walker traces.
+const MAX_COMPUTED: usize = 64;
 
 /// The hops from `origin` back to the start its walk began at: the walk went from a start to
 /// the origin, so the hops are its steps reversed.

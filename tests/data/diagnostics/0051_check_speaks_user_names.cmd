@@ -1,0 +1,2 @@
+check
+0051_check.cases.json

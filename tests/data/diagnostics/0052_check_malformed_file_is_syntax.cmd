@@ -1,0 +1,2 @@
+check
+0052_malformed.cases.json

@@ -1,0 +1,2 @@
+infer
+0052_malformed.cases.json

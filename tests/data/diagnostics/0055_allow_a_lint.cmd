@@ -1,0 +1,4 @@
+infer
+--allow
+redefined-tensor
+0024_defined_twice_warning.ein

@@ -1,0 +1,4 @@
+infer
+--deny
+unsized-label
+0025_result_label_in_no_operand.ein

@@ -1,0 +1,4 @@
+infer
+--allow
+redefined-tensors
+0024_defined_twice_warning.ein

@@ -1,0 +1,3 @@
+parse
+--einsum
+ij;jk=>ik

@@ -1,0 +1,2 @@
+infer
+0077_case_file.case.json

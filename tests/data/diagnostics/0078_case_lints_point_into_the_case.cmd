@@ -1,0 +1,2 @@
+infer
+0078_case_file.case.json

@@ -1,0 +1,71 @@
+//! Every `infer` case of the conformance suites, given to `einrow infer --json` as a program,
+//! writes one document valid against `docs/diagnostics.schema.json`, whatever its error:
+//! every place of every diagnostic is positioned (a JSON pointer into the case) or absent.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use serde_json::Value;
+
+fn case_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<PathBuf> =
+        std::fs::read_dir(dir).expect("reads").map(|e| e.expect("entry").path()).collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            case_files(&p, out);
+        } else if p.extension().is_some_and(|e| e == "json") {
+            out.push(p);
+        }
+    }
+}
+
+fn infer_json(case: &Value) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_einrow"))
+        .args(["infer", "-", "--json"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("einrow starts");
+    let mut input = child.stdin.take().expect("stdin");
+    input.write_all(case.to_string().as_bytes()).expect("writes");
+    drop(input);
+    let out = child.wait_with_output().expect("einrow ends");
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (out.status.code().unwrap_or(-1), text(&out.stdout), text(&out.stderr))
+}
+
+#[test]
+fn every_infer_case_writes_a_valid_document() {
+    let text = std::fs::read_to_string("docs/diagnostics.schema.json").expect("the schema");
+    let schema: Value = serde_json::from_str(&text).expect("JSON");
+    let schema = jsonschema::validator_for(&schema).expect("a valid JSON Schema");
+    let mut files = Vec::new();
+    case_files(Path::new("tests/data/cases"), &mut files);
+    let (mut run, mut failing) = (0, 0);
+    for file in files {
+        let Ok(doc) =
+            serde_json::from_str::<Value>(&std::fs::read_to_string(&file).expect("reads"))
+        else {
+            continue;
+        };
+        let cases = doc["cases"].as_array().cloned().unwrap_or_default();
+        for case in cases.iter().filter(|c| c["kind"] == "infer") {
+            let (status, stdout, stderr) = infer_json(case);
+            let id = format!("{}:{}", file.display(), case["id"]);
+            assert_eq!(stderr, "", "{id}");
+            let out: Value =
+                serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{id}: {e}: {stdout}"));
+            let errors: Vec<String> =
+                schema.iter_errors(&out).map(|e| format!("{e} at {}", e.instance_path())).collect();
+            assert!(errors.is_empty(), "{id}: {errors:#?}");
+            assert_eq!(out["ok"] == true, status == 0, "{id}");
+            run += 1;
+            failing += usize::from(status != 0);
+        }
+    }
+    assert!(run >= 500, "{run} infer cases");
+    assert!(failing >= 100, "{failing} infer cases with an error");
+}
