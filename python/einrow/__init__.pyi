@@ -9,13 +9,20 @@ import numpy.typing as npt
 __version__: str
 __all__: list[str]
 
+_Strategy = Literal["greedy", "optimal", "dp", "auto"]
+_PathStep = Union[str, tuple[int, ...]]
+# False/None: no planning; True: greedy; a strategy; an explicit path
+# ['einsum_path', (0, 1), ...]; (strategy, memory limit in elements).
 _Optimize = Union[
     bool,
     None,
-    Literal["greedy", "optimal", "dp", "auto"],
-    Sequence[Any],  # ['einsum_path', (0, 1), ...]
-    tuple[str, float],  # (strategy, memory limit in elements)
+    _Strategy,
+    list[_PathStep],
+    tuple[_PathStep, ...],
+    tuple[_Strategy, float],
 ]
+_Order = Literal["C", "F", "A", "K", "c", "f", "a", "k"]
+_Casting = Literal["no", "equiv", "safe", "same_kind", "unsafe"]
 _Array = npt.ArrayLike
 _Sizes = Sequence[int]
 _RowItem = Union[int, "ellipsis", "RowVar"]
@@ -31,12 +38,14 @@ _Row = Union[Sequence[_RowItem], "RowVar"]
 
 @overload
 def einsum(
-    subscripts: str,
+    subscripts: str | bytes,
     /,
     *operands: _Array,
     out: np.ndarray | None = ...,
     optimize: _Optimize = ...,
     dtype: npt.DTypeLike | None = ...,
+    order: _Order | None = ...,
+    casting: _Casting | None = ...,
 ) -> Any: ...
 @overload
 def einsum(
@@ -47,6 +56,8 @@ def einsum(
     out: np.ndarray | None = ...,
     optimize: _Optimize = ...,
     dtype: npt.DTypeLike | None = ...,
+    order: _Order | None = ...,
+    casting: _Casting | None = ...,
 ) -> Any: ...
 def einsum_path(
     *operands: Any, optimize: _Optimize = ..., einsum_call: bool = ...
@@ -282,3 +293,4 @@ class BadValueError(ShapeError): ...
 class UnsupportedError(ShapeError): ...
 class ResourceError(ShapeError): ...
 class DTypeError(ShapeError, TypeError): ...
+class UnknownStrategyError(BadValueError, KeyError): ...

@@ -15,7 +15,7 @@ use crate::converting::Converting;
 use crate::dtypes::{of_descr, supported, Dt, ForCompute};
 use crate::operands::split_operands;
 use crate::types::{self, Types};
-use crate::{cache, errors, np, path, threads};
+use crate::{cache, errors, keywords, np, order, path, threads};
 
 type Arrays<'py> = SmallVec<[Bound<'py, PyUntypedArray>; 4]>;
 
@@ -37,23 +37,37 @@ type Arrays<'py> = SmallVec<[Bound<'py, PyUntypedArray>; 4]>;
 ///   int64 `out` are summed as integers, float32 ones into a float64 `out` in float64); an
 ///   `out` that type does not cast to safely, or whose elements share memory, is refused.
 /// - `optimize`: `False`/`None` (einrow's own order), `True`/`'greedy'`, `'optimal'`, `'dp'`,
-///   `'auto'`, `['einsum_path', (0, 1), ...]` or `(strategy, memory_limit)`.
-/// - `dtype`: the type to compute in (operands cast to it safely, `out` safely cast to and
-///   from it), as numpy's.
+///   `'auto'`, `['einsum_path', (0, 1), ...]` or `(strategy, memory_limit)` (a limit below
+///   one element: one step over every operand, as numpy). Another name is accepted where
+///   numpy plans nothing (one or two operands, no label summed), else `UnknownStrategyError`
+///   (a `KeyError`, numpy's class).
+/// - `dtype`: the type to compute in (operands cast to it by the `casting` rule, `out` cast
+///   to and from it by the rule), as numpy's.
+/// - `order`: the layout of a fresh result: `'C'`, `'F'`, `'A'` or `'K'` (default: as close
+///   to the operands' as numpy's iterator lays it out).
+/// - `casting`: `'no'`, `'equiv'`, `'safe'` (default), `'same_kind'` or `'unsafe'`, as numpy
+///   (a narrowing conversion is numpy's own, made before the einsum).
+///
+/// The subscripts may be `str` or `bytes`.
 ///
 /// Raises `ShapeError` (a `ValueError`; a subclass per code) for subscripts that do not fit
 /// the operands or an `out` that cannot be written, `TypeError` for arguments of the wrong
 /// type. The GIL is released while large einsums run.
 #[pyfunction]
-#[pyo3(signature = (*operands, out = None, optimize = None, dtype = None))]
+#[pyo3(signature = (*operands, out = None, optimize = None, dtype = None, order = None, casting = None))]
+#[allow(clippy::too_many_arguments)]
 pub fn einsum<'py>(
     py: Python<'py>,
     operands: &Bound<'py, PyTuple>,
     out: Option<Bound<'py, PyAny>>,
     optimize: Option<&Bound<'py, PyAny>>,
     dtype: Option<&Bound<'py, PyAny>>,
+    order: Option<&Bound<'py, PyAny>>,
+    casting: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let (spec, objs) = split_operands(operands)?;
+    let order = keywords::order(py, order)?;
+    let casting = keywords::casting(py, casting)?;
     let path = path::path_options(optimize)?;
     let out = match out {
         Some(o) if !o.is_none() => Some(o.cast_into::<PyUntypedArray>().map_err(|_| {
@@ -63,9 +77,11 @@ pub fn einsum<'py>(
     };
     let mut arrays: Arrays<'py> = objs.iter().map(np::as_array).collect::<PyResult<_>>()?;
     let fail = |e: EinsumError| errors::einsum_error(py, &spec, &e);
-    let planned = {
+    let (path, planned) = {
         let shapes: SmallVec<[&[usize]; 4]> = arrays.iter().map(|a| a.shape()).collect();
-        cache::plan(&spec, &shapes, path.as_ref()).map_err(fail)?
+        let path = path.resolve(py, &spec, &shapes)?;
+        let planned = cache::plan(&spec, &shapes, path.as_ref()).map_err(fail)?;
+        (path, planned)
     };
     let plan = &planned.plan;
     if out.is_none() {
@@ -82,8 +98,17 @@ pub fn einsum<'py>(
     if let Some(out) = &out {
         check_out(py, out, plan)?;
     }
-    let read: SmallVec<[Result<Memory, NotInPlace>; 4]> = arrays.iter().map(Memory::of).collect();
-    let types = types::resolve(py, &arrays, &read, dtype, out.as_ref())?;
+    let layout = match out {
+        None => order::memory_order(order, plan.analysis(), &arrays),
+        Some(_) => None,
+    };
+    let mut read: SmallVec<[Result<Memory, NotInPlace>; 4]> =
+        arrays.iter().map(Memory::of).collect();
+    let types = types::resolve(py, &arrays, &read, dtype, out.as_ref(), casting)?;
+    for (i, descr) in &types.narrowed {
+        arrays[*i] = np::cast(&arrays[*i], descr)?;
+        read[*i] = Memory::of(&arrays[*i]);
+    }
     // Operands or a result of another type than the computation's: converted piece by piece.
     let other = |r: &Result<Memory, NotInPlace>| matches!(r, Ok(m) if m.dt != types.compute);
     let converts = types.cast_to.is_some() || read.iter().any(other);
@@ -93,7 +118,7 @@ pub fn einsum<'py>(
     let job =
         Run { plan, work: planned.work, inputs: &mems, converting: converts.then_some(converting) };
     match out {
-        None => job.fresh_result(py, &types).map_err(|e| e.into_py(fail)),
+        None => job.fresh_result(py, &types, layout.as_deref()).map_err(|e| e.into_py(fail)),
         Some(out) => job.write_out(py, &types, &out).map_err(|e| e.into_py(fail)),
     }
 }
@@ -178,17 +203,21 @@ struct Run<'a> {
 }
 
 impl Run<'_> {
-    /// The result in a fresh array of numpy's result type (a scalar when 0-d).
+    /// The result in a fresh array of numpy's result type (a scalar when 0-d), its axes laid
+    /// out in `layout` (fastest first; `None`: C order).
     fn fresh_result<'py>(
         &self,
         py: Python<'py>,
         types: &Types<'py>,
+        layout: Option<&[usize]>,
     ) -> Result<Bound<'py, PyAny>, Failed> {
         // numpy's result type, written directly when the einsum converts and einrow stores it.
         let stored =
             types.cast_to.as_ref().and_then(|d| of_descr(d).filter(|_| self.converting.is_some()));
-        let mut result = self.apart(py, stored.unwrap_or(types.compute), types.compute)?;
+        let dt = stored.unwrap_or(types.compute);
+        let mut result = self.apart(py, dt, types.compute, layout)?;
         if let (Some(to), None) = (&types.cast_to, stored) {
+            // `astype` keeps the layout (its order is `K`).
             let cast = result.call_method1("astype", (to,))?;
             result = cast.cast_into::<PyUntypedArray>().map_err(PyErr::from)?;
         }
@@ -216,7 +245,7 @@ impl Run<'_> {
             // copied in. `out` is of numpy's computed type, so the cast is the one numpy's
             // result would take.
             _ => {
-                let result = self.apart(py, types.compute, types.compute)?;
+                let result = self.apart(py, types.compute, types.compute, None)?;
                 let unsafe_cast = [("casting", "unsafe")].into_py_dict(py)?;
                 np::COPYTO.get(py)?.call((out, &result), Some(&unsafe_cast))?;
             }
@@ -225,14 +254,17 @@ impl Run<'_> {
     }
 
     /// The result computed in `compute` into a fresh array of `dt` (the compute type unless
-    /// the einsum converts).
+    /// the einsum converts), laid out in `layout` (fastest first; `None`: C order).
     fn apart<'py>(
         &self,
         py: Python<'py>,
         dt: Dt,
         compute: Dt,
+        layout: Option<&[usize]>,
     ) -> Result<Bound<'py, PyUntypedArray>, Failed> {
-        let result = np::empty(py, dt, self.plan.output_shape())?;
+        let shape = self.plan.output_shape();
+        let strides = layout.map(|l| order::strides_for(shape, l, dt.itemsize()));
+        let result = np::empty_strided(py, dt, shape, strides.as_deref())?;
         let target = Memory::of(&result).map_err(|_| PyTypeError::new_err("unreadable result"))?;
         self.run_into(py, &target, compute)?;
         Ok(result)

@@ -66,12 +66,34 @@ pub fn readable_copy<'py>(
     copy.cast_into::<PyUntypedArray>().map_err(|e| PyTypeError::new_err(e.to_string()))
 }
 
+/// `array` converted to `descr` by numpy (`astype`, any conversion: the caller checked the
+/// casting rule).
+pub fn cast<'py>(
+    array: &Bound<'py, PyUntypedArray>,
+    descr: &Bound<'py, numpy::PyArrayDescr>,
+) -> PyResult<Bound<'py, PyUntypedArray>> {
+    let converted = array.call_method1("astype", (descr,))?;
+    converted.cast_into::<PyUntypedArray>().map_err(|e| PyTypeError::new_err(e.to_string()))
+}
+
 /// A fresh C-contiguous array of `shape` whose elements are not initialised (every element
 /// is written before the array is returned to Python).
 pub fn empty<'py>(
     py: Python<'py>,
     dt: Dt,
     shape: &[usize],
+) -> PyResult<Bound<'py, PyUntypedArray>> {
+    empty_strided(py, dt, shape, None)
+}
+
+/// [`empty`] laid out with `strides` in bytes (`None`: C order), which must be those of a
+/// permutation of a contiguous array of `shape` (numpy allocates the elements and keeps
+/// them).
+pub fn empty_strided<'py>(
+    py: Python<'py>,
+    dt: Dt,
+    shape: &[usize],
+    strides: Option<&[isize]>,
 ) -> PyResult<Bound<'py, PyUntypedArray>> {
     // A new reference, stolen by the constructor.
     let descr = match dt.npy() {
@@ -84,8 +106,15 @@ pub fn empty<'py>(
     if descr.is_null() {
         return Err(PyErr::fetch(py));
     }
-    // SAFETY: no data given: numpy allocates the array.
-    unsafe { new_array(py, descr, shape, ptr::null_mut(), ptr::null_mut(), 0) }
+    let mut bytes: Vec<npy_intp> =
+        strides.unwrap_or_default().iter().map(|&s| s as npy_intp).collect();
+    let strides = match bytes.len() {
+        n if n == shape.len() && n > 0 => bytes.as_mut_ptr(),
+        _ => ptr::null_mut(),
+    };
+    // SAFETY: no data given: numpy allocates the array (its element count times the item
+    // size), which the strides of a permuted contiguous layout address exactly.
+    unsafe { new_array(py, descr, shape, strides, ptr::null_mut(), 0) }
 }
 
 /// A view of `base`'s memory in `base`'s own type (byte order included): `shape` with

@@ -5,9 +5,8 @@ use super::error::EinsumError;
 use super::lower::{contract, Operand};
 use super::path::{greedy, planned_steps, PathOptions, PathStep};
 use super::recent;
-use super::shapes::{analyze, Analysis};
+use super::shapes::{analyze, parse_subscripts, Analysis};
 use crate::kernel::{RunOptions, Scalar};
-use crate::spec::parse_numpy;
 use crate::tensor::{result_type, DType, Layout, Tensor, TensorError};
 use smallvec::SmallVec;
 
@@ -106,7 +105,7 @@ pub(crate) fn einsum_planned(
 
 /// The output shape of `spec` on operands of the given shapes (no data needed).
 pub fn einsum_shape(spec: &str, shapes: &[&[usize]]) -> Result<Vec<usize>, EinsumError> {
-    let parsed = parse_numpy(spec)?;
+    let parsed = parse_subscripts(spec, shapes.len())?;
     let an = analyze(&parsed, shapes)?;
     crate::tensor::numel(&an.output_shape())?;
     Ok(an.output_shape())
