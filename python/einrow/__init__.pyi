@@ -65,6 +65,60 @@ def einsum_path(
 def einsum_vjp(
     subscripts: str, /, *operands: _Array, cotangent: _Array
 ) -> list[np.ndarray]: ...
+def tensordot(
+    a: _Array, b: _Array, axes: int | Sequence[int] | Sequence[Sequence[int]] = ...
+) -> np.ndarray: ...
+def transpose(a: _Array, axes: Sequence[int] | None = ...) -> np.ndarray: ...
+
+# --- reusable expressions (opt_einsum's) ---------------------------------------------------
+
+_ExprStrategy = Literal[
+    "greedy", "optimal", "dp", "auto", "dynamic-programming", "auto-hq", "branch-all",
+    "branch-2", "branch-1", "eager", "opportunistic",
+]
+_PathOptimizer = Callable[
+    [list[frozenset[str]], frozenset[str], dict[str, int], int | None], Sequence[tuple[int, ...]]
+]
+_ExprOptimize = Union[
+    bool, None, _ExprStrategy, _PathOptimizer, list[_PathStep], tuple[_PathStep, ...]
+]
+
+def contract_expression(
+    subscripts: str | bytes | _Array | Sequence[int],
+    /,
+    *shapes: Sequence[int] | _Array,
+    constants: Sequence[int] | None = ...,
+    optimize: _ExprOptimize = ...,
+    memory_limit: int | Literal["max_input"] | None = ...,
+    use_blas: bool = ...,
+    dtype: npt.DTypeLike | None = ...,
+    order: _Order | None = ...,
+    casting: _Casting | None = ...,
+) -> ContractExpression: ...
+
+class ContractExpression:
+    """A contraction built once for operand shapes, called on arrays as often as wanted."""
+
+    def __call__(
+        self,
+        *arrays: _Array,
+        out: np.ndarray | None = ...,
+        backend: Literal["auto", "numpy", "einrow"] | None = ...,
+    ) -> Any: ...
+    @property
+    def num_args(self) -> int: ...
+    @property
+    def contraction(self) -> str: ...
+    @property
+    def constants(self) -> list[int]: ...
+    @property
+    def path(self) -> list[tuple[int, ...]]: ...
+    @property
+    def shapes(self) -> list[tuple[int, ...]]: ...
+    def to_json(self) -> str: ...
+    @classmethod
+    def from_json(cls, text: str) -> ContractExpression: ...
+
 def set_num_threads(n: int | None = ...) -> None: ...
 def get_num_threads() -> int: ...
 

@@ -2,7 +2,7 @@
 //! array or the caller's `out`.
 
 use einrow::kernel::{RunOptions, Scalar};
-use einrow::numpy::{EinsumError, EinsumPlan, StridedMut, StridedRef};
+use einrow::numpy::{EinsumError, EinsumPlan, PathOptions, StridedMut, StridedRef};
 use einrow::tensor::Layout;
 use numpy::{PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::PyTypeError;
@@ -11,13 +11,16 @@ use pyo3::types::{IntoPyDict, PyTuple};
 use smallvec::SmallVec;
 
 use crate::arrays::{holds_objects, self_overlap, Memory, NotInPlace};
+use crate::cache::Planned;
 use crate::converting::Converting;
 use crate::dtypes::{of_descr, supported, Dt, ForCompute};
+use crate::keywords::{Casting, Order};
 use crate::operands::split_operands;
 use crate::types::{self, Types};
 use crate::{cache, errors, keywords, np, order, path, threads};
 
-type Arrays<'py> = SmallVec<[Bound<'py, PyUntypedArray>; 4]>;
+/// The operands of one call.
+pub type Arrays<'py> = SmallVec<[Bound<'py, PyUntypedArray>; 4]>;
 
 /// numpy's `einsum`: `einsum('ij,jk->ik', a, b)` or `einsum(a, [0, 1], b, [1, 2], [0, 2])`.
 ///
@@ -66,24 +69,64 @@ pub fn einsum<'py>(
     casting: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let (spec, objs) = split_operands(operands)?;
-    let order = keywords::order(py, order)?;
-    let casting = keywords::casting(py, casting)?;
-    let path = path::path_options(optimize)?;
-    let out = match out {
-        Some(o) if !o.is_none() => Some(o.cast_into::<PyUntypedArray>().map_err(|_| {
-            PyTypeError::new_err("keyword parameter out must be an array for einsum")
-        })?),
-        _ => None,
+    let kw = Keywords {
+        dtype: dtype.filter(|d| !d.is_none()).cloned(),
+        order: keywords::order(py, order)?,
+        casting: keywords::casting(py, casting)?,
     };
-    let mut arrays: Arrays<'py> = objs.iter().map(np::as_array).collect::<PyResult<_>>()?;
-    let fail = |e: EinsumError| errors::einsum_error(py, &spec, &e);
+    let path = path::path_options(optimize)?;
+    let out = out_array(out)?;
+    let arrays: Arrays<'py> = objs.iter().map(np::as_array).collect::<PyResult<_>>()?;
     let (path, planned) = {
         let shapes: SmallVec<[&[usize]; 4]> = arrays.iter().map(|a| a.shape()).collect();
         let path = path.resolve(py, &spec, &shapes)?;
-        let planned = cache::plan(&spec, &shapes, path.as_ref()).map_err(fail)?;
+        let planned = cache::plan(&spec, &shapes, path.as_ref())
+            .map_err(|e| errors::einsum_error(py, &spec, &e))?;
         (path, planned)
     };
+    evaluate(py, &spec, path.as_ref(), &planned, arrays, out, &kw)
+}
+
+/// einsum's keywords other than `out` and `optimize`, read.
+pub struct Keywords<'py> {
+    /// The type to compute in (`None`: numpy's common type).
+    pub dtype: Option<Bound<'py, PyAny>>,
+    /// The layout of a fresh result.
+    pub order: Order,
+    /// The conversions allowed.
+    pub casting: Casting,
+}
+
+impl Default for Keywords<'_> {
+    fn default() -> Self {
+        Keywords { dtype: None, order: Order::K, casting: Casting::Safe }
+    }
+}
+
+/// einsum's `out`: `None`, or an array (numpy's `TypeError` for anything else).
+pub fn out_array(out: Option<Bound<'_, PyAny>>) -> PyResult<Option<Bound<'_, PyUntypedArray>>> {
+    match out {
+        Some(o) if !o.is_none() => Ok(Some(o.cast_into::<PyUntypedArray>().map_err(|_| {
+            PyTypeError::new_err("keyword parameter out must be an array for einsum")
+        })?)),
+        _ => Ok(None),
+    }
+}
+
+/// Runs a planned einsum (`planned` for `spec` along `path` on the shapes of `arrays`) into a
+/// fresh result or `out`, as [`einsum`] does.
+pub fn evaluate<'py>(
+    py: Python<'py>,
+    spec: &str,
+    path: Option<&PathOptions>,
+    planned: &Planned,
+    mut arrays: Arrays<'py>,
+    out: Option<Bound<'py, PyUntypedArray>>,
+    kw: &Keywords<'py>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let fail = |e: EinsumError| errors::einsum_error(py, spec, &e);
     let plan = &planned.plan;
+    let dtype = kw.dtype.as_ref();
     if out.is_none() {
         if let Some(view) = single_view(plan, &arrays, dtype).map_err(|e| e.into_py(fail))? {
             return Ok(view);
@@ -99,12 +142,12 @@ pub fn einsum<'py>(
         check_out(py, out, plan)?;
     }
     let layout = match out {
-        None => order::memory_order(order, plan.analysis(), &arrays),
+        None => order::memory_order(kw.order, plan.analysis(), &arrays),
         Some(_) => None,
     };
     let mut read: SmallVec<[Result<Memory, NotInPlace>; 4]> =
         arrays.iter().map(Memory::of).collect();
-    let types = types::resolve(py, &arrays, &read, dtype, out.as_ref(), casting)?;
+    let types = types::resolve(py, &arrays, &read, dtype, out.as_ref(), kw.casting)?;
     for (i, descr) in &types.narrowed {
         arrays[*i] = np::cast(&arrays[*i], descr)?;
         read[*i] = Memory::of(&arrays[*i]);
@@ -113,8 +156,7 @@ pub fn einsum<'py>(
     let other = |r: &Result<Memory, NotInPlace>| matches!(r, Ok(m) if m.dt != types.compute);
     let converts = types.cast_to.is_some() || read.iter().any(other);
     let mems = readable(&mut arrays, read, types.compute, converts)?;
-    let converting =
-        Converting { spec: &spec, path: path.as_ref(), work: planned.work, inputs: &mems };
+    let converting = Converting { spec, path, work: planned.work, inputs: &mems };
     let job =
         Run { plan, work: planned.work, inputs: &mems, converting: converts.then_some(converting) };
     match out {

@@ -12,6 +12,9 @@ mod declare;
 mod dtypes;
 mod einsum;
 mod errors;
+mod expression;
+mod expression_build;
+mod expression_state;
 mod graph;
 mod handles;
 mod keywords;
@@ -36,6 +39,7 @@ fn _einrow(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(einsum::einsum, m)?)?;
     m.add_function(wrap_pyfunction!(vjp::einsum_vjp, m)?)?;
     m.add_function(wrap_pyfunction!(path::einsum_path, m)?)?;
+    m.add_function(wrap_pyfunction!(expression::contract_expression, m)?)?;
     m.add_function(wrap_pyfunction!(program::infer, m)?)?;
     m.add_function(wrap_pyfunction!(program::parse, m)?)?;
     m.add_function(wrap_pyfunction!(threads::set_num_threads, m)?)?;
@@ -50,6 +54,7 @@ fn _einrow(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<training::PyTraining>()?;
     m.add_class::<plan::PyPlan>()?;
     m.add_class::<plan::PyExecutable>()?;
+    m.add_class::<expression::PyContractExpression>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }
