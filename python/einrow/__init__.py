@@ -15,4 +15,4 @@ from ._einrow import *  # noqa: F401,F403
 from ._einrow import __all__ as _native_all
 from ._backend import tensordot, transpose
 
-__all__ = list(_native_all) + ["tensordot", "transpose"]
+__all__ = [n for n in _native_all if not n.startswith("_")] + ["tensordot", "transpose"]
