@@ -1,13 +1,51 @@
 """Type stubs of einrow: numpy's einsum over arrays read in place, and the shape engine of
 tensor programs (OCANNL's labels and einsum specs) for frameworks."""
 
-from typing import Any, Callable, Literal, Sequence, Union, overload
+from typing import Any, Callable, Literal, Sequence, Union, final, overload
 
 import numpy as np
 import numpy.typing as npt
 
 __version__: str
-__all__: list[str]
+__all__ = [
+    "ArityError",
+    "BadValueError",
+    "BoundsError",
+    "CompiledGraph",
+    "ContractExpression",
+    "CycleError",
+    "DTypeError",
+    "Dim",
+    "ElemsError",
+    "Executable",
+    "Graph",
+    "Instance",
+    "LabelError",
+    "MismatchError",
+    "Plan",
+    "RankError",
+    "ResourceError",
+    "RowVar",
+    "Scheme",
+    "ShapeError",
+    "SpecSyntaxError",
+    "Tensor",
+    "Training",
+    "UnknownNameError",
+    "UnknownStrategyError",
+    "UnresolvedError",
+    "UnsupportedError",
+    "contract_expression",
+    "einsum",
+    "einsum_path",
+    "einsum_vjp",
+    "get_num_threads",
+    "infer",
+    "parse",
+    "set_num_threads",
+    "tensordot",
+    "transpose",
+]
 
 _Strategy = Literal["greedy", "optimal", "dp", "auto"]
 _PathStep = Union[str, tuple[int, ...]]
@@ -85,7 +123,6 @@ _ExprOptimize = Union[
 
 def contract_expression(
     subscripts: str | bytes | _Array | Sequence[int],
-    /,
     *shapes: Sequence[int] | _Array,
     constants: Sequence[int] | None = ...,
     optimize: _ExprOptimize = ...,
@@ -96,6 +133,7 @@ def contract_expression(
     casting: _Casting | None = ...,
 ) -> ContractExpression: ...
 
+@final
 class ContractExpression:
     """A contraction built once for operand shapes, called on arrays as often as wanted."""
 
@@ -127,6 +165,7 @@ def get_num_threads() -> int: ...
 def infer(program: str) -> dict[str, tuple[int, ...]]: ...
 def parse(spec: str) -> dict[str, Any]: ...
 
+@final
 class Tensor:
     """A tensor of a Graph."""
 
@@ -136,9 +175,10 @@ class Tensor:
     def index(self) -> int: ...
     @property
     def shape(self) -> tuple[int, ...]: ...
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
+@final
 class RowVar:
     """A row variable: axes several tensors share (a batch row)."""
 
@@ -148,9 +188,10 @@ class RowVar:
     def dims(self) -> tuple[int, ...]: ...
     @property
     def size(self) -> int: ...
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
+@final
 class Dim:
     """A label captured from a spec step: one axis."""
 
@@ -160,9 +201,10 @@ class Dim:
     def dims(self) -> tuple[int, ...]: ...
     @property
     def size(self) -> int: ...
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
+@final
 class Graph:
     """A tensor program whose shapes einrow infers."""
 
@@ -227,6 +269,7 @@ class Graph:
     @classmethod
     def from_json(cls, text: str) -> Graph: ...
 
+@final
 class Training:
     """Forward and backward of a solved graph, compiled once: the loss and its gradients."""
 
@@ -246,6 +289,7 @@ class Training:
         backward: Callable[[Tensor, np.ndarray, np.ndarray], object] | None = ...,
     ) -> tuple[np.ndarray, list[np.ndarray]]: ...
 
+@final
 class Scheme:
     """A graph solved once with some row variables symbolic."""
 
@@ -264,6 +308,7 @@ class Scheme:
         self, sizes: dict[RowVar | str, _VarSizes] | Sequence[_VarSizes]
     ) -> Instance: ...
 
+@final
 class Instance:
     """A scheme for concrete sizes of its variables."""
 
@@ -281,6 +326,7 @@ class Instance:
     ) -> Plan: ...
     def compile(self, *, compute: dict[Tensor, _Compute] | None = ...) -> CompiledGraph: ...
 
+@final
 class CompiledGraph:
     """Every step of a solved graph or instance, compiled once, run on numpy buffers."""
 
@@ -300,6 +346,7 @@ class CompiledGraph:
         after: Callable[[Tensor, np.ndarray], object] | None = ...,
     ) -> _Buffers: ...
 
+@final
 class Plan:
     """The indexing plan of one step."""
 
@@ -312,9 +359,10 @@ class Plan:
     def compile(self) -> Executable: ...
     @classmethod
     def from_json(cls, text: str) -> Plan: ...
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
+@final
 class Executable:
     """A compiled plan, run on numpy arrays."""
 

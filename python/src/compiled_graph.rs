@@ -73,7 +73,7 @@ pub(crate) fn computes(
             return Err(errors::value_error(py, einrow::ErrorCode::Value, msg));
         };
         let (accum, combine): (String, Option<String>) = match value.cast::<PyString>() {
-            Ok(s) => (s.to_str()?.to_string(), None),
+            Ok(s) => (s.to_cow()?.into_owned(), None),
             Err(_) => value.extract().map_err(|_| {
                 PyTypeError::new_err(format!(
                     "a computation is an (accum, combine) pair of names, not {}",

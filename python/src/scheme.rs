@@ -157,7 +157,8 @@ impl PyScheme {
             let (key, value): (Bound<'_, PyAny>, Bound<'_, PyAny>) = item.extract()?;
             let k = match key.cast::<PyString>() {
                 Ok(name) => {
-                    let name = name.to_str()?;
+                    let name = name.to_cow()?;
+                    let name = name.as_ref();
                     self.vars.iter().position(|v| v.get().name_str() == name).ok_or_else(|| {
                         let msg = format!("the scheme has no variable named {name:?}");
                         errors::value_error(py, einrow::ErrorCode::Label, msg)

@@ -7,8 +7,9 @@ import copy
 import pickle
 
 import numpy as np
-import opt_einsum as oe
 import pytest
+
+oe = pytest.importorskip("opt_einsum")
 
 import einrow
 from conftest import conformance_cases
