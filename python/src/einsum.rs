@@ -17,7 +17,7 @@ use crate::dtypes::{of_descr, supported, Dt, ForCompute};
 use crate::keywords::{Casting, Order};
 use crate::operands::split_operands;
 use crate::types::{self, Types};
-use crate::{cache, errors, keywords, np, order, path, threads};
+use crate::{cache, dispatch, errors, keywords, np, order, path, threads};
 
 /// The operands of one call.
 pub type Arrays<'py> = SmallVec<[Bound<'py, PyUntypedArray>; 4]>;
@@ -28,7 +28,8 @@ pub type Arrays<'py> = SmallVec<[Bound<'py, PyUntypedArray>; 4]>;
 /// axes and of `...`, repeated labels, the implicit output, a view when one operand is only
 /// permuted or diagonalised, a numpy scalar for a 0-d result.
 ///
-/// - `operands`: arrays (or what `numpy.asarray` reads), any strides. float32, float64,
+/// - `operands`: arrays (or what `numpy.asarray` reads, or objects offering DLPack: torch and
+///   jax tensors on the CPU are read in place), any strides. float32, float64,
 ///   int64 and bool arrays are read in place; numpy's other integer types are computed in
 ///   int64 and the result cast back (the same values: numpy's integer arithmetic wraps);
 ///   float16 is computed in float32 and the result rounded back; operands of another common
@@ -51,7 +52,8 @@ pub type Arrays<'py> = SmallVec<[Bound<'py, PyUntypedArray>; 4]>;
 /// - `casting`: `'no'`, `'equiv'`, `'safe'` (default), `'same_kind'` or `'unsafe'`, as numpy
 ///   (a narrowing conversion is numpy's own, made before the einsum).
 ///
-/// The subscripts may be `str` or `bytes`.
+/// The subscripts may be `str` or `bytes`. An argument whose type overrides numpy's
+/// `__array_function__` (a duck array) hands the call to `numpy.einsum`, which dispatches it.
 ///
 /// Raises `ShapeError` (a `ValueError`; a subclass per code) for subscripts that do not fit
 /// the operands or an `out` that cannot be written, `TypeError` for arguments of the wrong
@@ -68,6 +70,11 @@ pub fn einsum<'py>(
     order: Option<&Bound<'py, PyAny>>,
     casting: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let given = [("out", out.as_ref()), ("optimize", optimize), ("dtype", dtype)];
+    let given = [given[0], given[1], given[2], ("order", order), ("casting", casting)];
+    if let Some(r) = dispatch::dispatched(py, "einsum", operands, &given)? {
+        return Ok(r);
+    }
     let (spec, objs) = split_operands(operands)?;
     let kw = Keywords {
         dtype: dtype.filter(|d| !d.is_none()).cloned(),

@@ -9,6 +9,7 @@ mod compiled_graph;
 mod convert;
 mod converting;
 mod declare;
+mod dispatch;
 mod dtypes;
 mod einsum;
 mod errors;

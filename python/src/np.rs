@@ -7,6 +7,7 @@ use std::ptr;
 use numpy::npyffi::{self, npy_intp, NPY_ARRAY_WRITEABLE, PY_ARRAY_API};
 use numpy::{PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::PyTypeError;
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::PyTuple;
@@ -45,12 +46,26 @@ pub static COPYTO: NumpyFn = NumpyFn::new("copyto");
 /// `numpy.dtype`.
 pub static DTYPE: NumpyFn = NumpyFn::new("dtype");
 
-/// `obj` as a numpy array: itself when it is one, else `numpy.asarray(obj)`.
+/// `numpy.from_dlpack`.
+pub static FROM_DLPACK: NumpyFn = NumpyFn::new("from_dlpack");
+
+/// `obj` as a numpy array, its memory read in place where it offers it: itself when it is
+/// one; `numpy.from_dlpack(obj)` for an object that offers DLPack but no `__array__` (a
+/// torch or jax tensor on the CPU seen through DLPack alone); else `numpy.asarray(obj)`
+/// (`__array__`, the buffer protocol, numpy's array interface, or a conversion of nested
+/// sequences and scalars).
 pub fn as_array<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyUntypedArray>> {
     if let Ok(a) = obj.cast::<PyUntypedArray>() {
         return Ok(a.clone());
     }
-    let converted = ASARRAY.get(obj.py())?.call1((obj,))?;
+    let py = obj.py();
+    let dlpack_only = obj.hasattr(intern!(py, "__dlpack__"))?
+        && !obj.hasattr(intern!(py, "__array__"))?
+        && !obj.hasattr(intern!(py, "__array_interface__"))?;
+    let converted = match dlpack_only {
+        true => FROM_DLPACK.get(py)?.call1((obj,))?,
+        false => ASARRAY.get(py)?.call1((obj,))?,
+    };
     converted.cast_into::<PyUntypedArray>().map_err(|e| PyTypeError::new_err(e.to_string()))
 }
 

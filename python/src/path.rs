@@ -164,9 +164,14 @@ pub fn einsum_path<'py>(
     operands: &Bound<'py, PyTuple>,
     optimize: Option<&Bound<'py, PyAny>>,
     einsum_call: bool,
-) -> PyResult<(Bound<'py, PyList>, String)> {
+) -> PyResult<Bound<'py, PyAny>> {
     if einsum_call {
         return Err(PyTypeError::new_err("einsum_call is numpy's internal argument"));
+    }
+    if let Some(r) =
+        crate::dispatch::dispatched(py, "einsum_path", operands, &[("optimize", optimize)])?
+    {
+        return Ok(r);
     }
     let (spec, objs) = split_operands(operands)?;
     let shapes: Vec<Vec<usize>> = objs.iter().map(shape_of).collect::<PyResult<_>>()?;
@@ -188,5 +193,5 @@ pub fn einsum_path<'py>(
     for step in report.path() {
         path.append(PyTuple::new(py, step)?)?;
     }
-    Ok((path, report.numpy_text()))
+    Ok((path, report.numpy_text()).into_pyobject(py)?.into_any())
 }
