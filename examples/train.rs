@@ -150,8 +150,7 @@ fn mlp() -> Result<(f32, f32), Box<dyn Error>> {
         t if t == minus_t => targets.iter().map(|v| -v).collect(),
         _ => Noise(t.index() as u64 + 3).vec(n, 0.3),
     };
-    Model::new(g, loss, &[w1, b1, w2], hooks, init)
-        .and_then(|mut m| m.fit(400, 0.2 / BATCH as f32))
+    Model::new(g, loss, &[w1, b1, w2], hooks, init).and_then(|mut m| m.fit(400, 0.2 / BATCH as f32))
 }
 
 /// A random two-layer ReLU network's outputs on `xs` (rows of 8).

@@ -139,12 +139,6 @@ pub fn evaluate<'py>(
             return Ok(view);
         }
     }
-    if arrays.iter().any(holds_objects) {
-        return Err(PyTypeError::new_err(format!(
-            "einrow.einsum computes in {}; arrays of Python objects are not supported",
-            supported()
-        )));
-    }
     if let Some(out) = &out {
         check_out(py, out, plan)?;
     }
@@ -158,6 +152,14 @@ pub fn evaluate<'py>(
     for (i, descr) in &types.narrowed {
         arrays[*i] = np::cast(&arrays[*i], descr)?;
         read[*i] = Memory::of(&arrays[*i]);
+    }
+    // Python objects numpy's `casting` did not convert to `dtype` first.
+    if arrays.iter().any(holds_objects) {
+        return Err(PyTypeError::new_err(format!(
+            "einrow.einsum computes in {}; arrays of Python objects are not supported (give \
+             `dtype` and `casting='unsafe'` to convert them)",
+            supported()
+        )));
     }
     // Operands or a result of another type than the computation's: converted piece by piece.
     let other = |r: &Result<Memory, NotInPlace>| matches!(r, Ok(m) if m.dt != types.compute);

@@ -5,7 +5,7 @@
 use einrow::diagnostic::{render, Label};
 use einrow::infer::program::ProgramError;
 use einrow::infer::{Graph, InferError};
-use einrow::numpy::EinsumError;
+use einrow::numpy::{EinsumError, PathError};
 use einrow::project::ProjectError;
 use einrow::spec::SpecError;
 use einrow::{Coded, ErrorCode, Span};
@@ -51,6 +51,7 @@ macro_rules! code_classes {
             $(m.add(stringify!($class), py.get_type::<$class>())?;)*
             m.add("DTypeError", dtype_error_class(py)?)?;
             m.add("UnknownStrategyError", unknown_strategy_class(py)?)?;
+            m.add("IncompletePathError", incomplete_path_class(py)?)?;
             Ok(())
         }
     };
@@ -216,8 +217,27 @@ fn char_index(text: &str, byte: usize) -> usize {
     text.char_indices().take_while(|(i, _)| *i < byte.min(text.len())).count()
 }
 
+/// `IncompletePathError`, code `arity`: an explicit path that leaves operands uncontracted.
+/// numpy raises `RuntimeError` there; this is both.
+static INCOMPLETE_PATH: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+
+const INCOMPLETE_PATH_DOC: &str = "Code `arity`: an explicit `optimize` path whose steps leave \
+     operands uncontracted. Both an `ArityError` and a `RuntimeError` (numpy's class for it).";
+
+fn incomplete_path_class(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
+    let bases = [py.get_type::<ArityError>(), py.get_type::<pyo3::exceptions::PyRuntimeError>()];
+    dual_class(py, &INCOMPLETE_PATH, "IncompletePathError", INCOMPLETE_PATH_DOC, bases)
+}
+
 /// An einsum error about the subscripts `source`.
 pub fn einsum_error(py: Python<'_>, source: &str, e: &EinsumError) -> PyErr {
+    if let EinsumError::Path(PathError::Incomplete { .. }) = e {
+        let d = Details::plain(e.code(), e.to_string());
+        return match incomplete_path_class(py) {
+            Ok(class) => d.into_err_as(py, class),
+            Err(failed) => failed,
+        };
+    }
     if source.is_empty() {
         return Details::plain(e.code(), e.to_string()).into_err(py);
     }

@@ -49,6 +49,24 @@ pub static DTYPE: NumpyFn = NumpyFn::new("dtype");
 /// `numpy.from_dlpack`.
 pub static FROM_DLPACK: NumpyFn = NumpyFn::new("from_dlpack");
 
+/// numpy's `ComplexWarning` (`numpy.exceptions.ComplexWarning`; `numpy.ComplexWarning`
+/// before numpy 1.25), imported on first use.
+static COMPLEX_WARNING: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+
+/// Warns as numpy does when a cast discards imaginary parts: "Casting complex values to real
+/// discards the imaginary part" (an error when warnings are errors).
+pub fn complex_warning(py: Python<'_>) -> PyResult<()> {
+    let class = COMPLEX_WARNING.get_or_try_init(py, || -> PyResult<Py<PyAny>> {
+        let class = match py.import("numpy.exceptions") {
+            Ok(m) => m.getattr("ComplexWarning")?,
+            Err(_) => py.import("numpy")?.getattr("ComplexWarning")?,
+        };
+        Ok(class.unbind())
+    })?;
+    let msg = c"Casting complex values to real discards the imaginary part";
+    PyErr::warn(py, class.bind(py), msg, 1)
+}
+
 /// `obj` as a numpy array, its memory read in place where it offers it: itself when it is
 /// one; `numpy.from_dlpack(obj)` for an object that offers DLPack but no `__array__` (a
 /// torch or jax tensor on the CPU seen through DLPack alone); else `numpy.asarray(obj)`

@@ -116,6 +116,10 @@ impl PyTraining {
             backward,
             error: None,
         };
+        if let Some(a) = arrays.iter().find(|a| a.dtype().kind() == b'c') {
+            let msg = format!("a training step runs on real floats, not {}", a.dtype());
+            return Err(errors::dtype_error(py, msg));
+        }
         let wide = arrays.iter().any(|a| a.dtype().itemsize() == 8) || arrays.is_empty();
         match wide {
             true => self.run_in::<f64>(py, &arrays, hooks),

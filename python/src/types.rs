@@ -7,9 +7,10 @@
 //! types in int64, the result cast back (wrapping sums of products agree modulo the narrower
 //! width, so the values are numpy's); float16 (and ml_dtypes' bfloat16) in float32, the
 //! result rounded back (numpy's half loops also multiply and add in float32, rounding at each
-//! store: a long sum may differ in its last half ulp). A complex type of real operands is
-//! computed in its real part's type (the imaginary parts are zero), Python objects of
-//! floating operands in float64 (what Python's floats are), of bool ones in int64.
+//! store: a long sum may differ in its last half ulp). complex64 and complex128 are computed
+//! in themselves; a complex type of real operands in its parts' real type (the imaginary
+//! parts are zero). Python objects of floating operands in float64 (what Python's floats
+//! are), of bool ones in int64.
 
 use numpy::{PyArrayDescr, PyArrayDescrMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::PyTypeError;
@@ -166,6 +167,13 @@ fn check_out_type<'py>(
             computed.repr()?
         )));
     }
+    // numpy's iterator casts `out` to the computed type and back: complex to a real type
+    // (bool aside) either way discards an imaginary part, and numpy warns, even when the
+    // values it reads are the zeros it wrote.
+    let real = |d: &Bound<'py, PyArrayDescr>| matches!(d.kind(), b'i' | b'u' | b'f');
+    if (computed.kind() == b'c' && real(out)) || (out.kind() == b'c' && real(computed)) {
+        np::complex_warning(py)?;
+    }
     Ok(())
 }
 
@@ -175,21 +183,28 @@ fn computed_as<'py>(
     operand_types: &[Option<Dt>],
     with_out: bool,
 ) -> PyResult<Types<'py>> {
+    let operand_types = || operand_types.iter().copied();
+    // A complex type of real operands: the imaginary parts stay zero, computed in the real
+    // type of the parts (half the work of a complex product, a quarter of its arithmetic).
+    let real = operand_types().all(|t| t.is_some_and(|t| !t.is_complex()));
+    if descr.kind() == b'c' && real {
+        let parts = match descr.itemsize() {
+            8 => Some(Dt::F32),
+            16 => Some(Dt::F64),
+            _ => None,
+        };
+        if let Some(compute) = parts {
+            return Ok(Types::of(compute, Some(descr)));
+        }
+    }
     if descr.is_native_byteorder() != Some(false) {
         if let Some(dt) = of_descr(&descr).filter(|dt| dt.is_compute()) {
             return Ok(Types::of(dt, None));
         }
     }
-    let operand_types = || operand_types.iter().copied();
     let compute = match (descr.kind(), of_descr(&descr)) {
         (b'i' | b'u', _) if descr.itemsize() <= 8 => Some(Dt::I64),
         (_, Some(dt)) => Some(dt.compute()),
-        // Real operands: the imaginary parts stay zero.
-        (b'c', _) if operand_types().all(|t| t.is_some()) => match descr.itemsize() {
-            8 => Some(Dt::F32),
-            16 => Some(Dt::F64),
-            _ => None,
-        },
         (b'O', _) => objects_as(operand_types()),
         _ => None,
     };

@@ -76,9 +76,7 @@ def test_wrong_argument_types_are_type_errors():
     with pytest.raises(TypeError):
         einrow.einsum("ij->i", np.array([[object(), 1]], dtype=object))
     with pytest.raises(TypeError):
-        einrow.einsum("i->", np.ones(2, np.complex128))
-    with pytest.raises(TypeError):
-        einrow.einsum("i,i", np.ones(2, np.complex64), np.ones(2, np.float16))
+        einrow.einsum("i->", np.ones(2, np.clongdouble))
     with pytest.raises(TypeError):
         einrow.einsum("i->", np.array(["a", "b"]))
     with pytest.raises(TypeError):

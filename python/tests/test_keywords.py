@@ -253,3 +253,16 @@ def test_keywords_all_at_once():
     assert got == np.einsum("ij->", a, dtype=None, order=None, casting="safe", optimize=None)
     with pytest.raises(TypeError):
         einrow.einsum("ij->", a, bad_arg=0)
+
+
+def test_a_path_that_leaves_operands_is_numpys_runtime_error():
+    """An explicit path whose steps stop before one result remains: numpy's RuntimeError,
+    einrow's arity code."""
+    spec, *ops = CHAIN
+    short = ["einsum_path", (0, 1)]
+    with pytest.raises(RuntimeError):
+        np.einsum(spec, *ops, optimize=short)
+    with pytest.raises(einrow.IncompletePathError) as info:
+        einrow.einsum(spec, *ops, optimize=short)
+    assert isinstance(info.value, RuntimeError) and isinstance(info.value, einrow.ArityError)
+    assert info.value.code == "arity" and "uncontracted" in str(info.value)

@@ -7,7 +7,7 @@ use super::path::{greedy, planned_steps, PathOptions, PathStep};
 use super::recent;
 use super::shapes::{analyze, parse_subscripts, Analysis};
 use crate::kernel::{RunOptions, Scalar};
-use crate::tensor::{result_type, DType, Layout, Tensor, TensorError};
+use crate::tensor::{result_type, Complex128, Complex64, DType, Layout, Tensor, TensorError};
 use smallvec::SmallVec;
 
 /// Evaluates numpy einsum subscripts on `operands`, e.g.
@@ -95,6 +95,8 @@ pub(crate) fn einsum_planned(
         DType::F32 => compute::<f32>(an, operands, opts, steps)?,
         DType::I64 => compute::<i64>(an, operands, opts, steps)?,
         DType::Bool => compute::<bool>(an, operands, opts, steps)?,
+        DType::C64 => compute::<Complex64>(an, operands, opts, steps)?,
+        DType::C128 => compute::<Complex128>(an, operands, opts, steps)?,
         other => {
             let got = other.name();
             return Err(TensorError::DType { expected: "a compute type", got }.into());
