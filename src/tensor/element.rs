@@ -15,7 +15,8 @@ use super::dtype::DType;
 pub trait Element: Copy + Send + Sync + Default + PartialEq + std::fmt::Debug + 'static {
     /// The matching [`DType`].
     const DTYPE: DType;
-    /// The value as f64 (exact but for int64 values beyond 2^53, rounded to nearest).
+    /// The value as f64 (exact but for int64 values beyond 2^53, rounded to nearest; of a
+    /// complex value, the real part, as numpy's cast).
     fn to_f64(self) -> f64;
     /// The nearest storable value (integers: truncated toward zero, saturated to the int64
     /// range, then wrapped; NaN → 0; bool: non-zero, NaN included, is `true`).
