@@ -73,6 +73,11 @@ fn unknown_element_types_are_unsupported_errors() {
     assert!(err.contains("uint16") && err.contains("int32"), "{err}");
     let out = run(&["run", "i,i->", "--random", "3", "--random", "3", "--dtype", "int32"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    for complex in ["c128", "complex64"] {
+        let err =
+            assert_error(&run(&["run", "i->", "--random", "3", "--dtype", complex]), "unsupported");
+        assert!(err.contains("real numbers"), "{err}");
+    }
 }
 
 #[test]

@@ -286,7 +286,7 @@ fn casts_between_every_pair_of_types_are_numpy_casts() {
 
 #[test]
 fn bad_element_types_are_coded_errors() {
-    for name in ["uint16", "complex64", "", "Int8", "float128"] {
+    for name in ["uint16", "complex256", "", "Int8", "float128"] {
         let err = DType::parse(name).expect_err(name);
         assert_eq!(err.code(), ErrorCode::Unsupported, "{name}: {err}");
         assert!(err.to_string().contains("int8"), "the message lists the types: {err}");
@@ -294,6 +294,9 @@ fn bad_element_types_are_coded_errors() {
     // Vespa has four cell types: the others are coded errors, not silent conversions.
     let t = Tensor::from_vec(&[2], vec![1i32, 2]).expect("int32");
     let err = einrow::formats::convert::to_vespa(&t, &["x".to_string()]).expect_err("int32");
+    assert_eq!(err.code(), ErrorCode::Unsupported, "{err}");
+    let z = Tensor::from_vec(&[2], vec![einrow::tensor::Complex64::new(1.0, 2.0); 2]).unwrap();
+    let err = einrow::formats::convert::to_vespa(&z, &["x".to_string()]).expect_err("complex");
     assert_eq!(err.code(), ErrorCode::Unsupported, "{err}");
     // Vespa's own promotion stays Vespa's.
     assert_eq!(DType::I8.promote(DType::I8), DType::I8);

@@ -63,6 +63,11 @@ def main():
     m = rng.random((64, 64))
     row("ij,jk,kl->il 64^2 f64", lambda: einrow.einsum("ij,jk,kl->il", m, m, m),
         lambda: np.einsum("ij,jk,kl->il", m, m, m, optimize=True), "optimize=True", 300)
+    p, q, r = rng.random((1000, 1000)), rng.random((1000, 1000)), np.empty((1000, 1000))
+    row("ij,ij->ij 1000^2 f64, out=", lambda: einrow.einsum("ij,ij->ij", p, q, out=r),
+        lambda: np.multiply(p, q, out=r), "np.multiply(out=)", 20)
+    row("ij,ij->ij 1000^2 f64", lambda: einrow.einsum("ij,ij->ij", p, q),
+        lambda: np.multiply(p, q), "np.multiply", 20)
     a32 = rng.random((512, 512), dtype=np.float32)
     b32 = rng.random((512, 512), dtype=np.float32)
     row("ij,jk->ik 512^2 f32", lambda: einrow.einsum("ij,jk->ik", a32, b32),

@@ -1,21 +1,67 @@
 """Type stubs of einrow: numpy's einsum over arrays read in place, and the shape engine of
 tensor programs (OCANNL's labels and einsum specs) for frameworks."""
 
-from typing import Any, Callable, Literal, Sequence, Union, overload
+from typing import Any, Callable, Literal, Sequence, Union, final, overload
 
 import numpy as np
 import numpy.typing as npt
 
 __version__: str
-__all__: list[str]
+__all__ = [
+    "ArityError",
+    "BadValueError",
+    "BoundsError",
+    "CompiledGraph",
+    "ContractExpression",
+    "CycleError",
+    "DTypeError",
+    "Dim",
+    "ElemsError",
+    "Executable",
+    "Graph",
+    "IncompletePathError",
+    "Instance",
+    "LabelError",
+    "MismatchError",
+    "Plan",
+    "RankError",
+    "ResourceError",
+    "RowVar",
+    "Scheme",
+    "ShapeError",
+    "SpecSyntaxError",
+    "Tensor",
+    "Training",
+    "UnknownNameError",
+    "UnknownStrategyError",
+    "UnresolvedError",
+    "UnsupportedError",
+    "contract_expression",
+    "einsum",
+    "einsum_path",
+    "einsum_vjp",
+    "get_num_threads",
+    "infer",
+    "parse",
+    "set_num_threads",
+    "tensordot",
+    "transpose",
+]
 
+_Strategy = Literal["greedy", "optimal", "dp", "auto"]
+_PathStep = Union[str, tuple[int, ...]]
+# False/None: no planning; True: greedy; a strategy; an explicit path
+# ['einsum_path', (0, 1), ...]; (strategy, memory limit in elements).
 _Optimize = Union[
     bool,
     None,
-    Literal["greedy", "optimal", "dp", "auto"],
-    Sequence[Any],  # ['einsum_path', (0, 1), ...]
-    tuple[str, float],  # (strategy, memory limit in elements)
+    _Strategy,
+    list[_PathStep],
+    tuple[_PathStep, ...],
+    tuple[_Strategy, float],
 ]
+_Order = Literal["C", "F", "A", "K", "c", "f", "a", "k"]
+_Casting = Literal["no", "equiv", "safe", "same_kind", "unsafe"]
 _Array = npt.ArrayLike
 _Sizes = Sequence[int]
 _RowItem = Union[int, "ellipsis", "RowVar"]
@@ -31,12 +77,14 @@ _Row = Union[Sequence[_RowItem], "RowVar"]
 
 @overload
 def einsum(
-    subscripts: str,
+    subscripts: str | bytes,
     /,
     *operands: _Array,
     out: np.ndarray | None = ...,
     optimize: _Optimize = ...,
     dtype: npt.DTypeLike | None = ...,
+    order: _Order | None = ...,
+    casting: _Casting | None = ...,
 ) -> Any: ...
 @overload
 def einsum(
@@ -47,6 +95,8 @@ def einsum(
     out: np.ndarray | None = ...,
     optimize: _Optimize = ...,
     dtype: npt.DTypeLike | None = ...,
+    order: _Order | None = ...,
+    casting: _Casting | None = ...,
 ) -> Any: ...
 def einsum_path(
     *operands: Any, optimize: _Optimize = ..., einsum_call: bool = ...
@@ -54,6 +104,60 @@ def einsum_path(
 def einsum_vjp(
     subscripts: str, /, *operands: _Array, cotangent: _Array
 ) -> list[np.ndarray]: ...
+def tensordot(
+    a: _Array, b: _Array, axes: int | Sequence[int] | Sequence[Sequence[int]] = ...
+) -> np.ndarray: ...
+def transpose(a: _Array, axes: Sequence[int] | None = ...) -> np.ndarray: ...
+
+# --- reusable expressions (opt_einsum's) ---------------------------------------------------
+
+_ExprStrategy = Literal[
+    "greedy", "optimal", "dp", "auto", "dynamic-programming", "auto-hq", "branch-all",
+    "branch-2", "branch-1", "eager", "opportunistic",
+]
+_PathOptimizer = Callable[
+    [list[frozenset[str]], frozenset[str], dict[str, int], int | None], Sequence[tuple[int, ...]]
+]
+_ExprOptimize = Union[
+    bool, None, _ExprStrategy, _PathOptimizer, list[_PathStep], tuple[_PathStep, ...]
+]
+
+def contract_expression(
+    subscripts: str | bytes | _Array | Sequence[int],
+    *shapes: Sequence[int] | _Array,
+    constants: Sequence[int] | None = ...,
+    optimize: _ExprOptimize = ...,
+    memory_limit: int | Literal["max_input"] | None = ...,
+    use_blas: bool = ...,
+    dtype: npt.DTypeLike | None = ...,
+    order: _Order | None = ...,
+    casting: _Casting | None = ...,
+) -> ContractExpression: ...
+
+@final
+class ContractExpression:
+    """A contraction built once for operand shapes, called on arrays as often as wanted."""
+
+    def __call__(
+        self,
+        *arrays: _Array,
+        out: np.ndarray | None = ...,
+        backend: Literal["auto", "numpy", "einrow"] | None = ...,
+    ) -> Any: ...
+    @property
+    def num_args(self) -> int: ...
+    @property
+    def contraction(self) -> str: ...
+    @property
+    def constants(self) -> list[int]: ...
+    @property
+    def path(self) -> list[tuple[int, ...]]: ...
+    @property
+    def shapes(self) -> list[tuple[int, ...]]: ...
+    def to_json(self) -> str: ...
+    @classmethod
+    def from_json(cls, text: str) -> ContractExpression: ...
+
 def set_num_threads(n: int | None = ...) -> None: ...
 def get_num_threads() -> int: ...
 
@@ -62,6 +166,7 @@ def get_num_threads() -> int: ...
 def infer(program: str) -> dict[str, tuple[int, ...]]: ...
 def parse(spec: str) -> dict[str, Any]: ...
 
+@final
 class Tensor:
     """A tensor of a Graph."""
 
@@ -71,9 +176,10 @@ class Tensor:
     def index(self) -> int: ...
     @property
     def shape(self) -> tuple[int, ...]: ...
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
+@final
 class RowVar:
     """A row variable: axes several tensors share (a batch row)."""
 
@@ -83,9 +189,10 @@ class RowVar:
     def dims(self) -> tuple[int, ...]: ...
     @property
     def size(self) -> int: ...
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
+@final
 class Dim:
     """A label captured from a spec step: one axis."""
 
@@ -95,9 +202,10 @@ class Dim:
     def dims(self) -> tuple[int, ...]: ...
     @property
     def size(self) -> int: ...
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
+@final
 class Graph:
     """A tensor program whose shapes einrow infers."""
 
@@ -158,7 +266,11 @@ class Graph:
         *,
         compute: dict[Tensor, _Compute] | None = ...,
     ) -> Training: ...
+    def to_json(self) -> str: ...
+    @classmethod
+    def from_json(cls, text: str) -> Graph: ...
 
+@final
 class Training:
     """Forward and backward of a solved graph, compiled once: the loss and its gradients."""
 
@@ -178,6 +290,7 @@ class Training:
         backward: Callable[[Tensor, np.ndarray, np.ndarray], object] | None = ...,
     ) -> tuple[np.ndarray, list[np.ndarray]]: ...
 
+@final
 class Scheme:
     """A graph solved once with some row variables symbolic."""
 
@@ -196,6 +309,7 @@ class Scheme:
         self, sizes: dict[RowVar | str, _VarSizes] | Sequence[_VarSizes]
     ) -> Instance: ...
 
+@final
 class Instance:
     """A scheme for concrete sizes of its variables."""
 
@@ -213,6 +327,7 @@ class Instance:
     ) -> Plan: ...
     def compile(self, *, compute: dict[Tensor, _Compute] | None = ...) -> CompiledGraph: ...
 
+@final
 class CompiledGraph:
     """Every step of a solved graph or instance, compiled once, run on numpy buffers."""
 
@@ -232,6 +347,7 @@ class CompiledGraph:
         after: Callable[[Tensor, np.ndarray], object] | None = ...,
     ) -> _Buffers: ...
 
+@final
 class Plan:
     """The indexing plan of one step."""
 
@@ -242,7 +358,12 @@ class Plan:
     def to_json(self) -> str: ...
     def to_dict(self) -> dict[str, Any]: ...
     def compile(self) -> Executable: ...
+    @classmethod
+    def from_json(cls, text: str) -> Plan: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
 
+@final
 class Executable:
     """A compiled plan, run on numpy arrays."""
 
@@ -251,6 +372,9 @@ class Executable:
     @property
     def operand_shapes(self) -> list[tuple[int, ...]]: ...
     def run(self, *operands: np.ndarray, out: np.ndarray | None = ...) -> np.ndarray: ...
+    def to_json(self) -> str: ...
+    @classmethod
+    def from_json(cls, text: str) -> Executable: ...
 
 # --- errors -------------------------------------------------------------------------------
 
@@ -282,3 +406,5 @@ class BadValueError(ShapeError): ...
 class UnsupportedError(ShapeError): ...
 class ResourceError(ShapeError): ...
 class DTypeError(ShapeError, TypeError): ...
+class UnknownStrategyError(BadValueError, KeyError): ...
+class IncompletePathError(ArityError, RuntimeError): ...

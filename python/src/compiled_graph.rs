@@ -18,6 +18,7 @@ use smallvec::SmallVec;
 
 use crate::declare::type_name;
 use crate::graph::PyGraph;
+use crate::origin::Origin;
 use crate::plan::{out_array, parse_compute, PyExecutable};
 use crate::run::{common_type, Compiled};
 use crate::scheme::{producer, step_results, tensor_in};
@@ -41,6 +42,8 @@ pub struct PyCompiledGraph {
     /// The graph's steps (for the tensor each computes).
     steps: Vec<Step>,
     compiled: Vec<CompiledStep>,
+    /// The call that made it.
+    origin: Origin,
 }
 
 /// Each step's computation: its operation's default, or what `compute` maps its result to
@@ -70,7 +73,7 @@ pub(crate) fn computes(
             return Err(errors::value_error(py, einrow::ErrorCode::Value, msg));
         };
         let (accum, combine): (String, Option<String>) = match value.cast::<PyString>() {
-            Ok(s) => (s.to_str()?.to_string(), None),
+            Ok(s) => (s.to_cow()?.into_owned(), None),
             Err(_) => value.extract().map_err(|_| {
                 PyTypeError::new_err(format!(
                     "a computation is an (accum, combine) pair of names, not {}",
@@ -90,6 +93,7 @@ pub fn compile_graph(
     compute: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyCompiledGraph> {
     let py = graph.py();
+    let origin = Origin::new(graph.as_any(), "compile", PyTuple::empty(py), compute, graph)?;
     let (steps, n) = {
         let this = graph.borrow();
         (this.g.steps().to_vec(), this.g.tensor_count())
@@ -111,7 +115,7 @@ pub fn compile_graph(
         compiled.push(CompiledStep { out: s.out, args: s.args.clone(), compiled: c });
     }
     drop(this);
-    Ok(PyCompiledGraph { graph: graph.clone().unbind(), dims, steps, compiled })
+    Ok(PyCompiledGraph { graph: graph.clone().unbind(), dims, steps, compiled, origin })
 }
 
 /// [`PyCompiledGraph`] of a scheme instance: the crate's plans of the instance (steps with
@@ -120,6 +124,7 @@ pub fn compile_instance(
     graph: &Bound<'_, PyGraph>,
     inst: &Instance,
     compute: Option<&Bound<'_, PyAny>>,
+    origin: Origin,
 ) -> PyResult<PyCompiledGraph> {
     let py = graph.py();
     let steps = inst.steps().to_vec();
@@ -144,7 +149,7 @@ pub fn compile_instance(
         .map(|t| inst.memory_dims(t).map(|d| d.to_vec()))
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| errors::infer_error(py, None, &e, None))?;
-    Ok(PyCompiledGraph { graph: graph.clone().unbind(), dims, steps, compiled })
+    Ok(PyCompiledGraph { graph: graph.clone().unbind(), dims, steps, compiled, origin })
 }
 
 impl PyCompiledGraph {
@@ -328,6 +333,13 @@ impl PyCompiledGraph {
             }
         }
         Ok(buffers.clone())
+    }
+
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        self.origin.reduce(py, "compiled graph")
     }
 
     fn __repr__(&self) -> String {

@@ -54,6 +54,8 @@ fn dtype(dt: Dt) -> DType {
         Dt::I32 => DType::I32,
         Dt::F16 => DType::F16,
         Dt::BF16 => DType::BF16,
+        Dt::C64 => DType::C64,
+        Dt::C128 => DType::C128,
     }
 }
 

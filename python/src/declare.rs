@@ -35,7 +35,7 @@ pub fn declared(
         }
         Some(s) => {
             if let Ok(text) = s.cast::<PyString>() {
-                return Ok(Declared::Text(text.to_str()?.to_string()));
+                return Ok(Declared::Text(text.to_cow()?.into_owned()));
             }
             let sizes = sizes_of(slf.py(), s, "shape")?;
             Ok(Declared::Typed(Box::new(ShapeBuilder::array(sizes))))

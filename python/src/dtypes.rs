@@ -2,7 +2,7 @@
 //! Rust type, numpy's kind character, its name, the type it is computed in). Compiled plans
 //! run on every one of them (the crate's storage types: narrower types are computed in
 //! int64 or float32 and written back); einsum computes in the compute types (float32,
-//! float64, int64, bool). Adding a type is one row.
+//! float64, complex64, complex128, int64, bool). Adding a type is one row.
 
 use std::os::raw::c_long;
 
@@ -93,12 +93,19 @@ dtypes! {
     F16 => half::f16, b'f', "float16", F32;
     // numpy has no bfloat16 of its own: `ml_dtypes` registers one (kind `V`, found by name).
     BF16 => half::bf16, b'\0', "bfloat16", F32;
+    C64 => einrow::tensor::Complex64, b'c', "complex64", C64;
+    C128 => einrow::tensor::Complex128, b'c', "complex128", C128;
 }
 
 impl Dt {
     /// Whether einsum computes in the type itself.
     pub fn is_compute(self) -> bool {
         self.compute() == self
+    }
+
+    /// Whether the type is complex.
+    pub fn is_complex(self) -> bool {
+        matches!(self, Dt::C64 | Dt::C128)
     }
 
     /// Whether the type is a floating-point one (float16, bfloat16, float32, float64).
@@ -120,6 +127,8 @@ impl Dt {
             Dt::I16 => NPY_TYPES::NPY_SHORT,
             Dt::I32 => NPY_TYPES::NPY_INT,
             Dt::F16 => NPY_TYPES::NPY_HALF,
+            Dt::C64 => NPY_TYPES::NPY_CFLOAT,
+            Dt::C128 => NPY_TYPES::NPY_CDOUBLE,
             Dt::BF16 => return None,
         })
     }
@@ -130,6 +139,8 @@ impl Dt {
             Dt::F32 => f.run::<f32>(),
             Dt::F64 => f.run::<f64>(),
             Dt::Bool => f.run::<bool>(),
+            Dt::C64 => f.run::<einrow::tensor::Complex64>(),
+            Dt::C128 => f.run::<einrow::tensor::Complex128>(),
             // Every integer type is computed in int64.
             _ => f.run::<i64>(),
         }

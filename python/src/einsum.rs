@@ -2,7 +2,7 @@
 //! array or the caller's `out`.
 
 use einrow::kernel::{RunOptions, Scalar};
-use einrow::numpy::{EinsumError, EinsumPlan, StridedMut, StridedRef};
+use einrow::numpy::{EinsumError, EinsumPlan, PathOptions, StridedMut, StridedRef};
 use einrow::tensor::Layout;
 use numpy::{PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::PyTypeError;
@@ -11,13 +11,16 @@ use pyo3::types::{IntoPyDict, PyTuple};
 use smallvec::SmallVec;
 
 use crate::arrays::{holds_objects, self_overlap, Memory, NotInPlace};
+use crate::cache::Planned;
 use crate::converting::Converting;
 use crate::dtypes::{of_descr, supported, Dt, ForCompute};
+use crate::keywords::{Casting, Order};
 use crate::operands::split_operands;
 use crate::types::{self, Types};
-use crate::{cache, errors, np, path, threads};
+use crate::{cache, dispatch, errors, keywords, np, order, path, threads};
 
-type Arrays<'py> = SmallVec<[Bound<'py, PyUntypedArray>; 4]>;
+/// The operands of one call.
+pub type Arrays<'py> = SmallVec<[Bound<'py, PyUntypedArray>; 4]>;
 
 /// numpy's `einsum`: `einsum('ij,jk->ik', a, b)` or `einsum(a, [0, 1], b, [1, 2], [0, 2])`.
 ///
@@ -25,7 +28,8 @@ type Arrays<'py> = SmallVec<[Bound<'py, PyUntypedArray>; 4]>;
 /// axes and of `...`, repeated labels, the implicit output, a view when one operand is only
 /// permuted or diagonalised, a numpy scalar for a 0-d result.
 ///
-/// - `operands`: arrays (or what `numpy.asarray` reads), any strides. float32, float64,
+/// - `operands`: arrays (or what `numpy.asarray` reads, or objects offering DLPack: torch and
+///   jax tensors on the CPU are read in place), any strides. float32, float64,
 ///   int64 and bool arrays are read in place; numpy's other integer types are computed in
 ///   int64 and the result cast back (the same values: numpy's integer arithmetic wraps);
 ///   float16 is computed in float32 and the result rounded back; operands of another common
@@ -37,63 +41,135 @@ type Arrays<'py> = SmallVec<[Bound<'py, PyUntypedArray>; 4]>;
 ///   int64 `out` are summed as integers, float32 ones into a float64 `out` in float64); an
 ///   `out` that type does not cast to safely, or whose elements share memory, is refused.
 /// - `optimize`: `False`/`None` (einrow's own order), `True`/`'greedy'`, `'optimal'`, `'dp'`,
-///   `'auto'`, `['einsum_path', (0, 1), ...]` or `(strategy, memory_limit)`.
-/// - `dtype`: the type to compute in (operands cast to it safely, `out` safely cast to and
-///   from it), as numpy's.
+///   `'auto'`, `['einsum_path', (0, 1), ...]` or `(strategy, memory_limit)` (a limit below
+///   one element: one step over every operand, as numpy). Another name is accepted where
+///   numpy plans nothing (one or two operands, no label summed), else `UnknownStrategyError`
+///   (a `KeyError`, numpy's class).
+/// - `dtype`: the type to compute in (operands cast to it by the `casting` rule, `out` cast
+///   to and from it by the rule), as numpy's.
+/// - `order`: the layout of a fresh result: `'C'`, `'F'`, `'A'` or `'K'` (default: as close
+///   to the operands' as numpy's iterator lays it out).
+/// - `casting`: `'no'`, `'equiv'`, `'safe'` (default), `'same_kind'` or `'unsafe'`, as numpy
+///   (a narrowing conversion is numpy's own, made before the einsum).
+///
+/// The subscripts may be `str` or `bytes`. An argument whose type overrides numpy's
+/// `__array_function__` (a duck array) hands the call to `numpy.einsum`, which dispatches it.
 ///
 /// Raises `ShapeError` (a `ValueError`; a subclass per code) for subscripts that do not fit
 /// the operands or an `out` that cannot be written, `TypeError` for arguments of the wrong
 /// type. The GIL is released while large einsums run.
 #[pyfunction]
-#[pyo3(signature = (*operands, out = None, optimize = None, dtype = None))]
+#[pyo3(signature = (*operands, out = None, optimize = None, dtype = None, order = None, casting = None))]
+#[allow(clippy::too_many_arguments)]
 pub fn einsum<'py>(
     py: Python<'py>,
     operands: &Bound<'py, PyTuple>,
     out: Option<Bound<'py, PyAny>>,
     optimize: Option<&Bound<'py, PyAny>>,
     dtype: Option<&Bound<'py, PyAny>>,
+    order: Option<&Bound<'py, PyAny>>,
+    casting: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let given = [("out", out.as_ref()), ("optimize", optimize), ("dtype", dtype)];
+    let given = [given[0], given[1], given[2], ("order", order), ("casting", casting)];
+    if let Some(r) = dispatch::dispatched(py, "einsum", operands, &given)? {
+        return Ok(r);
+    }
     let (spec, objs) = split_operands(operands)?;
+    let kw = Keywords {
+        dtype: dtype.filter(|d| !d.is_none()).cloned(),
+        order: keywords::order(py, order)?,
+        casting: keywords::casting(py, casting)?,
+    };
     let path = path::path_options(optimize)?;
-    let out = match out {
-        Some(o) if !o.is_none() => Some(o.cast_into::<PyUntypedArray>().map_err(|_| {
-            PyTypeError::new_err("keyword parameter out must be an array for einsum")
-        })?),
-        _ => None,
-    };
-    let mut arrays: Arrays<'py> = objs.iter().map(np::as_array).collect::<PyResult<_>>()?;
-    let fail = |e: EinsumError| errors::einsum_error(py, &spec, &e);
-    let planned = {
+    let out = out_array(out)?;
+    let arrays: Arrays<'py> = objs.iter().map(np::as_array).collect::<PyResult<_>>()?;
+    let (path, planned) = {
         let shapes: SmallVec<[&[usize]; 4]> = arrays.iter().map(|a| a.shape()).collect();
-        cache::plan(&spec, &shapes, path.as_ref()).map_err(fail)?
+        let path = path.resolve(py, &spec, &shapes)?;
+        let planned = cache::plan(&spec, &shapes, path.as_ref())
+            .map_err(|e| errors::einsum_error(py, &spec, &e))?;
+        (path, planned)
     };
+    evaluate(py, &spec, path.as_ref(), &planned, arrays, out, &kw)
+}
+
+/// einsum's keywords other than `out` and `optimize`, read.
+pub struct Keywords<'py> {
+    /// The type to compute in (`None`: numpy's common type).
+    pub dtype: Option<Bound<'py, PyAny>>,
+    /// The layout of a fresh result.
+    pub order: Order,
+    /// The conversions allowed.
+    pub casting: Casting,
+}
+
+impl Default for Keywords<'_> {
+    fn default() -> Self {
+        Keywords { dtype: None, order: Order::K, casting: Casting::Safe }
+    }
+}
+
+/// einsum's `out`: `None`, or an array (numpy's `TypeError` for anything else).
+pub fn out_array(out: Option<Bound<'_, PyAny>>) -> PyResult<Option<Bound<'_, PyUntypedArray>>> {
+    match out {
+        Some(o) if !o.is_none() => Ok(Some(o.cast_into::<PyUntypedArray>().map_err(|_| {
+            PyTypeError::new_err("keyword parameter out must be an array for einsum")
+        })?)),
+        _ => Ok(None),
+    }
+}
+
+/// Runs a planned einsum (`planned` for `spec` along `path` on the shapes of `arrays`) into a
+/// fresh result or `out`, as [`einsum`] does.
+pub fn evaluate<'py>(
+    py: Python<'py>,
+    spec: &str,
+    path: Option<&PathOptions>,
+    planned: &Planned,
+    mut arrays: Arrays<'py>,
+    out: Option<Bound<'py, PyUntypedArray>>,
+    kw: &Keywords<'py>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let fail = |e: EinsumError| errors::einsum_error(py, spec, &e);
     let plan = &planned.plan;
+    let dtype = kw.dtype.as_ref();
     if out.is_none() {
         if let Some(view) = single_view(plan, &arrays, dtype).map_err(|e| e.into_py(fail))? {
             return Ok(view);
         }
     }
-    if arrays.iter().any(holds_objects) {
-        return Err(PyTypeError::new_err(format!(
-            "einrow.einsum computes in {}; arrays of Python objects are not supported",
-            supported()
-        )));
-    }
     if let Some(out) = &out {
         check_out(py, out, plan)?;
     }
-    let read: SmallVec<[Result<Memory, NotInPlace>; 4]> = arrays.iter().map(Memory::of).collect();
-    let types = types::resolve(py, &arrays, &read, dtype, out.as_ref())?;
+    let layout = match out {
+        None => order::memory_order(kw.order, plan.analysis(), &arrays),
+        Some(_) => None,
+    };
+    let mut read: SmallVec<[Result<Memory, NotInPlace>; 4]> =
+        arrays.iter().map(Memory::of).collect();
+    let types = types::resolve(py, &arrays, &read, dtype, out.as_ref(), kw.casting)?;
+    for (i, descr) in &types.narrowed {
+        arrays[*i] = np::cast(&arrays[*i], descr)?;
+        read[*i] = Memory::of(&arrays[*i]);
+    }
+    // Python objects numpy's `casting` did not convert to `dtype` first.
+    if arrays.iter().any(holds_objects) {
+        return Err(PyTypeError::new_err(format!(
+            "einrow.einsum computes in {}; arrays of Python objects are not supported (give \
+             `dtype` and `casting='unsafe'` to convert them)",
+            supported()
+        )));
+    }
     // Operands or a result of another type than the computation's: converted piece by piece.
     let other = |r: &Result<Memory, NotInPlace>| matches!(r, Ok(m) if m.dt != types.compute);
     let converts = types.cast_to.is_some() || read.iter().any(other);
     let mems = readable(&mut arrays, read, types.compute, converts)?;
-    let converting =
-        Converting { spec: &spec, path: path.as_ref(), work: planned.work, inputs: &mems };
+    let converting = Converting { spec, path, work: planned.work, inputs: &mems };
     let job =
         Run { plan, work: planned.work, inputs: &mems, converting: converts.then_some(converting) };
     match out {
-        None => job.fresh_result(py, &types).map_err(|e| e.into_py(fail)),
+        None => job.fresh_result(py, &types, layout.as_deref()).map_err(|e| e.into_py(fail)),
         Some(out) => job.write_out(py, &types, &out).map_err(|e| e.into_py(fail)),
     }
 }
@@ -178,17 +254,21 @@ struct Run<'a> {
 }
 
 impl Run<'_> {
-    /// The result in a fresh array of numpy's result type (a scalar when 0-d).
+    /// The result in a fresh array of numpy's result type (a scalar when 0-d), its axes laid
+    /// out in `layout` (fastest first; `None`: C order).
     fn fresh_result<'py>(
         &self,
         py: Python<'py>,
         types: &Types<'py>,
+        layout: Option<&[usize]>,
     ) -> Result<Bound<'py, PyAny>, Failed> {
         // numpy's result type, written directly when the einsum converts and einrow stores it.
         let stored =
             types.cast_to.as_ref().and_then(|d| of_descr(d).filter(|_| self.converting.is_some()));
-        let mut result = self.apart(py, stored.unwrap_or(types.compute), types.compute)?;
+        let dt = stored.unwrap_or(types.compute);
+        let mut result = self.apart(py, dt, types.compute, layout)?;
         if let (Some(to), None) = (&types.cast_to, stored) {
+            // `astype` keeps the layout (its order is `K`).
             let cast = result.call_method1("astype", (to,))?;
             result = cast.cast_into::<PyUntypedArray>().map_err(PyErr::from)?;
         }
@@ -216,7 +296,7 @@ impl Run<'_> {
             // copied in. `out` is of numpy's computed type, so the cast is the one numpy's
             // result would take.
             _ => {
-                let result = self.apart(py, types.compute, types.compute)?;
+                let result = self.apart(py, types.compute, types.compute, None)?;
                 let unsafe_cast = [("casting", "unsafe")].into_py_dict(py)?;
                 np::COPYTO.get(py)?.call((out, &result), Some(&unsafe_cast))?;
             }
@@ -225,14 +305,17 @@ impl Run<'_> {
     }
 
     /// The result computed in `compute` into a fresh array of `dt` (the compute type unless
-    /// the einsum converts).
+    /// the einsum converts), laid out in `layout` (fastest first; `None`: C order).
     fn apart<'py>(
         &self,
         py: Python<'py>,
         dt: Dt,
         compute: Dt,
+        layout: Option<&[usize]>,
     ) -> Result<Bound<'py, PyUntypedArray>, Failed> {
-        let result = np::empty(py, dt, self.plan.output_shape())?;
+        let shape = self.plan.output_shape();
+        let strides = layout.map(|l| order::strides_for(shape, l, dt.itemsize()));
+        let result = np::empty_strided(py, dt, shape, strides.as_deref())?;
         let target = Memory::of(&result).map_err(|_| PyTypeError::new_err("unreadable result"))?;
         self.run_into(py, &target, compute)?;
         Ok(result)

@@ -50,6 +50,8 @@ macro_rules! code_classes {
             m.add("ShapeError", py.get_type::<ShapeError>())?;
             $(m.add(stringify!($class), py.get_type::<$class>())?;)*
             m.add("DTypeError", dtype_error_class(py)?)?;
+            m.add("UnknownStrategyError", unknown_strategy_class(py)?)?;
+            m.add("IncompletePathError", incomplete_path_class(py)?)?;
             Ok(())
         }
     };
@@ -71,6 +73,56 @@ code_classes! {
     Resource => ResourceError, "Code `resource`: a limit einrow keeps on its own work was reached.";
 }
 
+/// A class that is both an einrow error class and a Python built-in one (what numpy raises),
+/// made once: `DTypeError` (a `ShapeError` and a `TypeError`), `UnknownStrategyError` (a
+/// `BadValueError` and a `KeyError`). Its `str()` is the rendered text (`KeyError` alone
+/// would show it quoted).
+fn dual_class<'py>(
+    py: Python<'py>,
+    cell: &'static PyOnceLock<Py<PyType>>,
+    name: &str,
+    doc: &str,
+    bases: [Bound<'py, PyType>; 2],
+) -> PyResult<&'py Bound<'py, PyType>> {
+    let class = cell.get_or_try_init(py, || {
+        let attrs = PyDict::new(py);
+        attrs.set_item("__doc__", doc)?;
+        attrs.set_item("__module__", "einrow")?;
+        let base_str = py.get_type::<pyo3::exceptions::PyBaseException>().getattr("__str__")?;
+        attrs.set_item("__str__", base_str)?;
+        let made = py.get_type::<PyType>().call1((name, PyTuple::new(py, bases)?, attrs))?;
+        Ok::<_, PyErr>(made.cast_into::<PyType>()?.unbind())
+    })?;
+    Ok(class.bind(py))
+}
+
+/// `UnknownStrategyError`, code `value`: an `optimize` name einrow has no strategy for, where
+/// the einsum needs a path. numpy raises `KeyError` there; this is both.
+static UNKNOWN_STRATEGY: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+
+const UNKNOWN_STRATEGY_DOC: &str = "Code `value`: an `optimize` strategy name einrow does not \
+     have, where the einsum needs a path (numpy accepts any name with one or two operands). \
+     Both a `BadValueError` and a `KeyError` (numpy's class for it).";
+
+fn unknown_strategy_class(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
+    let bases = [py.get_type::<BadValueError>(), py.get_type::<pyo3::exceptions::PyKeyError>()];
+    dual_class(py, &UNKNOWN_STRATEGY, "UnknownStrategyError", UNKNOWN_STRATEGY_DOC, bases)
+}
+
+/// An `optimize` name einrow has no strategy for (`UnknownStrategyError`).
+pub fn unknown_strategy_error(py: Python<'_>, name: &str) -> PyErr {
+    let message = format!(
+        "unknown optimize strategy `{name}`; einrow's are greedy, optimal, dp and auto, or give \
+         True, False, a path ['einsum_path', (0, 1), ...] or (strategy, memory_limit)"
+    );
+    let span = Span::new(0, name.len());
+    let d = Details::at(name, ErrorCode::Value, message, vec![span]);
+    match unknown_strategy_class(py) {
+        Ok(class) => d.into_err_as(py, class),
+        Err(e) => e,
+    }
+}
+
 /// `DTypeError`, code `type`: arrays of an element type a compiled plan does not run in, or
 /// of several types where one is needed. A [`ShapeError`] and a `TypeError` (what numpy
 /// raises for a wrong type), so either `except` catches it.
@@ -81,18 +133,8 @@ const DTYPE_ERROR_DOC: &str = "Code `type`: arrays of an element type einrow doe
      `TypeError`.";
 
 fn dtype_error_class(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
-    let class = DTYPE_ERROR.get_or_try_init(py, || {
-        let bases = PyTuple::new(
-            py,
-            [py.get_type::<ShapeError>(), py.get_type::<pyo3::exceptions::PyTypeError>()],
-        )?;
-        let attrs = PyDict::new(py);
-        attrs.set_item("__doc__", DTYPE_ERROR_DOC)?;
-        attrs.set_item("__module__", "einrow")?;
-        let made = py.get_type::<PyType>().call1(("DTypeError", bases, attrs))?;
-        Ok::<_, PyErr>(made.cast_into::<PyType>()?.unbind())
-    })?;
-    Ok(class.bind(py))
+    let bases = [py.get_type::<ShapeError>(), py.get_type::<pyo3::exceptions::PyTypeError>()];
+    dual_class(py, &DTYPE_ERROR, "DTypeError", DTYPE_ERROR_DOC, bases)
 }
 
 /// What a [`ShapeError`] carries; fields a Rust error does not have stay `None` or empty.
@@ -134,15 +176,21 @@ impl Details {
 
     /// The Python exception.
     pub fn into_err(self, py: Python<'_>) -> PyErr {
-        match self.build(py) {
+        let code = ErrorCode::from_name(&self.code).unwrap_or(ErrorCode::Value);
+        let class = class_of(py, code);
+        self.into_err_as(py, &class)
+    }
+
+    /// The Python exception, of `class` (a subclass of the code's class).
+    pub fn into_err_as(self, py: Python<'_>, class: &Bound<'_, PyType>) -> PyErr {
+        match self.build(py, class) {
             Ok(err) => err,
             Err(failed) => failed,
         }
     }
 
-    fn build(self, py: Python<'_>) -> PyResult<PyErr> {
-        let code = ErrorCode::from_name(&self.code).unwrap_or(ErrorCode::Value);
-        let value = class_of(py, code).call1((self.rendered.as_str(),))?;
+    fn build(self, py: Python<'_>, class: &Bound<'_, PyType>) -> PyResult<PyErr> {
+        let value = class.call1((self.rendered.as_str(),))?;
         let err = PyErr::from_value(value.clone());
         // Spans count characters of `source`, as Python indexes strings.
         let chars = |s: &Span| match &self.source {
@@ -169,8 +217,27 @@ fn char_index(text: &str, byte: usize) -> usize {
     text.char_indices().take_while(|(i, _)| *i < byte.min(text.len())).count()
 }
 
+/// `IncompletePathError`, code `arity`: an explicit path that leaves operands uncontracted.
+/// numpy raises `RuntimeError` there; this is both.
+static INCOMPLETE_PATH: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+
+const INCOMPLETE_PATH_DOC: &str = "Code `arity`: an explicit `optimize` path whose steps leave \
+     operands uncontracted. Both an `ArityError` and a `RuntimeError` (numpy's class for it).";
+
+fn incomplete_path_class(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
+    let bases = [py.get_type::<ArityError>(), py.get_type::<pyo3::exceptions::PyRuntimeError>()];
+    dual_class(py, &INCOMPLETE_PATH, "IncompletePathError", INCOMPLETE_PATH_DOC, bases)
+}
+
 /// An einsum error about the subscripts `source`.
 pub fn einsum_error(py: Python<'_>, source: &str, e: &EinsumError) -> PyErr {
+    if let EinsumError::Path(PathError::Incomplete { .. }) = e {
+        let d = Details::plain(e.code(), e.to_string());
+        return match incomplete_path_class(py) {
+            Ok(class) => d.into_err_as(py, class),
+            Err(failed) => failed,
+        };
+    }
     if source.is_empty() {
         return Details::plain(e.code(), e.to_string()).into_err(py);
     }
@@ -179,11 +246,6 @@ pub fn einsum_error(py: Python<'_>, source: &str, e: &EinsumError) -> PyErr {
         _ => e.span().into_iter().collect(),
     };
     Details::at(source, e.code(), e.to_string(), spans).into_err(py)
-}
-
-/// A path option error about `source` (the strategy name or path text).
-pub fn path_error(py: Python<'_>, source: &str, e: &PathError) -> PyErr {
-    Details::at(source, e.code(), e.to_string(), e.span().into_iter().collect()).into_err(py)
 }
 
 /// A spec error about `source`, with its related places.

@@ -8,14 +8,17 @@ use einrow::project::{derive_plan, Compute};
 use einrow::spec::ast::RowKind;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyTuple};
+use pyo3::types::{PyDict, PyList, PyTuple, PyType};
+use serde_json::{json, Value};
 
 use crate::compiled_graph::{self, PyCompiledGraph};
 use crate::declare::{declared, type_name, Declared};
 use crate::errors;
+use crate::graph_log::{self, arg, record, Log};
 use crate::handles::{handle_object, handle_of, PyRowVar};
 use crate::plan::{parse_compute, PyPlan};
 use crate::scheme::PyScheme;
+pub use crate::tensor::PyTensor;
 
 /// A tensor program whose shapes einrow infers.
 ///
@@ -30,13 +33,8 @@ use crate::scheme::PyScheme;
 #[pyclass(module = "einrow", name = "Graph")]
 pub struct PyGraph {
     pub(crate) g: Graph,
-}
-
-/// A tensor of a [`PyGraph`].
-#[pyclass(module = "einrow", name = "Tensor", frozen)]
-pub struct PyTensor {
-    graph: Py<PyGraph>,
-    id: TensorId,
+    /// The calls that built it (what pickling replays).
+    pub(crate) log: Log,
 }
 
 impl PyGraph {
@@ -53,15 +51,15 @@ impl PyGraph {
             ))
         })?;
         let t = t.get();
-        if !t.graph.bind(slf.py()).is(slf) {
+        if !t.graph().bind(slf.py()).is(slf) {
             let msg = "the tensor belongs to another graph".to_string();
             return Err(errors::value_error(slf.py(), einrow::ErrorCode::Name, msg));
         }
-        Ok(t.id)
+        Ok(t.id())
     }
 
     pub(crate) fn tensor(slf: &Bound<'_, Self>, id: TensorId) -> PyTensor {
-        PyTensor { graph: slf.clone().unbind(), id }
+        PyTensor::new(slf.clone().unbind(), id)
     }
 
     fn declare(
@@ -83,7 +81,7 @@ impl PyGraph {
     }
 
     /// Adds a step: `op` over `args`, with a spec for the ops that take one.
-    fn step(
+    pub(crate) fn step(
         slf: &Bound<'_, Self>,
         op: OpKind,
         args: &[Bound<'_, PyAny>],
@@ -135,7 +133,7 @@ impl PyGraph {
     /// An empty graph.
     #[new]
     fn new() -> PyGraph {
-        PyGraph { g: Graph::new() }
+        PyGraph { g: Graph::new(), log: Log::default() }
     }
 
     /// Declares an input (data given to the program). `shape` is a tuple of sizes (a plain
@@ -152,7 +150,11 @@ impl PyGraph {
         output: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyTensor> {
         let d = declared(slf, shape, [batch, input, output])?;
-        Self::declare(slf, name, false, d)
+        let t = Self::declare(slf, name, false, d)?;
+        let rows = [("batch", batch), ("input", input), ("output", output)];
+        let kwargs = rows.map(|(k, v)| arg(slf, v).map(|v| (k, v))).into_iter();
+        record(slf, "input", vec![name.into(), arg(slf, shape)?], kwargs.collect::<PyResult<_>>()?);
+        Ok(t)
     }
 
     /// Declares a parameter: as `input`, but its unknown sizes are fixed only by the
@@ -167,24 +169,39 @@ impl PyGraph {
         output: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyTensor> {
         let d = declared(slf, shape, [batch, input, output])?;
-        Self::declare(slf, name, true, d)
+        let t = Self::declare(slf, name, true, d)?;
+        let rows = [("batch", batch), ("input", input), ("output", output)];
+        let kwargs = rows.map(|(k, v)| arg(slf, v).map(|v| (k, v))).into_iter();
+        record(
+            slf,
+            "parameter",
+            vec![name.into(), arg(slf, shape)?],
+            kwargs.collect::<PyResult<_>>()?,
+        );
+        Ok(t)
     }
 
     /// A row variable to share between declarations (`batch=(g.row_var("batch"), 8)`).
     fn row_var(slf: &Bound<'_, Self>, name: &str) -> PyRowVar {
-        let handle = slf.borrow_mut().g.row_var(name);
+        let handle = {
+            let mut this = slf.borrow_mut();
+            let h = this.g.row_var(name);
+            this.log.handle(h);
+            h
+        };
+        record(slf, "row_var", vec![name.into()], vec![]);
         PyRowVar::new(slf.clone().unbind(), handle, name.to_string())
     }
 
     /// Fixes the number of elements of a row variable (the product of its axes).
-    fn set_row_size(
-        &mut self,
-        py: Python<'_>,
-        row: &Bound<'_, PyRowVar>,
-        size: u64,
-    ) -> PyResult<()> {
-        let h = row.get().handle();
-        self.g.set_dim(h, size).map_err(|e| self.infer_err(py, &e))
+    fn set_row_size(slf: &Bound<'_, Self>, row: &Bound<'_, PyRowVar>, size: u64) -> PyResult<()> {
+        let h = handle_of(slf, row.as_any())?;
+        {
+            let mut this = slf.borrow_mut();
+            this.g.set_dim(h, size).map_err(|e| this.infer_err(slf.py(), &e))?;
+        }
+        record(slf, "set_row_size", vec![arg(slf, Some(row.as_any()))?, size.into()], vec![]);
+        Ok(())
     }
 
     /// Elementwise over the operands, with broadcasting.
@@ -195,7 +212,7 @@ impl PyGraph {
         name: Option<&str>,
     ) -> PyResult<PyTensor> {
         let args: Vec<_> = args.iter().collect();
-        Self::step(slf, OpKind::Pointwise, &args, None, name)
+        Self::recorded_step(slf, "pointwise", OpKind::Pointwise, &args, None, name)
     }
 
     /// Matrix-multiply style: `a`'s input row contracts with `b`'s output row.
@@ -206,7 +223,7 @@ impl PyGraph {
         b: Bound<'_, PyAny>,
         name: Option<&str>,
     ) -> PyResult<PyTensor> {
-        Self::step(slf, OpKind::Compose, &[a, b], None, name)
+        Self::recorded_step(slf, "compose", OpKind::Compose, &[a, b], None, name)
     }
 
     /// Swaps the input and output rows.
@@ -216,7 +233,7 @@ impl PyGraph {
         a: Bound<'_, PyAny>,
         name: Option<&str>,
     ) -> PyResult<PyTensor> {
-        Self::step(slf, OpKind::Transpose, &[a], None, name)
+        Self::recorded_step(slf, "transpose", OpKind::Transpose, &[a], None, name)
     }
 
     /// A one-operand spec (`"b|i->o => o|b->i"`, `"ij=>i"`).
@@ -227,7 +244,7 @@ impl PyGraph {
         a: Bound<'_, PyAny>,
         name: Option<&str>,
     ) -> PyResult<PyTensor> {
-        Self::step(slf, OpKind::Permute, &[a], Some(spec), name)
+        Self::recorded_step(slf, "permute", OpKind::Permute, &[a], Some(spec), name)
     }
 
     /// An einsum spec in OCANNL's syntax (`"ij;jk=>ik"`, `"...|i->o; ...|o => ...|i"`) over
@@ -241,7 +258,7 @@ impl PyGraph {
     ) -> PyResult<PyTensor> {
         let args: Vec<_> = args.iter().collect();
         let op = einsum_op(args.len());
-        Self::step(slf, op, &args, Some(spec), name)
+        Self::recorded_step(slf, "einsum", op, &args, Some(spec), name)
     }
 
     /// A concatenation spec (`"a; b => a^b"`) over any number of operands.
@@ -253,7 +270,7 @@ impl PyGraph {
         name: Option<&str>,
     ) -> PyResult<PyTensor> {
         let args: Vec<_> = args.iter().collect();
-        Self::step(slf, OpKind::Concat, &args, Some(spec), name)
+        Self::recorded_step(slf, "concat", OpKind::Concat, &args, Some(spec), name)
     }
 
     /// numpy einsum subscripts (`"ij,jk->ik"`) over operands whose output rows are arrays.
@@ -265,7 +282,7 @@ impl PyGraph {
         name: Option<&str>,
     ) -> PyResult<PyTensor> {
         let args: Vec<_> = args.iter().collect();
-        Self::step(slf, OpKind::Numpy, &args, Some(subscripts), name)
+        Self::recorded_step(slf, "numpy", OpKind::Numpy, &args, Some(subscripts), name)
     }
 
     /// Drops the leftmost batch axis.
@@ -275,12 +292,17 @@ impl PyGraph {
         a: Bound<'_, PyAny>,
         name: Option<&str>,
     ) -> PyResult<PyTensor> {
-        Self::step(slf, OpKind::BatchSlice, &[a], None, name)
+        Self::recorded_step(slf, "batch_slice", OpKind::BatchSlice, &[a], None, name)
     }
 
     /// Solves every shape; an error names the tensors and places involved.
-    fn solve(&mut self, py: Python<'_>) -> PyResult<()> {
-        self.g.solve().map_err(|e| self.infer_err(py, &e))
+    fn solve(slf: &Bound<'_, Self>) -> PyResult<()> {
+        {
+            let mut this = slf.borrow_mut();
+            this.g.solve().map_err(|e| this.infer_err(slf.py(), &e))?;
+        }
+        record(slf, "solve", vec![], vec![]);
+        Ok(())
     }
 
     /// A tensor's solved sizes in memory order (batch, output, input), as a tuple.
@@ -352,9 +374,14 @@ impl PyGraph {
         let py = slf.py();
         let id = Self::id_of(slf, t)?;
         let kind = row_kind(py, row)?;
-        let mut this = slf.borrow_mut();
-        let h = this.g.row_of(id, kind).map_err(|e| this.infer_err(py, &e))?;
-        let name = this.g.handle_name(h).map_err(|e| this.infer_err(py, &e))?.to_string();
+        let (h, name) = {
+            let mut this = slf.borrow_mut();
+            let h = this.g.row_of(id, kind).map_err(|e| this.infer_err(py, &e))?;
+            let name = this.g.handle_name(h).map_err(|e| this.infer_err(py, &e))?.to_string();
+            this.log.handle(h);
+            (h, name)
+        };
+        record(slf, "row_of", vec![arg(slf, Some(t))?, row.into()], vec![]);
         Ok(PyRowVar::new(slf.clone().unbind(), h, name))
     }
 
@@ -384,8 +411,17 @@ impl PyGraph {
             if let Some(n) = name {
                 this.g.set_name(c.tensor, n).map_err(|e| this.infer_err(py, &e))?;
             }
+            for &h in &c.handles {
+                this.log.handle(h);
+            }
             c
         };
+        let mut values = vec![Value::from(spec)];
+        for a in args.iter() {
+            values.push(arg(slf, Some(&a))?);
+        }
+        let kwargs = vec![("names", json!(names)), ("name", json!(name))];
+        record(slf, "capture", values, kwargs);
         let handles =
             captured.handles.iter().map(|&h| handle_object(slf, h)).collect::<PyResult<_>>()?;
         Ok((Self::tensor(slf, captured.tensor), handles))
@@ -400,8 +436,12 @@ impl PyGraph {
             let msg = format!("set_dim to {size}: sizes are non-negative");
             errors::value_error(py, einrow::ErrorCode::Value, msg)
         })?;
-        let mut this = slf.borrow_mut();
-        this.g.set_dim(h, size).map_err(|e| this.infer_err(py, &e))
+        {
+            let mut this = slf.borrow_mut();
+            this.g.set_dim(h, size).map_err(|e| this.infer_err(py, &e))?;
+        }
+        record(slf, "set_dim", vec![arg(slf, Some(handle))?, size.into()], vec![]);
+        Ok(())
     }
 
     /// Requires two handles to be equal: two labels the same size, two row variables the
@@ -412,9 +452,13 @@ impl PyGraph {
         b: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
         let py = slf.py();
-        let (a, b) = (handle_of(slf, a)?, handle_of(slf, b)?);
-        let mut this = slf.borrow_mut();
-        this.g.set_equal(a, b).map_err(|e| this.infer_err(py, &e))
+        let (ha, hb) = (handle_of(slf, a)?, handle_of(slf, b)?);
+        {
+            let mut this = slf.borrow_mut();
+            this.g.set_equal(ha, hb).map_err(|e| this.infer_err(py, &e))?;
+        }
+        record(slf, "set_equal", vec![arg(slf, Some(a))?, arg(slf, Some(b))?], vec![]);
+        Ok(())
     }
 
     /// Solves the graph once as a `Scheme` with the row variables `vars` kept symbolic
@@ -451,52 +495,35 @@ impl PyGraph {
         crate::training::compile_training(slf, loss, params, compute)
     }
 
+    /// The graph as JSON: the calls that built it, in order (`from_json` replays them).
+    fn to_json(&self) -> String {
+        graph_log::to_json(self)
+    }
+
+    /// A graph rebuilt from `to_json`'s text by replaying its calls.
+    #[classmethod]
+    fn from_json<'py>(cls: &Bound<'py, PyType>, text: &str) -> PyResult<Bound<'py, PyGraph>> {
+        let graph = Bound::new(cls.py(), PyGraph::new())?;
+        graph_log::replay(&graph, text)?;
+        Ok(graph)
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        let from_json = slf.get_type().getattr("from_json")?;
+        Ok((from_json, (graph_log::to_json(&slf.borrow()),)))
+    }
+
+    /// Tensor `i` (what a pickled tensor is made from again).
+    fn _tensor_at(slf: &Bound<'_, Self>, i: usize) -> PyResult<PyTensor> {
+        graph_log::tensor_at(slf, i)
+    }
+
+    /// The `k`-th handle the graph's calls made (what a pickled handle is made from again).
+    fn _handle_at<'py>(slf: &Bound<'py, Self>, k: usize) -> PyResult<Bound<'py, PyAny>> {
+        graph_log::handle_at(slf, k)
+    }
+
     fn __repr__(&self) -> String {
         format!("<einrow.Graph: {} tensors, {} steps>", self.g.tensor_count(), self.g.steps().len())
-    }
-}
-
-impl PyTensor {
-    /// The tensor's id.
-    pub fn id(&self) -> TensorId {
-        self.id
-    }
-}
-
-#[pymethods]
-impl PyTensor {
-    /// The tensor's name.
-    #[getter]
-    fn name(&self, py: Python<'_>) -> String {
-        errors::tensor_name(&self.graph.borrow(py).g, self.id)
-    }
-
-    /// Its position among the graph's tensors.
-    #[getter]
-    fn index(&self) -> usize {
-        self.id.index()
-    }
-
-    /// The solved sizes in memory order (after `Graph.solve`).
-    #[getter]
-    fn shape<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        let g = self.graph.borrow(py);
-        let sizes = g.g.sizes(self.id).map_err(|e| g.infer_err(py, &e))?;
-        PyTuple::new(py, sizes.memory_order())
-    }
-
-    fn __repr__(&self, py: Python<'_>) -> String {
-        format!("<einrow.Tensor {:?}>", self.name(py))
-    }
-
-    fn __eq__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> bool {
-        match other.cast::<PyTensor>() {
-            Ok(o) => o.get().id == self.id && o.get().graph.bind(py).is(self.graph.bind(py)),
-            Err(_) => false,
-        }
-    }
-
-    fn __hash__(&self) -> u64 {
-        (self.graph.as_ptr() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ self.id.index() as u64
     }
 }

@@ -101,6 +101,23 @@ pub fn handle_object<'py>(graph: &Bound<'py, PyGraph>, h: Handle) -> PyResult<Bo
     })
 }
 
+/// How a handle of `graph` pickles: the graph's `_handle_at` and its position among the
+/// handles the graph's calls made.
+fn reduce_handle<'py>(
+    py: Python<'py>,
+    graph: &Py<PyGraph>,
+    h: Handle,
+) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+    let g = graph.bind(py);
+    let at = g.borrow().log.handles.iter().position(|&k| k == h);
+    let Some(k) = at else {
+        let msg = "a handle its graph's calls did not make cannot be pickled".to_string();
+        return Err(errors::value_error(py, einrow::ErrorCode::Unsupported, msg));
+    };
+    let parts = (g, "_handle_at", (k,));
+    Ok((crate::origin::remake_fn(py)?, parts.into_pyobject(py)?))
+}
+
 #[pymethods]
 impl PyRowVar {
     /// The name given (or `tensor.row` for `Graph.row_of`).
@@ -136,6 +153,13 @@ impl PyRowVar {
 
     fn __hash__(&self) -> u64 {
         hash_of(&self.graph, self.handle)
+    }
+
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        reduce_handle(py, &self.graph, self.handle)
     }
 }
 
@@ -174,6 +198,13 @@ impl PyDim {
 
     fn __hash__(&self) -> u64 {
         hash_of(&self.graph, self.handle)
+    }
+
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        reduce_handle(py, &self.graph, self.handle)
     }
 }
 

@@ -9,19 +9,28 @@ mod compiled_graph;
 mod convert;
 mod converting;
 mod declare;
+mod dispatch;
 mod dtypes;
 mod einsum;
 mod errors;
 mod fuzz;
+mod expression;
+mod expression_build;
+mod expression_state;
 mod graph;
+mod graph_log;
 mod handles;
+mod keywords;
 mod np;
 mod operands;
+mod order;
+mod origin;
 mod path;
 mod plan;
 mod program;
 mod run;
 mod scheme;
+mod tensor;
 mod threads;
 mod training;
 mod types;
@@ -35,6 +44,7 @@ fn _einrow(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(einsum::einsum, m)?)?;
     m.add_function(wrap_pyfunction!(vjp::einsum_vjp, m)?)?;
     m.add_function(wrap_pyfunction!(path::einsum_path, m)?)?;
+    m.add_function(wrap_pyfunction!(expression::contract_expression, m)?)?;
     m.add_function(wrap_pyfunction!(program::infer, m)?)?;
     m.add_function(wrap_pyfunction!(program::parse, m)?)?;
     m.add_function(wrap_pyfunction!(threads::set_num_threads, m)?)?;
@@ -43,6 +53,7 @@ fn _einrow(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(fuzz::fuzz_mutate, m)?)?;
     m.add_function(wrap_pyfunction!(fuzz::fuzz_verdict, m)?)?;
     m.add_function(wrap_pyfunction!(fuzz::fuzz_evaluate, m)?)?;
+    m.add_function(wrap_pyfunction!(origin::_remake, m)?)?;
     m.add_class::<graph::PyGraph>()?;
     m.add_class::<graph::PyTensor>()?;
     m.add_class::<handles::PyRowVar>()?;
@@ -53,6 +64,7 @@ fn _einrow(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<training::PyTraining>()?;
     m.add_class::<plan::PyPlan>()?;
     m.add_class::<plan::PyExecutable>()?;
+    m.add_class::<expression::PyContractExpression>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -7,6 +7,7 @@ use std::ptr;
 use numpy::npyffi::{self, npy_intp, NPY_ARRAY_WRITEABLE, PY_ARRAY_API};
 use numpy::{PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::PyTypeError;
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::PyTuple;
@@ -45,12 +46,44 @@ pub static COPYTO: NumpyFn = NumpyFn::new("copyto");
 /// `numpy.dtype`.
 pub static DTYPE: NumpyFn = NumpyFn::new("dtype");
 
-/// `obj` as a numpy array: itself when it is one, else `numpy.asarray(obj)`.
+/// `numpy.from_dlpack`.
+pub static FROM_DLPACK: NumpyFn = NumpyFn::new("from_dlpack");
+
+/// numpy's `ComplexWarning` (`numpy.exceptions.ComplexWarning`; `numpy.ComplexWarning`
+/// before numpy 1.25), imported on first use.
+static COMPLEX_WARNING: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+
+/// Warns as numpy does when a cast discards imaginary parts: "Casting complex values to real
+/// discards the imaginary part" (an error when warnings are errors).
+pub fn complex_warning(py: Python<'_>) -> PyResult<()> {
+    let class = COMPLEX_WARNING.get_or_try_init(py, || -> PyResult<Py<PyAny>> {
+        let class = match py.import("numpy.exceptions") {
+            Ok(m) => m.getattr("ComplexWarning")?,
+            Err(_) => py.import("numpy")?.getattr("ComplexWarning")?,
+        };
+        Ok(class.unbind())
+    })?;
+    let msg = c"Casting complex values to real discards the imaginary part";
+    PyErr::warn(py, class.bind(py), msg, 1)
+}
+
+/// `obj` as a numpy array, its memory read in place where it offers it: itself when it is
+/// one; `numpy.from_dlpack(obj)` for an object that offers DLPack but no `__array__` (a
+/// torch or jax tensor on the CPU seen through DLPack alone); else `numpy.asarray(obj)`
+/// (`__array__`, the buffer protocol, numpy's array interface, or a conversion of nested
+/// sequences and scalars).
 pub fn as_array<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyUntypedArray>> {
     if let Ok(a) = obj.cast::<PyUntypedArray>() {
         return Ok(a.clone());
     }
-    let converted = ASARRAY.get(obj.py())?.call1((obj,))?;
+    let py = obj.py();
+    let dlpack_only = obj.hasattr(intern!(py, "__dlpack__"))?
+        && !obj.hasattr(intern!(py, "__array__"))?
+        && !obj.hasattr(intern!(py, "__array_interface__"))?;
+    let converted = match dlpack_only {
+        true => FROM_DLPACK.get(py)?.call1((obj,))?,
+        false => ASARRAY.get(py)?.call1((obj,))?,
+    };
     converted.cast_into::<PyUntypedArray>().map_err(|e| PyTypeError::new_err(e.to_string()))
 }
 
@@ -66,12 +99,34 @@ pub fn readable_copy<'py>(
     copy.cast_into::<PyUntypedArray>().map_err(|e| PyTypeError::new_err(e.to_string()))
 }
 
+/// `array` converted to `descr` by numpy (`astype`, any conversion: the caller checked the
+/// casting rule).
+pub fn cast<'py>(
+    array: &Bound<'py, PyUntypedArray>,
+    descr: &Bound<'py, numpy::PyArrayDescr>,
+) -> PyResult<Bound<'py, PyUntypedArray>> {
+    let converted = array.call_method1("astype", (descr,))?;
+    converted.cast_into::<PyUntypedArray>().map_err(|e| PyTypeError::new_err(e.to_string()))
+}
+
 /// A fresh C-contiguous array of `shape` whose elements are not initialised (every element
 /// is written before the array is returned to Python).
 pub fn empty<'py>(
     py: Python<'py>,
     dt: Dt,
     shape: &[usize],
+) -> PyResult<Bound<'py, PyUntypedArray>> {
+    empty_strided(py, dt, shape, None)
+}
+
+/// [`empty`] laid out with `strides` in bytes (`None`: C order), which must be those of a
+/// permutation of a contiguous array of `shape` (numpy allocates the elements and keeps
+/// them).
+pub fn empty_strided<'py>(
+    py: Python<'py>,
+    dt: Dt,
+    shape: &[usize],
+    strides: Option<&[isize]>,
 ) -> PyResult<Bound<'py, PyUntypedArray>> {
     // A new reference, stolen by the constructor.
     let descr = match dt.npy() {
@@ -84,8 +139,15 @@ pub fn empty<'py>(
     if descr.is_null() {
         return Err(PyErr::fetch(py));
     }
-    // SAFETY: no data given: numpy allocates the array.
-    unsafe { new_array(py, descr, shape, ptr::null_mut(), ptr::null_mut(), 0) }
+    let mut bytes: Vec<npy_intp> =
+        strides.unwrap_or_default().iter().map(|&s| s as npy_intp).collect();
+    let strides = match bytes.len() {
+        n if n == shape.len() && n > 0 => bytes.as_mut_ptr(),
+        _ => ptr::null_mut(),
+    };
+    // SAFETY: no data given: numpy allocates the array (its element count times the item
+    // size), which the strides of a permuted contiguous layout address exactly.
+    unsafe { new_array(py, descr, shape, strides, ptr::null_mut(), 0) }
 }
 
 /// A view of `base`'s memory in `base`'s own type (byte order included): `shape` with

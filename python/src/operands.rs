@@ -8,7 +8,7 @@ use numpy::{PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedStr;
-use pyo3::types::{PyString, PyTuple};
+use pyo3::types::{PyBytes, PyString, PyTuple};
 
 use crate::errors;
 use crate::np;
@@ -17,7 +17,7 @@ use crate::np;
 pub enum Subscripts {
     /// Given as a string.
     Given(PyBackedStr),
-    /// Converted from sublists.
+    /// Converted from bytes or sublists.
     Built(String),
 }
 
@@ -31,7 +31,8 @@ impl Deref for Subscripts {
     }
 }
 
-/// The subscripts and the operand objects of an einsum call's positional arguments.
+/// The subscripts (a string, bytes, or sublists) and the operand objects of an einsum call's
+/// positional arguments.
 pub fn split_operands<'py>(
     args: &Bound<'py, PyTuple>,
 ) -> PyResult<(Subscripts, Vec<Bound<'py, PyAny>>)> {
@@ -43,6 +44,11 @@ pub fn split_operands<'py>(
     if let Ok(s) = first.cast::<PyString>() {
         let spec = Subscripts::Given(s.clone().try_into()?);
         return Ok((spec, args.iter().skip(1).collect()));
+    }
+    // numpy reads bytes subscripts as its C code reads them, one character per byte.
+    if let Ok(b) = first.cast::<PyBytes>() {
+        let text = b.as_bytes().iter().map(|&c| char::from(c)).collect();
+        return Ok((Subscripts::Built(text), args.iter().skip(1).collect()));
     }
     // Sublist form: operand, list, operand, list, ..., and an optional output list.
     let n = args.len();

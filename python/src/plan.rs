@@ -6,7 +6,8 @@ use einrow::project::{Compute, IndexPlan};
 use numpy::PyUntypedArray;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyTuple};
+use pyo3::types::{PyList, PyTuple, PyType};
+use std::hash::{Hash, Hasher};
 
 use crate::run::Compiled;
 use crate::{convert, errors, np};
@@ -86,6 +87,26 @@ impl PyPlan {
         convert::json_to_py(py, &self.plan.to_json())
     }
 
+    /// The plan of `to_json`'s text (`Plan.from_json(p.to_json()) == p`).
+    #[classmethod]
+    fn from_json(_cls: &Bound<'_, PyType>, py: Python<'_>, text: &str) -> PyResult<Self> {
+        read_plan(py, text).map(PyPlan::new)
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        Ok((slf.get_type().getattr("from_json")?, (slf.get().to_json(),)))
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other.cast::<PyPlan>().is_ok_and(|o| o.get().plan == self.plan)
+    }
+
+    fn __hash__(&self) -> u64 {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.plan.hash(&mut h);
+        h.finish()
+    }
+
     /// Compiles the plan onto the kernel's loop nests, once.
     fn compile(&self, py: Python<'_>) -> PyResult<PyExecutable> {
         let compiled =
@@ -155,9 +176,34 @@ impl PyExecutable {
         Ok(self.compiled.run(py, arrays, out)?.into_any())
     }
 
+    /// The plan compiled, as JSON (`Plan.to_json`'s form).
+    fn to_json(&self) -> String {
+        self.compiled.plan.to_json().to_string()
+    }
+
+    /// The executable of `to_json`'s text: the plan read and compiled.
+    #[classmethod]
+    fn from_json(_cls: &Bound<'_, PyType>, py: Python<'_>, text: &str) -> PyResult<Self> {
+        let plan = read_plan(py, text)?;
+        let compiled = Compiled::compile(&plan).map_err(|e| errors::project_error(py, None, &e))?;
+        Ok(PyExecutable { compiled })
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        Ok((slf.get_type().getattr("from_json")?, (slf.get().to_json(),)))
+    }
+
     fn __repr__(&self) -> String {
         format!("<einrow.Executable -> {:?}>", self.compiled.exe.result_dims())
     }
+}
+
+/// A plan of JSON text (`IndexPlan::to_json`'s form); malformed text is `SpecSyntaxError`.
+fn read_plan(py: Python<'_>, text: &str) -> PyResult<IndexPlan> {
+    let bad = |msg: String| errors::value_error(py, einrow::ErrorCode::Syntax, msg);
+    let value: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| bad(format!("not JSON: {e}")))?;
+    IndexPlan::from_json(&value).map_err(|e| bad(e.to_string()))
 }
 
 /// The `out` argument: `None`, or a numpy array.

@@ -25,12 +25,15 @@ pub struct Compiled {
     pub exe: Arc<Executable>,
     /// Points of the loop nests.
     pub work: u128,
+    /// The plan compiled (what the executable pickles as).
+    pub plan: Arc<IndexPlan>,
 }
 
 impl Compiled {
     /// Compiles `plan`.
     pub fn compile(plan: &IndexPlan) -> Result<Compiled, ProjectError> {
-        Ok(Compiled { exe: Arc::new(Executable::compile(plan)?), work: work_of(plan) })
+        let exe = Arc::new(Executable::compile(plan)?);
+        Ok(Compiled { exe, work: work_of(plan), plan: Arc::new(plan.clone()) })
     }
 
     /// Runs on `operands` into `out` (a fresh array when `None`), which it overwrites and

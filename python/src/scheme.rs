@@ -14,6 +14,7 @@ use crate::declare::{sizes_of, type_name};
 use crate::errors;
 use crate::graph::{sizes_dict, PyGraph, PyTensor};
 use crate::handles::{handle_of, PyRowVar};
+use crate::origin::Origin;
 use crate::plan::{parse_compute, PyPlan};
 
 /// A graph solved once with some row variables kept symbolic (`Graph.solve_scheme`): every
@@ -34,6 +35,7 @@ pub struct PyScheme {
     graph: Py<PyGraph>,
     scheme: Scheme,
     vars: Vec<Py<PyRowVar>>,
+    origin: Origin,
 }
 
 /// A scheme for concrete sizes of its variables: each tensor's shape and each step's plan,
@@ -43,6 +45,7 @@ pub struct PyInstance {
     graph: Py<PyGraph>,
     inst: Instance,
     vars: Vec<Handle>,
+    origin: Origin,
 }
 
 /// The id of tensor `t` of `graph`, which must be one of the `count` tensors a scheme has.
@@ -109,9 +112,12 @@ impl PyScheme {
             handles.push(handle_of(graph, &v)?);
             objs.push(row.clone().unbind());
         }
-        let this = graph.borrow();
-        let scheme = this.g.solve_scheme(&handles).map_err(|e| this.infer_err(py, &e))?;
-        Ok(PyScheme { graph: graph.clone().unbind(), scheme, vars: objs })
+        let scheme = {
+            let this = graph.borrow();
+            this.g.solve_scheme(&handles).map_err(|e| this.infer_err(py, &e))?
+        };
+        let origin = Origin::new(graph.as_any(), "solve_scheme", vars.clone(), None, graph)?;
+        Ok(PyScheme { graph: graph.clone().unbind(), scheme, vars: objs, origin })
     }
 
     /// The position of `var` among the scheme's variables.
@@ -151,7 +157,8 @@ impl PyScheme {
             let (key, value): (Bound<'_, PyAny>, Bound<'_, PyAny>) = item.extract()?;
             let k = match key.cast::<PyString>() {
                 Ok(name) => {
-                    let name = name.to_str()?;
+                    let name = name.to_cow()?;
+                    let name = name.as_ref();
                     self.vars.iter().position(|v| v.get().name_str() == name).ok_or_else(|| {
                         let msg = format!("the scheme has no variable named {name:?}");
                         errors::value_error(py, einrow::ErrorCode::Label, msg)
@@ -234,12 +241,24 @@ impl PyScheme {
     /// `vars`. Nothing is solved. Errors: a missing or extra variable (`ArityError`), a
     /// rank-fixed variable given other than one axis (`RankError`), a size above 2^62
     /// (`BadValueError`), a size a fixed index reads past (`BoundsError`).
-    fn instantiate(&self, py: Python<'_>, sizes: &Bound<'_, PyAny>) -> PyResult<PyInstance> {
-        let sizes = self.read_sizes(py, sizes)?;
+    fn instantiate(slf: &Bound<'_, Self>, sizes: &Bound<'_, PyAny>) -> PyResult<PyInstance> {
+        let (py, this) = (slf.py(), slf.get());
+        let sizes = this.read_sizes(py, sizes)?;
         let refs: Vec<&[u64]> = sizes.iter().map(Vec::as_slice).collect();
         let inst =
-            self.scheme.instantiate(&refs).map_err(|e| errors::infer_error(py, None, &e, None))?;
-        Ok(PyInstance { graph: self.graph.clone_ref(py), inst, vars: self.scheme.vars().collect() })
+            this.scheme.instantiate(&refs).map_err(|e| errors::infer_error(py, None, &e, None))?;
+        let graph = this.graph.bind(py);
+        let args = PyTuple::new(py, [sizes.into_pyobject(py)?])?;
+        let origin = Origin::new(slf.as_any(), "instantiate", args, None, graph)?;
+        let vars = this.scheme.vars().collect();
+        Ok(PyInstance { graph: this.graph.clone_ref(py), inst, vars, origin })
+    }
+
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        self.origin.reduce(py, "scheme")
     }
 
     fn __repr__(&self) -> String {
@@ -383,11 +402,20 @@ impl PyInstance {
     /// result tensor to its step's `(accum, combine)`, as `Graph.compile`.
     #[pyo3(signature = (*, compute = None))]
     fn compile(
-        &self,
-        py: Python<'_>,
+        slf: &Bound<'_, Self>,
         compute: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyCompiledGraph> {
-        compiled_graph::compile_instance(self.graph.bind(py), &self.inst, compute)
+        let (py, this) = (slf.py(), slf.get());
+        let graph = this.graph.bind(py);
+        let origin = Origin::new(slf.as_any(), "compile", PyTuple::empty(py), compute, graph)?;
+        compiled_graph::compile_instance(graph, &this.inst, compute, origin)
+    }
+
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        self.origin.reduce(py, "instance")
     }
 
     fn __repr__(&self) -> String {

@@ -14,6 +14,7 @@ use pyo3::types::{PyList, PyMapping, PyTuple};
 
 use crate::compiled_graph::computes;
 use crate::graph::PyGraph;
+use crate::origin::Origin;
 use crate::{errors, np};
 
 /// The forward and backward passes of a solved graph, compiled once: `run` computes the
@@ -22,6 +23,8 @@ use crate::{errors, np};
 pub struct PyTraining {
     graph: Py<PyGraph>,
     train: Training,
+    /// The call that made it.
+    origin: Origin,
 }
 
 /// `Graph.training`: compiles the training step of `loss` with respect to `params`.
@@ -32,6 +35,8 @@ pub fn compile_training(
     compute: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyTraining> {
     let py = graph.py();
+    let args = PyTuple::new(py, [loss, params])?;
+    let origin = Origin::new(graph.as_any(), "training", args, compute, graph)?;
     let loss = PyGraph::id_of(graph, loss)?;
     let params: Vec<TensorId> =
         params.try_iter()?.map(|p| PyGraph::id_of(graph, &p?)).collect::<PyResult<_>>()?;
@@ -44,11 +49,18 @@ pub fn compile_training(
     let train = Training::compile(&mut this.g, loss, &params, &|s| computes[s.index()])
         .map_err(|e| errors::project_error(py, Some(&this.g), &e))?;
     drop(this);
-    Ok(PyTraining { graph: graph.clone().unbind(), train })
+    Ok(PyTraining { graph: graph.clone().unbind(), train, origin })
 }
 
 #[pymethods]
 impl PyTraining {
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        self.origin.reduce(py, "training step")
+    }
+
     /// The parameters, in the order `run` returns their gradients.
     #[getter]
     fn params<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
@@ -104,6 +116,10 @@ impl PyTraining {
             backward,
             error: None,
         };
+        if let Some(a) = arrays.iter().find(|a| a.dtype().kind() == b'c') {
+            let msg = format!("a training step runs on real floats, not {}", a.dtype());
+            return Err(errors::dtype_error(py, msg));
+        }
         let wide = arrays.iter().any(|a| a.dtype().itemsize() == 8) || arrays.is_empty();
         match wide {
             true => self.run_in::<f64>(py, &arrays, hooks),

@@ -40,9 +40,13 @@ pub fn einsum_vjp<'py>(
 
 /// A copy of a numpy array as a tensor of its element type.
 fn to_tensor(a: &Bound<'_, PyUntypedArray>) -> PyResult<Tensor> {
-    let dt = of_descr(&a.dtype()).ok_or_else(|| {
-        PyTypeError::new_err(format!("einsum_vjp differentiates float arrays, not {}", a.dtype()))
-    })?;
+    let refuse = || {
+        PyTypeError::new_err(format!(
+            "einsum_vjp differentiates real float arrays, not {}",
+            a.dtype()
+        ))
+    };
+    let dt = of_descr(&a.dtype()).filter(|d| !d.is_complex()).ok_or_else(refuse)?;
     dt.dispatch(Copy { a, dt })
 }
 

@@ -133,7 +133,7 @@ def test_mixed_or_unsupported_dtypes_are_coded_type_errors(matmul):
     exe = g.plan(c).compile()
     x, y = np.ones((5, 7)), np.ones((7, 3))
     for args in [(x, y.astype(np.float32)), (x.astype(np.int8), y.astype(np.uint8)),
-                 (x.astype(np.complex64), y.astype(np.complex64)),
+                 (x.astype(np.complex64), y.astype(np.complex128)), (x, y.astype(np.complex128)),
                  (x.astype(object), y.astype(object))]:
         with pytest.raises(einrow.DTypeError) as info:
             exe.run(*args)

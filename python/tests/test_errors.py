@@ -76,9 +76,7 @@ def test_wrong_argument_types_are_type_errors():
     with pytest.raises(TypeError):
         einrow.einsum("ij->i", np.array([[object(), 1]], dtype=object))
     with pytest.raises(TypeError):
-        einrow.einsum("i->", np.ones(2, np.complex128))
-    with pytest.raises(TypeError):
-        einrow.einsum("i,i", np.ones(2, np.complex64), np.ones(2, np.float16))
+        einrow.einsum("i->", np.ones(2, np.clongdouble))
     with pytest.raises(TypeError):
         einrow.einsum("i->", np.array(["a", "b"]))
     with pytest.raises(TypeError):
@@ -116,8 +114,9 @@ def test_bad_paths():
         einrow.einsum("ij,jk,kl", a, a, a, optimize=["einsum_path", (0, 7)])
     with pytest.raises(einrow.ShapeError):
         einrow.einsum("ij,jk,kl", a, a, a, optimize=["einsum_path", (0, 1)])
-    with pytest.raises(einrow.ShapeError):
-        einrow.einsum("ij,jk,kl", a, a, a, optimize=("greedy", 0))
+    # A memory limit no intermediate fits is numpy's one step over every operand.
+    got = einrow.einsum("ij,jk,kl", a, a, a, optimize=("greedy", 0))
+    np.testing.assert_array_equal(got, np.einsum("ij,jk,kl", a, a, a, optimize=("greedy", 0)))
 
 
 def test_huge_shapes_are_errors_not_crashes():

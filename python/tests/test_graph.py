@@ -144,7 +144,7 @@ def test_plan_text_and_json():
     with pytest.raises(TypeError):
         exe.run(x, y.astype(np.float32))
     with pytest.raises(TypeError):
-        exe.run(x.astype(np.complex128), y.astype(np.complex128))
+        exe.run(x.astype(np.complex128), y.astype(np.complex64))
     int32s = exe.run(x.astype(np.int32), y.astype(np.int32))
     assert int32s.dtype == np.int32 and (int32s == (x @ y).astype(np.int32)).all()
     ints = exe.run(x.astype(np.int64), y.astype(np.int64))

@@ -10,9 +10,9 @@ import einrow
 from conftest import strided_like
 
 COMPUTED = [np.bool_, np.int8, np.uint8, np.int16, np.int32, np.int64, np.float16, np.float32,
-            np.float64, np.dtype(">f8")]
+            np.float64, np.dtype(">f8"), np.complex64, np.complex128]
 # Types einrow only views (numpy computes them; einrow refuses to).
-VIEWED_ONLY = [np.dtype(np.complex64), np.dtype(object), np.dtype("<U3")]
+VIEWED_ONLY = [np.dtype(np.clongdouble), np.dtype(object), np.dtype("<U3")]
 
 
 def bfloat16():
@@ -27,6 +27,9 @@ def filled(shape, dtype, rng):
         return np.array(list(range(int(np.prod(shape)))), object).reshape(shape)
     if dtype.kind == "b":
         return rng.random(shape) < 0.5
+    if dtype.kind == "c":
+        parts = rng.integers(-100, 100, size=(2, *shape))
+        return (parts[0] + 1j * parts[1]).astype(dtype)
     return rng.integers(-100, 100, size=shape).astype(dtype)
 
 

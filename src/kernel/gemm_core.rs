@@ -4,8 +4,10 @@
 //!
 //! # Unsafe
 //!
-//! `gemm::gemm` takes raw pointers. [`call`] holds this module's only `unsafe` block; its
-//! invariants are checked right before it (and exercised by the tests):
+//! `gemm::gemm` takes raw pointers. [`call`] holds this module's only `unsafe` block (with
+//! [`crate_gemm`], which hands the pointers on, complex ones as the crate's own complex type
+//! of the same layout); its invariants are checked right before it (and exercised by the
+//! tests):
 //! 1. every address the core reads or writes (`offset + i·rs + j·cs` over the core's index
 //!    ranges) lies inside the slice it is derived from — [`core_fits`];
 //! 2. `dst` comes from a `&mut [T]`, `lhs`/`rhs` from `&[T]`, so the destination aliases
@@ -16,6 +18,7 @@
 use super::error::KernelError;
 use super::scalar::Scalar;
 use super::simplify::injective;
+use crate::tensor::{Complex128, Complex64};
 
 /// Sizes and `(row, column)` strides of one core call.
 #[derive(Clone, Copy, Debug)]
@@ -96,29 +99,62 @@ pub fn call<T: Scalar>(
         let d = dst.as_mut_ptr().offset(dst_off);
         let l = lhs.as_ptr().offset(if s.k == 0 { 0 } else { lhs_off });
         let r = rhs.as_ptr().offset(if s.k == 0 { 0 } else { rhs_off });
-        gemm::gemm::<T>(
-            s.m,
-            s.n,
-            s.k,
-            d,
-            s.dst.1,
-            s.dst.0,
-            !overwrite,
-            l,
-            s.lhs.1,
-            s.lhs.0,
-            r,
-            s.rhs.1,
-            s.rhs.0,
-            T::ONE,
-            T::ONE,
-            false,
-            false,
-            false,
-            par,
-        );
+        crate_gemm::<T>(s, d, l, r, !overwrite, par);
     }
     Ok(())
+}
+
+/// The `gemm` crate's `dst (+)= lhs·rhs` for `T`; einrow's complex types are the crate's own
+/// (`gemm::c32`, `gemm::c64`: the same layout, `re` then `im`).
+///
+/// # Safety
+/// As `gemm::gemm`: the pointers address every element of the call's index ranges (checked
+/// by [`call`]), the destination aliases no input, and its map is injective.
+unsafe fn crate_gemm<T: Scalar>(
+    s: &Shape,
+    d: *mut T,
+    l: *const T,
+    r: *const T,
+    read_dst: bool,
+    par: gemm::Parallelism,
+) {
+    use std::any::TypeId;
+    macro_rules! gemm_as {
+        ($g:ty, $one:expr) => {
+            gemm::gemm::<$g>(
+                s.m,
+                s.n,
+                s.k,
+                d.cast::<$g>(),
+                s.dst.1,
+                s.dst.0,
+                read_dst,
+                l.cast::<$g>(),
+                s.lhs.1,
+                s.lhs.0,
+                r.cast::<$g>(),
+                s.rhs.1,
+                s.rhs.0,
+                $one,
+                $one,
+                false,
+                false,
+                false,
+                par,
+            )
+        };
+    }
+    const _: () = assert!(std::mem::size_of::<Complex64>() == std::mem::size_of::<gemm::c32>());
+    const _: () = assert!(std::mem::align_of::<Complex64>() == std::mem::align_of::<gemm::c32>());
+    const _: () = assert!(std::mem::size_of::<Complex128>() == std::mem::size_of::<gemm::c64>());
+    const _: () = assert!(std::mem::align_of::<Complex128>() == std::mem::align_of::<gemm::c64>());
+    if TypeId::of::<T>() == TypeId::of::<Complex64>() {
+        gemm_as!(gemm::c32, gemm::c32::new(1.0, 0.0));
+    } else if TypeId::of::<T>() == TypeId::of::<Complex128>() {
+        gemm_as!(gemm::c64, gemm::c64::new(1.0, 0.0));
+    } else {
+        gemm_as!(T, T::ONE);
+    }
 }
 
 /// An operand of a direct core: its buffer and the core's origin in it.

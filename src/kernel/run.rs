@@ -74,8 +74,15 @@ impl Nest {
         let neutral = self.accum.neutral_value::<T>();
         let mut init = self.init;
         if let (Init::Whole, Some(z)) = (init, neutral) {
-            fill(output, z, opts);
-            init = Init::No;
+            if self.writes_each_once(output.len()) {
+                // Setting each element as it is written is the same, without a pass of its
+                // own over the output: an elementwise einsum into `out=` writes the output
+                // once, rather than filling it, then reading it back to add to it.
+                init = Init::Touched;
+            } else {
+                fill(output, z, opts);
+                init = Init::No;
+            }
         }
         if self.points()? == 0 {
             return Ok(());
@@ -122,6 +129,15 @@ impl Nest {
         let plan = Plan::from_nest(self);
         run_plan(&plan, self.accum, self.combine, Start::Neutral, inputs, &mut out, opts)?;
         Ok(out)
+    }
+
+    /// Whether the nest writes every element of an output of `len` elements exactly once
+    /// (no guards, no reduction loops, as many points as elements, distinct addresses; the
+    /// addresses were validated to lie in the output).
+    fn writes_each_once(&self, len: usize) -> bool {
+        !self.has_guards()
+            && self.points().is_ok_and(|p| p == len)
+            && injective(&self.extents, &self.output.strides)
     }
 
     /// Validation without allocating for the common case of a few inputs.

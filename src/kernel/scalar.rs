@@ -1,24 +1,26 @@
-//! [`Scalar`]: the compute types the kernel evaluates in — f32 and f64; int64 with wrapping
-//! arithmetic (the compute type of every integer storage type); bool, with OR for `+` and AND
-//! for `*`. Every operation is total: integer arithmetic wraps and division by zero gives 0,
-//! so no input makes the kernel panic.
+//! [`Scalar`]: the compute types the kernel evaluates in — f32 and f64; complex64 and
+//! complex128 (numpy's arithmetic, and numpy's order for maxima and minima: real parts first);
+//! int64 with wrapping arithmetic (the compute type of every integer storage type); bool,
+//! with OR for `+` and AND for `*`. Every operation is total: integer arithmetic wraps and
+//! division by zero gives 0, so no input makes the kernel panic.
 
 use std::fmt::Debug;
 
-use crate::tensor::Element;
+use crate::tensor::{Complex128, Complex64, Element};
 
-/// A compute type: f32, f64, i64 or bool.
+/// A compute type: f32, f64, complex64, complex128, i64 or bool.
 pub trait Scalar: Element + PartialOrd + Debug {
     /// 0 (`false`).
     const ZERO: Self;
     /// 1 (`true`).
     const ONE: Self;
-    /// The largest value: +∞, `i64::MAX`, `true` (the neutral element of a minimum).
+    /// The largest value: +∞, `i64::MAX`, `true`, +∞ + ∞i (the neutral element of a minimum).
     const INFINITY: Self;
-    /// The smallest value: −∞, `i64::MIN`, `false` (the neutral element of a maximum).
+    /// The smallest value: −∞, `i64::MIN`, `false`, −∞ − ∞i (the neutral element of a
+    /// maximum).
     const NEG_INFINITY: Self;
-    /// Whether products of this type may be handed to the `gemm` crate (f32 and f64 only;
-    /// others run by direct loops).
+    /// Whether products of this type may be handed to the `gemm` crate (the float and
+    /// complex types; others run by direct loops).
     const GEMM_CRATE: bool = false;
     /// `a + b` (wrapping for i64; OR for bool).
     fn plus(self, other: Self) -> Self;
@@ -97,6 +99,40 @@ macro_rules! float_scalar {
 }
 
 float_scalar!(f32, f64);
+
+macro_rules! complex_scalar {
+    ($($t:ident of $f:ident),*) => {$(
+        impl Scalar for $t {
+            const ZERO: Self = $t::new(0.0, 0.0);
+            const ONE: Self = $t::new(1.0, 0.0);
+            const INFINITY: Self = $t::new($f::INFINITY, $f::INFINITY);
+            const NEG_INFINITY: Self = $t::new($f::NEG_INFINITY, $f::NEG_INFINITY);
+            const GEMM_CRATE: bool = true;
+            #[inline(always)]
+            fn plus(self, other: Self) -> Self {
+                self + other
+            }
+            #[inline(always)]
+            fn minus(self, other: Self) -> Self {
+                self - other
+            }
+            #[inline(always)]
+            fn times(self, other: Self) -> Self {
+                self * other
+            }
+            #[inline(always)]
+            fn divide(self, other: Self) -> Self {
+                self / other
+            }
+            #[inline(always)]
+            fn is_nan(self) -> bool {
+                $t::is_nan(self)
+            }
+        }
+    )*};
+}
+
+complex_scalar!(Complex64 of f32, Complex128 of f64);
 
 impl Scalar for i64 {
     const ZERO: Self = 0;
@@ -187,5 +223,18 @@ mod tests {
         assert!(bool::from_fill(2.0));
         assert_eq!(i64::from_fill(f64::NEG_INFINITY), i64::MIN);
         assert_eq!(f32::from_fill(f64::NEG_INFINITY), f32::NEG_INFINITY);
+    }
+
+    #[test]
+    fn complex_maxima_are_numpys() {
+        let (a, b) = (Complex64::new(1.0, 9.0), Complex64::new(2.0, -1.0));
+        assert_eq!(a.max_nan(b), b);
+        assert_eq!(a.min_nan(b), a);
+        assert_eq!(Complex64::NEG_INFINITY.max_nan(a), a);
+        assert_eq!(Complex64::INFINITY.min_nan(a), a);
+        assert!(a.max_nan(Complex64::new(0.0, f32::NAN)).is_nan());
+        assert!(Complex128::new(f64::NAN, 0.0).min_nan(Complex128::ONE).is_nan());
+        assert_eq!(Complex128::from_fill(f64::NEG_INFINITY), Complex128::NEG_INFINITY);
+        assert_eq!(Complex128::from_fill(2.0), Complex128::new(2.0, 0.0));
     }
 }

@@ -6,7 +6,7 @@ use half::{bf16, f16};
 
 use super::views::{StridedMut, StridedRef};
 use crate::kernel::Scalar;
-use crate::tensor::{DType, Element, Layout};
+use crate::tensor::{Complex128, Complex64, DType, Element, Layout};
 
 /// The enums, their accessors and conversions, from one list of (type, variant).
 macro_rules! any_strided {
@@ -129,6 +129,8 @@ any_strided! {
     bool => Bool,
     f16 => F16,
     bf16 => BF16,
+    Complex64 => C64,
+    Complex128 => C128,
 }
 
 /// einrow's storage types, each the element type of one variant of [`AnyStridedRef`] and
@@ -159,7 +161,7 @@ macro_rules! pick {
     )*};
 }
 
-pick!(f64 => F64, f32 => F32, i64 => I64, bool => Bool);
+pick!(f64 => F64, f32 => F32, i64 => I64, bool => Bool, Complex64 => C64, Complex128 => C128);
 
 /// The layout of `sub`'s elements once [`read_into`](AnyStridedRef::read_into) has copied
 /// them: row-major over the axes that move, stride 0 along the axes of stride 0 (a broadcast

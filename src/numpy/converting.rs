@@ -18,7 +18,7 @@ use super::shapes::{analyze, Analysis};
 use super::views::{EinsumPlan, StridedMut, StridedRef};
 use crate::kernel::RunOptions;
 use crate::spec::parse_numpy;
-use crate::tensor::{DType, Layout, Tensor, TensorError};
+use crate::tensor::{Complex128, Complex64, DType, Layout, Tensor, TensorError};
 
 /// Most elements of an operand or a result converted at a time (32 MiB of int64).
 pub const CONVERT_BLOCK: usize = 1 << 22;
@@ -83,6 +83,8 @@ impl Job<'_, '_> {
             DType::F32 => job.run::<f32>(out),
             DType::I64 => job.run::<i64>(out),
             DType::Bool => job.run::<bool>(out),
+            DType::C64 => job.run::<Complex64>(out),
+            DType::C128 => job.run::<Complex128>(out),
             other => {
                 Err(TensorError::DType { expected: "a compute type", got: other.name() }.into())
             }
@@ -323,5 +325,6 @@ pub(super) fn einsum_tensors(
         };
     }
     into!(F64 => f64, F32 => f32, I64 => i64, I32 => i32, I16 => i16, I8 => i8, U8 => u8,
-          Bool => bool, F16 => half::f16, BF16 => half::bf16)
+          Bool => bool, F16 => half::f16, BF16 => half::bf16, C64 => Complex64,
+          C128 => Complex128)
 }

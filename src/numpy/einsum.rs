@@ -5,10 +5,9 @@ use super::error::EinsumError;
 use super::lower::{contract, Operand};
 use super::path::{greedy, planned_steps, PathOptions, PathStep};
 use super::recent;
-use super::shapes::{analyze, Analysis};
+use super::shapes::{analyze, parse_subscripts, Analysis};
 use crate::kernel::{RunOptions, Scalar};
-use crate::spec::parse_numpy;
-use crate::tensor::{result_type, DType, Layout, Tensor, TensorError};
+use crate::tensor::{result_type, Complex128, Complex64, DType, Layout, Tensor, TensorError};
 use smallvec::SmallVec;
 
 /// Evaluates numpy einsum subscripts on `operands`, e.g.
@@ -96,6 +95,8 @@ pub(crate) fn einsum_planned(
         DType::F32 => compute::<f32>(an, operands, opts, steps)?,
         DType::I64 => compute::<i64>(an, operands, opts, steps)?,
         DType::Bool => compute::<bool>(an, operands, opts, steps)?,
+        DType::C64 => compute::<Complex64>(an, operands, opts, steps)?,
+        DType::C128 => compute::<Complex128>(an, operands, opts, steps)?,
         other => {
             let got = other.name();
             return Err(TensorError::DType { expected: "a compute type", got }.into());
@@ -106,7 +107,7 @@ pub(crate) fn einsum_planned(
 
 /// The output shape of `spec` on operands of the given shapes (no data needed).
 pub fn einsum_shape(spec: &str, shapes: &[&[usize]]) -> Result<Vec<usize>, EinsumError> {
-    let parsed = parse_numpy(spec)?;
+    let parsed = parse_subscripts(spec, shapes.len())?;
     let an = analyze(&parsed, shapes)?;
     crate::tensor::numel(&an.output_shape())?;
     Ok(an.output_shape())

@@ -9,8 +9,7 @@ use std::rc::Rc;
 use smallvec::SmallVec;
 
 use super::error::EinsumError;
-use super::shapes::{analyze, Analysis};
-use crate::spec::parse_numpy;
+use super::shapes::{analyze, parse_subscripts, Analysis};
 
 /// Analyses kept per thread.
 const ENTRIES: usize = 8;
@@ -62,7 +61,7 @@ pub fn analysis(spec: &str, shapes: &[&[usize]]) -> Result<Rc<Analysis>, EinsumE
     if let Some(a) = hit {
         return Ok(a);
     }
-    let analysis = Rc::new(analyze(&parse_numpy(spec)?, shapes)?);
+    let analysis = Rc::new(analyze(&parse_subscripts(spec, shapes.len())?, shapes)?);
     if spec.len() <= MAX_SPEC {
         let entry = Entry {
             spec: spec.into(),
@@ -87,6 +86,7 @@ pub fn analysis(spec: &str, shapes: &[&[usize]]) -> Result<Rc<Analysis>, EinsumE
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::spec::parse_numpy;
 
     #[test]
     fn recent_analyses_match_fresh_ones() {

@@ -15,6 +15,7 @@
 use super::error::EinsumError;
 use crate::span::Span;
 use crate::spec::ast::{AxisKind, NumpySpec, Row};
+use crate::spec::parse_numpy;
 
 /// A label: a letter, or broadcast dimension `k` of the ellipsis (counted from the left of
 /// the broadcast ellipsis shape).
@@ -50,6 +51,21 @@ impl Analysis {
 struct Term {
     axes: Vec<(Label, Span)>,
     ellipsis: Option<(usize, usize, Span)>, // (first axis, count, span)
+}
+
+/// Parses subscripts for `operands` operands, numpy's way: numpy reads one input term per
+/// operand from the left, so an input part of another number of terms is an arity error even
+/// when the text after it (a second `->`) is malformed too (`->,->` on two operands).
+pub fn parse_subscripts(spec: &str, operands: usize) -> Result<NumpySpec, EinsumError> {
+    parse_numpy(spec).map_err(|e| {
+        let inputs_end = spec.find("->").unwrap_or(spec.len());
+        let terms = spec[..inputs_end].matches(',').count() + 1;
+        if e.span().start as usize >= inputs_end && terms != operands {
+            EinsumError::Arity { terms, operands }
+        } else {
+            e.into()
+        }
+    })
 }
 
 /// Infers label sizes and the output labels, with numpy's errors.
@@ -267,6 +283,18 @@ mod tests {
     use super::*;
     use crate::code::{Coded, ErrorCode};
     use crate::spec::parse_numpy;
+
+    #[test]
+    fn the_operand_count_is_checked_before_a_later_syntax_error() {
+        // numpy reads one term per operand first: two operands, one input term.
+        let err = parse_subscripts("->,->", 2).unwrap_err();
+        assert_eq!(err, EinsumError::Arity { terms: 1, operands: 2 });
+        // One operand, one term: the second `->` is the error.
+        assert_eq!(parse_subscripts("->,->", 1).unwrap_err().code(), ErrorCode::Syntax);
+        // A syntax error inside the input terms comes first.
+        assert_eq!(parse_subscripts("i%,j->", 1).unwrap_err().code(), ErrorCode::Syntax);
+        assert!(parse_subscripts("ij,jk->ik", 3).is_ok(), "the count is analyze's to check");
+    }
 
     fn check(spec: &str, shapes: &[&[usize]], expected: Result<&[usize], ErrorCode>) {
         let got = parse_numpy(spec)

@@ -8,10 +8,9 @@ use super::error::EinsumError;
 use super::last_nest::LastNest;
 use super::lower::{contract_slabs, Slab};
 use super::path::{greedy, planned_steps, LiveList, PathOptions, PathStep};
-use super::shapes::{analyze, Analysis};
+use super::shapes::{analyze, parse_subscripts, Analysis};
 use super::step_view::step_view;
 use crate::kernel::{RunOptions, Scalar};
-use crate::spec::parse_numpy;
 use crate::tensor::{Layout, Tensor};
 
 /// An einsum operand borrowed from a caller: `data` seen through a [`Layout`] (shape,
@@ -127,7 +126,7 @@ impl EinsumPlan {
         shapes: &[&[usize]],
         path: Option<&PathOptions>,
     ) -> Result<EinsumPlan, EinsumError> {
-        let parsed = parse_numpy(spec)?;
+        let parsed = parse_subscripts(spec, shapes.len())?;
         for s in shapes {
             crate::tensor::numel(s)?;
         }

@@ -1,7 +1,8 @@
 //! [`Storage`]: the element types a compiled plan runs in. The compute types (f32, f64, i64
-//! with wrapping arithmetic, bool) run as they are; float16 and bfloat16 are computed in f32
-//! and the narrower integers in i64 (as everywhere in einrow: `DType::compute_dtype`),
-//! through buffers of the compute type kept in the executable's scratch space.
+//! with wrapping arithmetic, bool, complex64, complex128) run as they are; float16 and
+//! bfloat16 are computed in f32 and the narrower integers in i64 (as everywhere in einrow:
+//! `DType::compute_dtype`), through buffers of the compute type kept in the executable's
+//! scratch space.
 //!
 //! Integer plans are integer arithmetic: a padded read yields the accumulation's neutral
 //! element in i64 (`i64::MIN` for a maximum, where floats read −∞), and combines wrap, so
@@ -11,7 +12,7 @@ use super::compiled::{Executable, Scratch};
 use super::error::ProjectError;
 use super::view::{View, ViewMut};
 use crate::kernel::{RunOptions, Scalar};
-use crate::tensor::Element;
+use crate::tensor::{Complex128, Complex64, Element};
 
 mod sealed {
     pub trait Sealed {}
@@ -25,10 +26,12 @@ mod sealed {
     impl Sealed for u8 {}
     impl Sealed for i16 {}
     impl Sealed for i32 {}
+    impl Sealed for crate::tensor::Complex64 {}
+    impl Sealed for crate::tensor::Complex128 {}
 }
 
 /// An element type a compiled plan runs in: any of einrow's storage types (sealed): f32, f64,
-/// i64, bool, f16, bf16, i8, u8, i16, i32.
+/// i64, bool, f16, bf16, i8, u8, i16, i32, complex64, complex128.
 pub trait Storage: Element + crate::numpy::Stored + sealed::Sealed {
     /// The least value (−∞ for floats, `false` for bool): a maximum over nothing.
     #[doc(hidden)]
@@ -146,6 +149,8 @@ direct!(f32, f32::NEG_INFINITY, f32::INFINITY);
 direct!(f64, f64::NEG_INFINITY, f64::INFINITY);
 direct!(i64, i64::MIN, i64::MAX);
 direct!(bool, false, true);
+direct!(Complex64, Complex64::NEG_INFINITY, Complex64::INFINITY);
+direct!(Complex128, Complex128::NEG_INFINITY, Complex128::INFINITY);
 
 macro_rules! converted {
     ($t:ty, $c:ty, $lo:expr, $hi:expr) => {

@@ -28,7 +28,8 @@ impl Tensor {
         Ok(Tensor { buf: T::into_buffer(data), layout })
     }
 
-    /// A fresh tensor of `dtype` from f64 values (row-major), each converted to the storage type.
+    /// A fresh tensor of `dtype` from f64 values (row-major), each converted to the storage type
+    /// (a complex type: imaginary parts 0).
     pub fn from_f64s(dtype: DType, shape: &[usize], data: &[f64]) -> Result<Tensor> {
         let expected = size::numel(shape)?;
         if expected != data.len() {
@@ -226,7 +227,8 @@ impl Tensor {
         Ok(Tensor { buf, layout })
     }
 
-    /// The values in row-major order of the view, as f64.
+    /// The values in row-major order of the view, as f64 (of a complex tensor: the real
+    /// parts; [`Tensor::to_vec`] gives the complex values).
     pub fn to_f64_vec(&self) -> Vec<f64> {
         self.to_vec::<f64>()
     }

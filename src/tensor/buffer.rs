@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use half::{bf16, f16};
 
+use super::complex::{Complex128, Complex64};
 use super::dtype::DType;
 use super::element::Element;
 
@@ -31,6 +32,10 @@ pub enum Buffer {
     F32(Arc<Vec<f32>>),
     /// f64 elements.
     F64(Arc<Vec<f64>>),
+    /// complex64 elements.
+    C64(Arc<Vec<Complex64>>),
+    /// complex128 elements.
+    C128(Arc<Vec<Complex128>>),
 }
 
 /// Evaluates `$body` with `$v` bound to the `Arc<Vec<_>>` inside the buffer `$buf`.
@@ -47,6 +52,8 @@ macro_rules! with_buffer {
             $crate::tensor::Buffer::BF16($v) => $body,
             $crate::tensor::Buffer::F32($v) => $body,
             $crate::tensor::Buffer::F64($v) => $body,
+            $crate::tensor::Buffer::C64($v) => $body,
+            $crate::tensor::Buffer::C128($v) => $body,
         }
     };
 }
@@ -93,6 +100,14 @@ macro_rules! with_dtype {
             }
             $crate::tensor::DType::F64 => {
                 type $T = f64;
+                $body
+            }
+            $crate::tensor::DType::C64 => {
+                type $T = $crate::tensor::Complex64;
+                $body
+            }
+            $crate::tensor::DType::C128 => {
+                type $T = $crate::tensor::Complex128;
                 $body
             }
         }

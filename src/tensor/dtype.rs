@@ -5,10 +5,11 @@ use super::error::TensorError;
 
 /// A storage element type.
 ///
-/// numpy's `bool`, `int8`, `uint8`, `int16`, `int32`, `int64`, `float16`, `float32` and
-/// `float64`, and bfloat16 (ml_dtypes' `bfloat16`, one of Vespa's cell types). Values are
-/// evaluated in a wider compute type ([`DType::compute_dtype`]) and stored back rounded
-/// (floats) or wrapped (integers), as numpy stores them.
+/// numpy's `bool`, `int8`, `uint8`, `int16`, `int32`, `int64`, `float16`, `float32`,
+/// `float64`, `complex64` and `complex128`, and bfloat16 (ml_dtypes' `bfloat16`, one of
+/// Vespa's cell types). Values are evaluated in a wider compute type
+/// ([`DType::compute_dtype`]) and stored back rounded (floats) or wrapped (integers), as
+/// numpy stores them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum DType {
@@ -32,11 +33,15 @@ pub enum DType {
     F32,
     /// IEEE double precision.
     F64,
+    /// Complex numbers of two f32 (numpy's `complex64`).
+    C64,
+    /// Complex numbers of two f64 (numpy's `complex128`).
+    C128,
 }
 
 impl DType {
     /// Every storage type, narrowest kinds first.
-    pub const ALL: [DType; 10] = [
+    pub const ALL: [DType; 12] = [
         DType::Bool,
         DType::I8,
         DType::U8,
@@ -47,9 +52,12 @@ impl DType {
         DType::BF16,
         DType::F32,
         DType::F64,
+        DType::C64,
+        DType::C128,
     ];
 
-    /// The short name (`bool`, `i8`, `u8`, `i16`, `i32`, `i64`, `f16`, `bf16`, `f32`, `f64`).
+    /// The short name (`bool`, `i8`, `u8`, `i16`, `i32`, `i64`, `f16`, `bf16`, `f32`, `f64`,
+    /// `c64`, `c128`).
     pub fn name(self) -> &'static str {
         match self {
             DType::Bool => "bool",
@@ -62,10 +70,13 @@ impl DType {
             DType::BF16 => "bf16",
             DType::F32 => "f32",
             DType::F64 => "f64",
+            DType::C64 => "c64",
+            DType::C128 => "c128",
         }
     }
 
-    /// numpy's name (`bool`, `int8`, `uint8`, …, `float64`; ml_dtypes' `bfloat16`).
+    /// numpy's name (`bool`, `int8`, `uint8`, …, `float64`, `complex64`, `complex128`;
+    /// ml_dtypes' `bfloat16`).
     pub fn numpy_name(self) -> &'static str {
         match self {
             DType::Bool => "bool",
@@ -78,17 +89,21 @@ impl DType {
             DType::BF16 => "bfloat16",
             DType::F32 => "float32",
             DType::F64 => "float64",
+            DType::C64 => "complex64",
+            DType::C128 => "complex128",
         }
     }
 
     /// Parses a name as printed by [`DType::name`] or [`DType::numpy_name`] (also `bool_`,
-    /// `half`, `float` for f32 and `double`); `None` for any other.
+    /// `half`, `float` for f32, `double`, `csingle` and `cdouble`); `None` for any other.
     pub fn from_name(s: &str) -> Option<DType> {
         let alias = match s {
             "bool_" => DType::Bool,
             "half" => DType::F16,
             "float" => DType::F32,
             "double" => DType::F64,
+            "csingle" => DType::C64,
+            "cdouble" => DType::C128,
             _ => return DType::ALL.into_iter().find(|d| d.name() == s || d.numpy_name() == s),
         };
         Some(alias)
@@ -113,13 +128,19 @@ impl DType {
             DType::Bool | DType::I8 | DType::U8 => 1,
             DType::I16 | DType::F16 | DType::BF16 => 2,
             DType::I32 | DType::F32 => 4,
-            DType::I64 | DType::F64 => 8,
+            DType::I64 | DType::F64 | DType::C64 => 8,
+            DType::C128 => 16,
         }
     }
 
     /// Whether this is a floating-point type.
     pub fn is_float(self) -> bool {
         matches!(self, DType::F16 | DType::BF16 | DType::F32 | DType::F64)
+    }
+
+    /// Whether this is a complex type.
+    pub fn is_complex(self) -> bool {
+        matches!(self, DType::C64 | DType::C128)
     }
 
     /// Whether this is an integer type (not bool).
@@ -135,10 +156,12 @@ impl DType {
     /// The type values of this type are evaluated in: f64 for f64; f32 for f32, f16 and
     /// bf16 (as numpy evaluates float16); i64 for the integer types, with wrapping arithmetic
     /// (exact modulo 2^64, so storing the result wrapped gives what wrapping arithmetic in the
-    /// narrow type gives); bool for bool (OR of ANDs).
+    /// narrow type gives); bool for bool (OR of ANDs); each complex type in itself.
     pub fn compute_dtype(self) -> DType {
         match self {
             DType::F64 => DType::F64,
+            DType::C64 => DType::C64,
+            DType::C128 => DType::C128,
             DType::F16 | DType::BF16 | DType::F32 => DType::F32,
             DType::I8 | DType::U8 | DType::I16 | DType::I32 | DType::I64 => DType::I64,
             DType::Bool => DType::Bool,
@@ -170,7 +193,9 @@ mod tests {
         }
         assert_eq!(DType::from_name("double"), Some(DType::F64));
         assert_eq!(DType::from_name("float"), Some(DType::F32));
-        assert_eq!(DType::from_name("complex64"), None);
+        assert_eq!(DType::from_name("complex64"), Some(DType::C64));
+        assert_eq!(DType::from_name("cdouble"), Some(DType::C128));
+        assert_eq!(DType::from_name("complex256"), None);
         let err = DType::parse("uint16").unwrap_err();
         assert_eq!(crate::code::Coded::code(&err), crate::code::ErrorCode::Unsupported);
         assert!(err.to_string().contains("uint16"), "{err}");

@@ -15,7 +15,8 @@ use super::dtype::DType;
 pub trait Element: Copy + Send + Sync + Default + PartialEq + std::fmt::Debug + 'static {
     /// The matching [`DType`].
     const DTYPE: DType;
-    /// The value as f64 (exact but for int64 values beyond 2^53, rounded to nearest).
+    /// The value as f64 (exact but for int64 values beyond 2^53, rounded to nearest; of a
+    /// complex value, the real part, as numpy's cast).
     fn to_f64(self) -> f64;
     /// The nearest storable value (integers: truncated toward zero, saturated to the int64
     /// range, then wrapped; NaN → 0; bool: non-zero, NaN included, is `true`).
@@ -30,6 +31,19 @@ pub trait Element: Copy + Send + Sync + Default + PartialEq + std::fmt::Debug + 
     /// The value of an int64: integers keep its low bits (wrapping, numpy's cast); floats
     /// the nearest value (rounded once); bool whether it is non-zero.
     fn from_i64(x: i64) -> Self;
+    /// The value as a complex number (real and imaginary parts as f64): the real types'
+    /// imaginary part is 0.
+    #[inline]
+    fn to_complex(self) -> (f64, f64) {
+        (self.to_f64(), 0.0)
+    }
+    /// The nearest storable value of a complex number: a real type keeps the real part (as
+    /// numpy's cast, which warns), bool is whether either part is non-zero.
+    #[inline]
+    fn from_complex(re: f64, im: f64) -> Self {
+        let _ = im;
+        Self::from_f64(re)
+    }
     /// Wraps a vector in a [`Buffer`].
     fn into_buffer(v: Vec<Self>) -> Buffer;
     /// The elements of `b` when it holds this type.
@@ -37,7 +51,8 @@ pub trait Element: Copy + Send + Sync + Default + PartialEq + std::fmt::Debug + 
 
     /// numpy's cast of this value to `D`: exact between integer types (wrapping into
     /// narrower ones), rounded once into floats, truncated toward zero from floats into
-    /// integers.
+    /// integers; complex values keep both parts into a complex type and their real part
+    /// into a real one (into bool: whether either part is non-zero).
     ///
     /// ```
     /// use einrow::tensor::Element;
@@ -48,7 +63,10 @@ pub trait Element: Copy + Send + Sync + Default + PartialEq + std::fmt::Debug + 
     /// ```
     #[inline]
     fn cast<D: Element>(self) -> D {
-        if Self::DTYPE.is_float() {
+        if Self::DTYPE.is_complex() || D::DTYPE.is_complex() {
+            let (re, im) = self.to_complex();
+            D::from_complex(re, im)
+        } else if Self::DTYPE.is_float() {
             D::from_f64(self.to_f64())
         } else {
             D::from_i64(self.to_i64())
@@ -164,6 +182,9 @@ impl Element for bool {
     }
     fn from_i64(x: i64) -> Self {
         x != 0
+    }
+    fn from_complex(re: f64, im: f64) -> Self {
+        re != 0.0 || im != 0.0
     }
     buffer_access!(Bool);
 }

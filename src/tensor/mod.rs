@@ -4,8 +4,9 @@
 //!   (permute, transpose, slice with any step, index, broadcast, diagonal, reshape when the
 //!   strides compose) and contiguity checks. All size arithmetic is checked (dims ≤ 2^62).
 //! - [`Tensor`]: a layout over a [`Buffer`] of one storage [`DType`] (numpy's bool, int8,
-//!   uint8, int16, int32, int64, float16, float32, float64, and bfloat16). Views share the
-//!   buffer; operations that cannot be views (a non-contiguous flatten) copy.
+//!   uint8, int16, int32, int64, float16, float32, float64, complex64, complex128, and
+//!   bfloat16). Views share the buffer; operations that cannot be views (a non-contiguous
+//!   flatten) copy.
 //! - [`Element`]: the storage element types and numpy's casts between them;
 //!   [`result_type`]: numpy's type promotion ([`DType::promote`] keeps Vespa's).
 //! - [`NamedView`]: the Nervana Graph tensor-description model (named axes, byte strides,
@@ -14,6 +15,7 @@
 
 mod array;
 mod buffer;
+mod complex;
 mod dtype;
 mod element;
 mod error;
@@ -28,6 +30,7 @@ mod view;
 
 pub use array::Tensor;
 pub use buffer::Buffer;
+pub use complex::{Complex, Complex128, Complex64};
 pub use dtype::DType;
 pub use element::Element;
 pub use error::TensorError;

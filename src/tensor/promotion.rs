@@ -10,6 +10,10 @@
 //!   int16 needs float32, int32 and int64 need float64. (So int8 × uint8 × float16 is float16,
 //!   as in numpy, although int8 × uint8 alone is int16.)
 //!
+//! - Any complex operand gives a complex result: complex64 unless a part needs float64 (a
+//!   complex128 or float64 operand, an int32 or int64 one), as numpy: complex64 with int16 is
+//!   complex64, with int32 complex128.
+//!
 //! bfloat16 is not a numpy type: its rules are ml_dtypes' where ml_dtypes has one (bool,
 //! int8 and uint8 give bfloat16; float32 and float64 win), and where ml_dtypes refuses to
 //! promote, the same rule as for float16: int16 gives float32, int32 and int64 give float64,
@@ -60,10 +64,15 @@ fn signed_rank(d: DType) -> Option<u8> {
 pub fn result_type(dtypes: impl IntoIterator<Item = DType>) -> Option<DType> {
     let mut any = false;
     let mut float: Option<DType> = None;
+    // The float width class of the widest complex operand's parts.
+    let mut complex: Option<u8> = None;
     let (mut need, mut signed, mut unsigned) = (0u8, 0u8, false);
     for d in dtypes {
         any = true;
-        if d.is_float() {
+        if d.is_complex() {
+            let level = if d == DType::C64 { 2 } else { 3 };
+            complex = Some(complex.map_or(level, |c: u8| c.max(level)));
+        } else if d.is_float() {
             float = Some(match float {
                 None => d,
                 Some(f) if f == d => f,
@@ -84,6 +93,11 @@ pub fn result_type(dtypes: impl IntoIterator<Item = DType>) -> Option<DType> {
     }
     if !any {
         return None;
+    }
+    if let Some(level) = complex {
+        // The complex type whose parts hold every operand: complex64 unless a part needs f64.
+        let level = level.max(need).max(float.map_or(0, float_level));
+        return Some(if level <= 2 { DType::C64 } else { DType::C128 });
     }
     if let Some(f) = float {
         return Some(match need {
@@ -142,6 +156,16 @@ mod tests {
             (BF16, I16, F32),
             (BF16, I64, F64),
             (BF16, F64, F64),
+            (C64, F16, C64),
+            (C64, I16, C64),
+            (C64, I32, C128),
+            (C64, F64, C128),
+            (C64, C128, C128),
+            (C64, Bool, C64),
+            (C64, U8, C64),
+            (C128, F32, C128),
+            (F32, C64, C64),
+            (BF16, C64, C64),
         ] {
             assert_eq!(a.result_type(b), want, "{a:?} × {b:?}");
             assert_eq!(b.result_type(a), want, "{b:?} × {a:?}");

@@ -41,7 +41,8 @@ pub struct Args {
     #[arg(long = "random")]
     pub random: Vec<String>,
     /// Storage type of random operands: f64, f32, f16, bf16, or numpy's name of any of them
-    /// (integer and bool types hold the random values truncated toward zero).
+    /// (integer and bool types hold the random values truncated toward zero; the complex
+    /// types are refused: the command line reads and prints real numbers).
     #[arg(long, default_value = "f64")]
     pub dtype: String,
     /// Time N runs after a warm-up and print `median: <ms> ms` (from 1 to 1000000 runs).
@@ -269,6 +270,14 @@ fn operands(args: &Args) -> Result<Vec<NamedTensor>, Failure> {
     let dtype = DType::parse(&args.dtype).map_err(|e| {
         Box::new(Diagnostic::error(einrow::Coded::code(&e), format!("--dtype: {e}")))
     })?;
+    if dtype.is_complex() {
+        let msg = format!(
+            "--dtype: {} is not a type of the command line, which reads and prints real \
+             numbers (complex einsums run in the library and the Python package)",
+            dtype.name()
+        );
+        return Err(Box::new(Diagnostic::error(ErrorCode::Unsupported, msg)));
+    }
     let mut seed = 0x9E37_79B9_7F4A_7C15u64;
     for dims in &args.random {
         let shape: Vec<usize> = dims
