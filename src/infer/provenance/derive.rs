@@ -107,8 +107,10 @@ impl Walker<'_, '_> {
             for (kind, row) in slot.rows() {
                 let v = view(self.g, &mut self.views, t, kind).clone();
                 for (x, pos) in placed(&v, row) {
-                    if matches!(x.kind, AxisKind::Affine(_) | AxisKind::Concat(_) | AxisKind::Flat(_))
-                    {
+                    if matches!(
+                        x.kind,
+                        AxisKind::Affine(_) | AxisKind::Concat(_) | AxisKind::Flat(_)
+                    ) {
                         let at = pos.map(|p| AxisRef { tensor: t, kind, axis: p });
                         out.push((x.kind.clone(), x.span, at));
                     }
