@@ -24,15 +24,23 @@ from __future__ import annotations
 import json
 from typing import Any, Callable, Optional, Sequence
 
-try:
-    from hypothesis import strategies as st
-except ImportError as exc:  # pragma: no cover - depends on the environment
+import importlib.util
+
+if importlib.util.find_spec("hypothesis") is None:  # pragma: no cover - the environment's
     raise ImportError(
         'einrow.strategies needs Hypothesis: pip install "einrow[strategies]" '
         "(or pip install hypothesis)"
-    ) from exc
+    )
 
-from ._einrow import _fuzz_draw, _fuzz_evaluate, _fuzz_mutate, _fuzz_verdict
+from hypothesis import strategies as st  # noqa: E402
+
+# The extension's private helpers: typed here by use, not in the public stubs (`__init__.pyi`).
+from ._einrow import (  # type: ignore[import-not-found]
+    _fuzz_draw,
+    _fuzz_evaluate,
+    _fuzz_mutate,
+    _fuzz_verdict,
+)
 
 __all__ = [
     "EinsumCase",
@@ -266,7 +274,10 @@ class EinsumCase(Program):
         step = self.steps[-1]
         self.step = step
         self.subscripts: str = step.params["subscripts"]
-        self.shapes, self.dtypes = step.shapes, step.dtypes
+        # An einsum step's operands always have shapes (only a program's leaves may not).
+        self.shapes: list = [s for s in step.shapes if s is not None]
+        assert len(self.shapes) == len(step.shapes), "an einsum case without operand shapes"
+        self.dtypes = step.dtypes
         self.result, self.dtype, self.error = step.result, step.dtype, step.error
         self.message = step.verdict.message
 

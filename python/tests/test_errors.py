@@ -37,7 +37,7 @@ def test_attributes_and_rendered_text():
     assert e.source == "ij,jk->ik"
     assert e.span == (3, 4)  # the `j` of operand 1
     assert e.spans[0] == e.span
-    assert "'j'" in e.message
+    assert e.message == "dimension mismatch: `j` is 3 in operand 0 but 4 in operand 1"
     assert str(e).startswith("error[mismatch]: ")
     assert "  | ij,jk->ik\n  |    ^" in str(e)
 
