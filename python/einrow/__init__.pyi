@@ -1,7 +1,7 @@
 """Type stubs of einrow: numpy's einsum over arrays read in place, and the shape engine of
 tensor programs (OCANNL's labels and einsum specs) for frameworks."""
 
-from typing import Any, Callable, Literal, Sequence, Union, final, overload
+from typing import Any, Callable, Literal, Mapping, Sequence, Union, final, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -286,8 +286,12 @@ class Training:
         self,
         values: dict[Tensor, np.ndarray],
         *,
-        forward: Callable[[Tensor, np.ndarray], object] | None = ...,
-        backward: Callable[[Tensor, np.ndarray, np.ndarray], object] | None = ...,
+        forward: Callable[[Tensor, np.ndarray], object]
+        | Mapping[Tensor, Callable[[Tensor, np.ndarray], object]]
+        | None = ...,
+        backward: Callable[[Tensor, np.ndarray, np.ndarray], object]
+        | Mapping[Tensor, Callable[[Tensor, np.ndarray, np.ndarray], object]]
+        | None = ...,
     ) -> tuple[np.ndarray, list[np.ndarray]]: ...
 
 @final

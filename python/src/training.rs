@@ -13,7 +13,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyList, PyMapping, PyTuple};
 
 use crate::compiled_graph::computes;
-use crate::graph::PyGraph;
+use crate::graph::{PyGraph, PyTensor};
 use crate::origin::Origin;
 use crate::{errors, np};
 
@@ -90,7 +90,10 @@ impl PyTraining {
     /// array per parameter. `forward(t, result)` is called after the step computing `t` ran
     /// (change `result` in place: an activation); `backward(t, result, grad)` before its
     /// gradient plans run (change `grad` in place: the activation's derivative). The arrays
-    /// given to the hooks have the tensor's shape (memory order, as `Graph.shape`).
+    /// given to the hooks have the tensor's shape (memory order, as `Graph.shape`) and are
+    /// copies, written back after the call. A hook may instead be a mapping from tensors to
+    /// such functions (`forward={a: relu}`): only the steps computing those tensors call
+    /// Python and copy their buffers.
     #[pyo3(signature = (values, *, forward = None, backward = None))]
     fn run<'py>(
         &self,
@@ -215,25 +218,54 @@ impl<'py> PyHooks<'py> {
         both: bool,
     ) -> Result<(), ProjectError> {
         let py = f.py();
-        let (t, shape) = &self.steps[step.index()];
-        let tensor = PyGraph::tensor(&self.graph, *t);
-        let run = || -> PyResult<()> {
+        let (t, shape) = self.steps[step.index()].clone();
+        let tensor = Bound::new(py, PyGraph::tensor(&self.graph, t)).map_err(|e| self.keep(e))?;
+        let f = match hook_for(f, &tensor).map_err(|e| self.keep(e))? {
+            Some(f) => f,
+            None => return Ok(()),
+        };
+        let mut run = || -> PyResult<()> {
             let b = PyArray1::from_slice(py, write).reshape(shape.clone())?;
             match both {
                 true => {
-                    f.call1((tensor, PyArray1::from_slice(py, read).reshape(shape.clone())?, &b))?
+                    f.call1((&tensor, PyArray1::from_slice(py, read).reshape(shape.clone())?, &b))?
                 }
-                false => f.call1((tensor, &b))?,
+                false => f.call1((&tensor, &b))?,
             };
             write.copy_from_slice(
                 b.readonly().as_slice().map_err(|e| PyTypeError::new_err(e.to_string()))?,
             );
             Ok(())
         };
-        run().map_err(|e| {
-            self.error = Some(e);
-            ProjectError::Data("a hook raised".into())
-        })
+        run().map_err(|e| self.keep(e))
+    }
+
+    /// Keeps a hook's Python error to raise it again as it was.
+    fn keep(&mut self, e: PyErr) -> ProjectError {
+        self.error = Some(e);
+        ProjectError::Data("a hook raised".into())
+    }
+}
+
+/// The function a hook argument calls for `tensor`: the argument itself when it is callable
+/// (called for every step), else its entry for `tensor` when it is a mapping of tensors to
+/// functions (`None`, and no copy of the buffers, for a step it has no entry for).
+fn hook_for<'py>(
+    hook: &Bound<'py, PyAny>,
+    tensor: &Bound<'py, PyTensor>,
+) -> PyResult<Option<Bound<'py, PyAny>>> {
+    if hook.is_callable() {
+        return Ok(Some(hook.clone()));
+    }
+    let Ok(map) = hook.cast::<PyMapping>() else {
+        let kind = hook.get_type().name()?;
+        let msg = format!("a hook is a function or a mapping of tensors to functions, not {kind}");
+        return Err(PyTypeError::new_err(msg));
+    };
+    match map.get_item(tensor) {
+        Ok(f) => Ok(Some(f)),
+        Err(e) if e.is_instance_of::<pyo3::exceptions::PyKeyError>(hook.py()) => Ok(None),
+        Err(e) => Err(e),
     }
 }
 

@@ -60,12 +60,18 @@ def mlp(batch=4):
     return g, x, w, b, y, loss
 
 
-def test_a_graphs_training_step_matches_finite_differences():
+def trained_mlp(seed):
+    """The MLP's training step, its tensors `(x, w, b, y)` and random values of its leaves."""
     g, x, w, b, y, loss = mlp()
     g.solve()
     train = g.training(loss, [w, b])
-    rng = np.random.default_rng(1)
+    rng = np.random.default_rng(seed)
     values = {x: rng.normal(size=(4, 3)), w: rng.normal(size=(2, 3)), b: rng.normal(size=(2,))}
+    return train, (x, w, b, y), values
+
+
+def test_a_graphs_training_step_matches_finite_differences():
+    train, (x, w, b, y), values = trained_mlp(1)
     value, grads = train.run(values)
     xs, ws, bs = values[x], values[w], values[b]
     ys = xs @ ws.T + bs
@@ -76,11 +82,7 @@ def test_a_graphs_training_step_matches_finite_differences():
 
 
 def test_hooks_apply_an_activation_and_its_derivative():
-    g, x, w, b, y, loss = mlp()
-    g.solve()
-    train = g.training(loss, [w, b])
-    rng = np.random.default_rng(2)
-    values = {x: rng.normal(size=(4, 3)), w: rng.normal(size=(2, 3)), b: rng.normal(size=(2,))}
+    train, (x, w, b, y), values = trained_mlp(2)
 
     def forward(t, result):
         if t == y:
@@ -97,3 +99,28 @@ def test_hooks_apply_an_activation_and_its_derivative():
     np.testing.assert_allclose(grads[0], (2 * ys * (ys > 0)).T @ xs)
     with pytest.raises(ZeroDivisionError):
         train.run(values, forward=lambda t, r: 1 / 0)
+
+
+def test_hooks_as_mappings_call_only_their_steps():
+    train, (x, w, b, y), values = trained_mlp(3)
+    seen = []
+
+    def relu(t, result):
+        seen.append(t)
+        np.maximum(result, 0, out=result)
+
+    def relu_grad(t, result, grad):
+        seen.append(t)
+        grad *= result > 0
+
+    value, grads = train.run(values, forward={y: relu}, backward={y: relu_grad})
+    assert seen == [y, y]
+    xs, ws, bs = values[x], values[w], values[b]
+    ys = np.maximum(xs @ ws.T + bs, 0)
+    np.testing.assert_allclose(value, [np.sum(ys * ys)])
+    np.testing.assert_allclose(grads[0], (2 * ys * (ys > 0)).T @ xs)
+    np.testing.assert_allclose(grads[1], (2 * ys * (ys > 0)).sum(axis=0))
+    with pytest.raises(TypeError, match="a function or a mapping"):
+        train.run(values, forward=3)
+    with pytest.raises(ZeroDivisionError):
+        train.run(values, backward={y: lambda t, r, g: 1 / 0})

@@ -66,13 +66,13 @@ pub trait Scalar: Element + PartialOrd + Debug {
     }
 }
 
-macro_rules! float_scalar {
-    ($($t:ident),*) => {$(
+macro_rules! arith_scalar {
+    ($($t:ty => $zero:expr, $one:expr, $inf:expr, $neg:expr);* $(;)?) => {$(
         impl Scalar for $t {
-            const ZERO: Self = 0.0;
-            const ONE: Self = 1.0;
-            const INFINITY: Self = $t::INFINITY;
-            const NEG_INFINITY: Self = $t::NEG_INFINITY;
+            const ZERO: Self = $zero;
+            const ONE: Self = $one;
+            const INFINITY: Self = $inf;
+            const NEG_INFINITY: Self = $neg;
             const GEMM_CRATE: bool = true;
             #[inline(always)]
             fn plus(self, other: Self) -> Self {
@@ -92,47 +92,23 @@ macro_rules! float_scalar {
             }
             #[inline(always)]
             fn is_nan(self) -> bool {
-                $t::is_nan(self)
+                <$t>::is_nan(self)
             }
         }
     )*};
 }
 
-float_scalar!(f32, f64);
-
-macro_rules! complex_scalar {
-    ($($t:ident of $f:ident),*) => {$(
-        impl Scalar for $t {
-            const ZERO: Self = $t::new(0.0, 0.0);
-            const ONE: Self = $t::new(1.0, 0.0);
-            const INFINITY: Self = $t::new($f::INFINITY, $f::INFINITY);
-            const NEG_INFINITY: Self = $t::new($f::NEG_INFINITY, $f::NEG_INFINITY);
-            const GEMM_CRATE: bool = true;
-            #[inline(always)]
-            fn plus(self, other: Self) -> Self {
-                self + other
-            }
-            #[inline(always)]
-            fn minus(self, other: Self) -> Self {
-                self - other
-            }
-            #[inline(always)]
-            fn times(self, other: Self) -> Self {
-                self * other
-            }
-            #[inline(always)]
-            fn divide(self, other: Self) -> Self {
-                self / other
-            }
-            #[inline(always)]
-            fn is_nan(self) -> bool {
-                $t::is_nan(self)
-            }
-        }
-    )*};
-}
-
-complex_scalar!(Complex64 of f32, Complex128 of f64);
+// Complex infinities are infinite in both parts.
+arith_scalar!(
+    f32 => 0.0, 1.0, f32::INFINITY, f32::NEG_INFINITY;
+    f64 => 0.0, 1.0, f64::INFINITY, f64::NEG_INFINITY;
+    Complex64 => Complex64::new(0.0, 0.0), Complex64::new(1.0, 0.0),
+        Complex64::new(f32::INFINITY, f32::INFINITY),
+        Complex64::new(f32::NEG_INFINITY, f32::NEG_INFINITY);
+    Complex128 => Complex128::new(0.0, 0.0), Complex128::new(1.0, 0.0),
+        Complex128::new(f64::INFINITY, f64::INFINITY),
+        Complex128::new(f64::NEG_INFINITY, f64::NEG_INFINITY);
+);
 
 impl Scalar for i64 {
     const ZERO: Self = 0;
