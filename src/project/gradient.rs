@@ -1,27 +1,4 @@
-//! Gradient plans: from the plan of a step, for each operand, the plan that computes the
-//! operand's gradient from the gradient of the result (the cotangent) and the other operands,
-//! over the same product space (OCANNL's backpropagation reuses each step's projections the
-//! same way).
-//!
-//! A forward plan computes, for every point `p` of each part's product space,
-//! `out[R(p)] ⊕= x_0[I_0(p)] ⊗ x_1[I_1(p)] ⊗ …`. With `⊕` a sum, the gradient of operand `k`
-//! gathers, over the same points, `g_k[I_k(p)] += ḡ[R(p)] ⊗' …`: the cotangent `ḡ` read where
-//! the result was written, times the other operands where they were read when `⊗` is a
-//! product (`∂(Π x_j)/∂x_k = Π_{j≠k} x_j`), alone when it is a sum or the operand alone. So:
-//!
-//! - a loop the operand does not follow (a reduction in the forward plan, or a broadcast of
-//!   the operand) becomes a sum over the gradient: the gradient of a broadcast bias sums the
-//!   batch;
-//! - a diagonal, a fixed index or a strided or padded (affine) index of the operand becomes
-//!   where the gradient is written: elements the step never read get 0, and points whose
-//!   padded index leaves the operand write nothing;
-//! - a concatenation reads each operand in its own part: the operand's gradient is its part
-//!   of the cotangent.
-//!
-//! Only what a sum of products computes has such a gradient: `+=` over `*`, `+` or a lone
-//! operand (and `=` when every element is written once: a copy). A maximum, a minimum, a
-//! product or a quotient needs the forward values to choose or scale, and is a
-//! `unsupported` error ([`ProjectError::NoGradient`]).
+//! Gradient plans: see [`GradientPlan`].
 
 use super::error::ProjectError;
 use super::plan::{accum_text, combine_text, IndexPlan, PartOperand, PlanPart};
@@ -42,6 +19,31 @@ pub enum GradInput {
 /// steps (or several operands of one step) read add up: compile it with
 /// [`Executable::compile_accumulating`](super::Executable::compile_accumulating) to add into
 /// the gradient buffer instead of overwriting it.
+///
+/// Gradient plans: from the plan of a step, for each operand, the plan that computes the
+/// operand's gradient from the gradient of the result (the cotangent) and the other operands,
+/// over the same product space (OCANNL's backpropagation reuses each step's projections the
+/// same way).
+///
+/// A forward plan computes, for every point `p` of each part's product space,
+/// `out[R(p)] ⊕= x_0[I_0(p)] ⊗ x_1[I_1(p)] ⊗ …`. With `⊕` a sum, the gradient of operand `k`
+/// gathers, over the same points, `g_k[I_k(p)] += ḡ[R(p)] ⊗' …`: the cotangent `ḡ` read where
+/// the result was written, times the other operands where they were read when `⊗` is a
+/// product (`∂(Π x_j)/∂x_k = Π_{j≠k} x_j`), alone when it is a sum or the operand alone. So:
+///
+/// - a loop the operand does not follow (a reduction in the forward plan, or a broadcast of
+///   the operand) becomes a sum over the gradient: the gradient of a broadcast bias sums the
+///   batch;
+/// - a diagonal, a fixed index or a strided or padded (affine) index of the operand becomes
+///   where the gradient is written: elements the step never read get 0, and points whose
+///   padded index leaves the operand write nothing;
+/// - a concatenation reads each operand in its own part: the operand's gradient is its part
+///   of the cotangent.
+///
+/// Only what a sum of products computes has such a gradient: `+=` over `*`, `+` or a lone
+/// operand (and `=` when every element is written once: a copy). A maximum, a minimum, a
+/// product or a quotient needs the forward values to choose or scale, and is a
+/// `unsupported` error ([`ProjectError::NoGradient`]).
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct GradientPlan {
@@ -54,7 +56,7 @@ pub struct GradientPlan {
 }
 
 impl IndexPlan {
-    /// The plan of operand `k`'s gradient (see the [module documentation](self)).
+    /// The plan of operand `k`'s gradient (see [`GradientPlan`]).
     ///
     /// ```
     /// use einrow::project::{plan_einsum, Concrete, GradInput};

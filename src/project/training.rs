@@ -1,13 +1,4 @@
-//! [`Training`]: the forward and backward passes of a solved graph compiled once, with every
-//! intermediate value and gradient placed by liveness in one arena.
-//!
-//! The forward pass runs every step in order. The backward pass seeds the loss's gradient
-//! with ones, then takes the steps that lead from the parameters to the loss in reverse
-//! order; each runs the [gradient plans](super::GradientPlan) of its operands that need one,
-//! adding into their gradients (a tensor read by several steps gets the sum). Identical plans
-//! are compiled once. The operation graph (petgraph) gives which tensors lead to the loss
-//! and which depend on a parameter; the schedule then gives each buffer's life, and
-//! [`plan_arena`](super::plan_arena) its place.
+//! The compiled training step: see [`Training`].
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -72,7 +63,15 @@ pub(super) enum Place {
 }
 
 /// The forward and backward passes of a solved graph, compiled once and run on a caller's
-/// leaf buffers (see the [module documentation](self)).
+/// leaf buffers, with every intermediate value and gradient placed by liveness in one arena.
+///
+/// The forward pass runs every step in order. The backward pass seeds the loss's gradient
+/// with ones, then takes the steps that lead from the parameters to the loss in reverse
+/// order; each runs the [gradient plans](super::GradientPlan) of its operands that need one,
+/// adding into their gradients (a tensor read by several steps gets the sum). Identical plans
+/// are compiled once. The operation graph (petgraph) gives which tensors lead to the loss
+/// and which depend on a parameter; the schedule then gives each buffer's life, and
+/// [`plan_arena`](super::plan_arena) its place.
 ///
 /// ```
 /// use einrow::infer::{Graph, ShapeBuilder};
