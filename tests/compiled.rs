@@ -481,9 +481,9 @@ fn small_products_equal_the_naive_sums() {
 /// Row counts, inner and row lengths on both sides of the fixed-length paths.
 fn small_product_sizes() -> Vec<(u64, u64, u64)> {
     let mut v = Vec::new();
-    for m in [1, 3, 4, 8, 12, 16] {
-        for k in [1, 2, 8, 9] {
-            for n in [3, 4, 5, 8, 16, 17] {
+    for m in [0, 1, 3, 4, 8, 12, 16] {
+        for k in [0, 1, 2, 8, 9] {
+            for n in [0, 3, 4, 5, 8, 16, 17] {
                 v.push((m, k, n));
             }
         }

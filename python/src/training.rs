@@ -8,7 +8,7 @@ use numpy::{
     Element, PyArray1, PyArrayDescrMethods, PyArrayDyn, PyArrayMethods, PyUntypedArray,
     PyUntypedArrayMethods,
 };
-use pyo3::exceptions::PyTypeError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyMapping, PyTuple};
 
@@ -112,11 +112,12 @@ impl PyTraining {
             })?;
             arrays.push(np::as_array(&a)?);
         }
+        let steps = step_results(graph);
         let hooks = PyHooks {
             graph: graph.clone(),
-            steps: step_results(graph),
-            forward,
-            backward,
+            forward: Hook::resolve(forward, graph, &steps)?,
+            backward: Hook::resolve(backward, graph, &steps)?,
+            steps,
             error: None,
         };
         if let Some(a) = arrays.iter().find(|a| a.dtype().kind() == b'c') {
@@ -202,8 +203,8 @@ fn step_results(graph: &Bound<'_, PyGraph>) -> Vec<(TensorId, Vec<usize>)> {
 struct PyHooks<'py> {
     graph: Bound<'py, PyGraph>,
     steps: Vec<(TensorId, Vec<usize>)>,
-    forward: Option<Bound<'py, PyAny>>,
-    backward: Option<Bound<'py, PyAny>>,
+    forward: Hook<'py>,
+    backward: Hook<'py>,
     /// A Python error raised by a hook, kept to be raised again as it was.
     error: Option<PyErr>,
 }
@@ -220,10 +221,6 @@ impl<'py> PyHooks<'py> {
         let py = f.py();
         let (t, shape) = self.steps[step.index()].clone();
         let tensor = Bound::new(py, PyGraph::tensor(&self.graph, t)).map_err(|e| self.keep(e))?;
-        let f = match hook_for(f, &tensor).map_err(|e| self.keep(e))? {
-            Some(f) => f,
-            None => return Ok(()),
-        };
         let mut run = || -> PyResult<()> {
             let b = PyArray1::from_slice(py, write).reshape(shape.clone())?;
             match both {
@@ -247,36 +244,70 @@ impl<'py> PyHooks<'py> {
     }
 }
 
-/// The function a hook argument calls for `tensor`: the argument itself when it is callable
-/// (called for every step), else its entry for `tensor` when it is a mapping of tensors to
-/// functions (`None`, and no copy of the buffers, for a step it has no entry for).
-fn hook_for<'py>(
-    hook: &Bound<'py, PyAny>,
-    tensor: &Bound<'py, PyTensor>,
-) -> PyResult<Option<Bound<'py, PyAny>>> {
-    if hook.is_callable() {
-        return Ok(Some(hook.clone()));
+/// A hook argument: one function for every step, or the functions of some steps (a mapping
+/// from tensors to functions, read once per run: a step without one calls no Python and
+/// copies nothing).
+enum Hook<'py> {
+    None,
+    Every(Bound<'py, PyAny>),
+    Steps(Vec<Option<Bound<'py, PyAny>>>),
+}
+
+impl<'py> Hook<'py> {
+    fn resolve(
+        hook: Option<Bound<'py, PyAny>>,
+        graph: &Bound<'py, PyGraph>,
+        steps: &[(TensorId, Vec<usize>)],
+    ) -> PyResult<Hook<'py>> {
+        let Some(hook) = hook else { return Ok(Hook::None) };
+        if hook.is_callable() {
+            return Ok(Hook::Every(hook));
+        }
+        let Ok(map) = hook.cast::<PyMapping>() else {
+            let kind = hook.get_type().name()?;
+            let msg =
+                format!("a hook is a function or a mapping of tensors to functions, not {kind}");
+            return Err(PyTypeError::new_err(msg));
+        };
+        let mut by_step = vec![None; steps.len()];
+        for item in map.items()?.iter() {
+            let (key, f) = item.extract::<(Bound<'py, PyAny>, Bound<'py, PyAny>)>()?;
+            let tensor = key.cast::<PyTensor>().map_err(|_| {
+                PyTypeError::new_err("a hook mapping's keys are tensors of the graph")
+            })?;
+            let tensor = tensor.borrow();
+            if !tensor.graph().bind(graph.py()).is(graph) {
+                return Err(PyValueError::new_err(
+                    "a hook mapping's key is a tensor of another graph",
+                ));
+            }
+            for (slot, (t, _)) in by_step.iter_mut().zip(steps) {
+                if *t == tensor.id() {
+                    *slot = Some(f.clone());
+                }
+            }
+        }
+        Ok(Hook::Steps(by_step))
     }
-    let Ok(map) = hook.cast::<PyMapping>() else {
-        let kind = hook.get_type().name()?;
-        let msg = format!("a hook is a function or a mapping of tensors to functions, not {kind}");
-        return Err(PyTypeError::new_err(msg));
-    };
-    match map.get_item(tensor) {
-        Ok(f) => Ok(Some(f)),
-        Err(e) if e.is_instance_of::<pyo3::exceptions::PyKeyError>(hook.py()) => Ok(None),
-        Err(e) => Err(e),
+
+    /// The function for `step`, if any.
+    fn at(&self, step: StepId) -> Option<Bound<'py, PyAny>> {
+        match self {
+            Hook::None => None,
+            Hook::Every(f) => Some(f.clone()),
+            Hook::Steps(v) => v.get(step.index()).cloned().flatten(),
+        }
     }
 }
 
 impl<'py, T: Storage + Element> Hooks<T> for PyHooks<'py> {
     fn forward(&mut self, step: StepId, result: &mut [T]) -> Result<(), ProjectError> {
-        let Some(f) = self.forward.clone() else { return Ok(()) };
+        let Some(f) = self.forward.at(step) else { return Ok(()) };
         self.call(&f, step, &[], result, false)
     }
 
     fn backward(&mut self, step: StepId, result: &[T], grad: &mut [T]) -> Result<(), ProjectError> {
-        let Some(f) = self.backward.clone() else { return Ok(()) };
+        let Some(f) = self.backward.at(step) else { return Ok(()) };
         self.call(&f, step, result, grad, true)
     }
 }

@@ -124,3 +124,8 @@ def test_hooks_as_mappings_call_only_their_steps():
         train.run(values, forward=3)
     with pytest.raises(ZeroDivisionError):
         train.run(values, backward={y: lambda t, r, g: 1 / 0})
+    with pytest.raises(TypeError, match="keys are tensors"):
+        train.run(values, forward={"y": relu})
+    other = mlp()[4]
+    with pytest.raises(ValueError, match="another graph"):
+        train.run(values, forward={other: relu})
