@@ -86,7 +86,7 @@ def bench(sizes, rounds):
     assert np.isclose(float(loss[0]), want[0], rtol=1e-4), (loss, want[0])
     for got, ref in zip(grads, want[1:]):
         np.testing.assert_allclose(got, ref, rtol=2e-3, atol=2e-3 * np.abs(ref).max())
-    calls = max(1, int(2e8 / (batch * hidden * (n_in + n_out) * 6)))
+    calls = max(5, int(2e8 / (batch * hidden * (n_in + n_out) * 6)))
     best_e = best_n = float("inf")
     for _ in range(rounds):
         t0 = time.perf_counter()
