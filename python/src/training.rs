@@ -2,6 +2,9 @@
 //! (forward, then backward into the parameters' gradients, intermediates placed by liveness)
 //! run on numpy arrays, with Python hooks between the steps; and `einrow.einsum_vjp`.
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
 use einrow::ids::{StepId, TensorId};
 use einrow::project::{Compute, Hooks, ProjectError, Storage, Training, Workspace};
 use numpy::{
@@ -25,7 +28,14 @@ pub struct PyTraining {
     train: Training,
     /// The call that made it.
     origin: Origin,
+    /// The arrays handed to Python hooks, kept from one run to the next (fresh arrays of a
+    /// large step's size cost their page faults at every call).
+    hook_arrays: Arc<HookArrays>,
 }
+
+/// Hook arrays by step and role (0: a forward result, 1: a result read backward, 2: a
+/// gradient).
+type HookArrays = Mutex<HashMap<(usize, u8), Py<PyAny>>>;
 
 /// `Graph.training`: compiles the training step of `loss` with respect to `params`.
 pub fn compile_training(
@@ -49,7 +59,8 @@ pub fn compile_training(
     let train = Training::compile(&mut this.g, loss, &params, &|s| computes[s.index()])
         .map_err(|e| errors::project_error(py, Some(&this.g), &e))?;
     drop(this);
-    Ok(PyTraining { graph: graph.clone().unbind(), train, origin })
+    let hook_arrays = Arc::default();
+    Ok(PyTraining { graph: graph.clone().unbind(), train, origin, hook_arrays })
 }
 
 #[pymethods]
@@ -91,7 +102,8 @@ impl PyTraining {
     /// (change `result` in place: an activation); `backward(t, result, grad)` before its
     /// gradient plans run (change `grad` in place: the activation's derivative). The arrays
     /// given to the hooks have the tensor's shape (memory order, as `Graph.shape`) and are
-    /// copies, written back after the call. A hook may instead be a mapping from tensors to
+    /// copies, written back after the call; they are reused by later runs (copy what a hook
+    /// keeps). A hook may instead be a mapping from tensors to
     /// such functions (`forward={a: relu}`): only the steps computing those tensors call
     /// Python and copy their buffers.
     #[pyo3(signature = (values, *, forward = None, backward = None))]
@@ -118,6 +130,7 @@ impl PyTraining {
             forward: Hook::resolve(forward, graph, &steps)?,
             backward: Hook::resolve(backward, graph, &steps)?,
             steps,
+            arrays: self.hook_arrays.clone(),
             error: None,
         };
         if let Some(a) = arrays.iter().find(|a| a.dtype().kind() == b'c') {
@@ -205,6 +218,8 @@ struct PyHooks<'py> {
     steps: Vec<(TensorId, Vec<usize>)>,
     forward: Hook<'py>,
     backward: Hook<'py>,
+    /// The training's hook arrays.
+    arrays: Arc<HookArrays>,
     /// A Python error raised by a hook, kept to be raised again as it was.
     error: Option<PyErr>,
 }
@@ -221,12 +236,11 @@ impl<'py> PyHooks<'py> {
         let py = f.py();
         let (t, shape) = self.steps[step.index()].clone();
         let tensor = Bound::new(py, PyGraph::tensor(&self.graph, t)).map_err(|e| self.keep(e))?;
+        let (at, arrays) = (step.index(), self.arrays.clone());
         let mut run = || -> PyResult<()> {
-            let b = PyArray1::from_slice(py, write).reshape(shape.clone())?;
+            let b = hook_array(py, &arrays, (at, if both { 2 } else { 0 }), write, &shape)?;
             match both {
-                true => {
-                    f.call1((&tensor, PyArray1::from_slice(py, read).reshape(shape.clone())?, &b))?
-                }
+                true => f.call1((&tensor, hook_array(py, &arrays, (at, 1), read, &shape)?, &b))?,
                 false => f.call1((&tensor, &b))?,
             };
             write.copy_from_slice(
@@ -242,6 +256,32 @@ impl<'py> PyHooks<'py> {
         self.error = Some(e);
         ProjectError::Data("a hook raised".into())
     }
+}
+
+/// The kept array of `key` (a new one when there is none of this type, shape and layout, or
+/// it cannot be written), holding a copy of `data`.
+fn hook_array<'py, T: Element + Copy>(
+    py: Python<'py>,
+    arrays: &HookArrays,
+    key: (usize, u8),
+    data: &[T],
+    shape: &[usize],
+) -> PyResult<Bound<'py, PyArrayDyn<T>>> {
+    let mut kept = arrays.lock().unwrap_or_else(|e| e.into_inner());
+    let reuse = kept.get(&key).and_then(|a| a.bind(py).cast::<PyArrayDyn<T>>().ok().cloned());
+    let reuse = reuse.filter(|a| a.shape() == shape && a.is_c_contiguous());
+    if let Some(a) = reuse {
+        if let Ok(mut w) = a.try_readwrite() {
+            if let Ok(slice) = w.as_slice_mut() {
+                slice.copy_from_slice(data);
+                drop(w);
+                return Ok(a);
+            }
+        }
+    }
+    let a = PyArray1::from_slice(py, data).reshape(shape.to_vec())?;
+    kept.insert(key, a.clone().into_any().unbind());
+    Ok(a)
 }
 
 /// A hook argument: one function for every step, or the functions of some steps (a mapping

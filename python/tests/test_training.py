@@ -129,3 +129,27 @@ def test_hooks_as_mappings_call_only_their_steps():
     other = mlp()[4]
     with pytest.raises(ValueError, match="another graph"):
         train.run(values, forward={other: relu})
+
+
+def test_hook_arrays_are_reused_between_runs_and_results_stay_right():
+    train, (x, w, b, y), values = trained_mlp(4)
+    kept = []
+
+    def relu(t, result):
+        kept.append(result)
+        np.maximum(result, 0, out=result)
+
+    first = train.run(values, forward={y: relu})
+    second = train.run(values, forward={y: relu})
+    assert kept[0] is kept[1]
+    np.testing.assert_allclose(first[0], second[0])
+    for g1, g2 in zip(first[1], second[1]):
+        np.testing.assert_allclose(g1, g2)
+    # A hook that reshapes its array in place gets a fresh one next time.
+
+    def flatten(t, result):
+        result.shape = (result.size,)
+
+    train.run(values, forward={y: flatten})
+    third = train.run(values, forward={y: relu})
+    np.testing.assert_allclose(third[0], first[0])
