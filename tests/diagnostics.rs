@@ -95,12 +95,10 @@ const KINDS: [(&str, &str); 11] = [
     ("a lint's warning", "warning["),
 ];
 
-/// The schema of every `--json` document.
-fn schema() -> jsonschema::Validator {
-    let text = std::fs::read_to_string("docs/diagnostics.schema.json").expect("the schema");
-    let schema: Value = serde_json::from_str(&text).expect("the schema is JSON");
-    jsonschema::validator_for(&schema).expect("the schema is a valid JSON Schema")
-}
+#[path = "support/binary.rs"]
+mod binary;
+
+use binary::schema;
 
 /// The document is valid against the schema.
 fn check_schema(schema: &jsonschema::Validator, doc: &Value, case: &Path) {

@@ -2,33 +2,12 @@
 //! that code (checked on the `--json` document, which is also validated against
 //! `docs/diagnostics.schema.json`: one error or lint of each kind from each command).
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+#[path = "support/binary.rs"]
+mod binary;
 
+use binary::schema;
 use einrow::diagnostic::explain::PAGES;
 use serde_json::Value;
-
-fn einrow(args: &[&str], stdin: Option<&str>) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_einrow"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("einrow starts");
-    let mut input = child.stdin.take().expect("stdin");
-    input.write_all(stdin.unwrap_or("").as_bytes()).expect("writes stdin");
-    drop(input);
-    let out = child.wait_with_output().expect("einrow ends");
-    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
-    (out.status.code().unwrap_or(-1), text(&out.stdout), text(&out.stderr))
-}
-
-fn schema() -> jsonschema::Validator {
-    let text = std::fs::read_to_string("docs/diagnostics.schema.json").expect("the schema");
-    let schema: Value = serde_json::from_str(&text).expect("the schema is JSON");
-    jsonschema::validator_for(&schema).expect("a valid JSON Schema")
-}
 
 #[test]
 fn every_example_reports_its_code() {
@@ -41,7 +20,7 @@ fn every_example_reports_its_code() {
         };
         let mut args = example.args.to_vec();
         args.push("--json");
-        let (status, stdout, stderr) = einrow(&args, example.stdin);
+        let (status, stdout, stderr) = binary::run(&args, example.stdin);
         assert_eq!(stderr, "", "{}: {args:?}", page.code);
         let doc: Value = serde_json::from_str(&stdout)
             .unwrap_or_else(|e| panic!("{}: {e}: {stdout}", page.code));
@@ -58,7 +37,7 @@ fn every_example_reports_its_code() {
         let lint = einrow::diagnostic::Lint::from_name(page.code).is_some();
         assert_eq!(status == 0, lint, "{}: exit {status}", page.code);
         // The text the page prints is the same command.
-        let (_, text, _) = einrow(&["explain", page.code], None);
+        let (_, text, _) = binary::run(&["explain", page.code], None);
         assert!(text.starts_with(&format!("{}: ", page.code)), "{text}");
         assert!(text.contains("$ einrow "), "{text}");
         run += 1;
@@ -68,15 +47,15 @@ fn every_example_reports_its_code() {
 
 #[test]
 fn explain_lists_codes_and_suggests_a_near_one() {
-    let (status, list, _) = einrow(&["explain"], None);
+    let (status, list, _) = binary::run(&["explain"], None);
     assert_eq!(status, 0);
     assert_eq!(list.lines().count(), PAGES.len(), "{list}");
     assert!(list.contains("mismatch          Sizes or bases"), "{list}");
-    let (status, _, err) = einrow(&["explain", "mismatchh"], None);
+    let (status, _, err) = binary::run(&["explain", "mismatchh"], None);
     assert_eq!(status, 1);
     assert!(err.contains("error[name]: no code `mismatchh`"), "{err}");
     assert!(err.contains("help: did you mean `mismatch`?"), "{err}");
-    let (status, page, _) = einrow(&["explain", "error[rank]"], None);
+    let (status, page, _) = binary::run(&["explain", "error[rank]"], None);
     assert_eq!(status, 0);
     assert!(page.starts_with("rank: Wrong number of axes"), "{page}");
 }

@@ -2,9 +2,10 @@
 //! writes one document valid against `docs/diagnostics.schema.json`, whatever its error:
 //! every place of every diagnostic is positioned (a JSON pointer into the case) or absent.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+
+#[path = "support/binary.rs"]
+mod binary;
 
 use serde_json::Value;
 
@@ -22,26 +23,12 @@ fn case_files(dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 fn infer_json(case: &Value) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_einrow"))
-        .args(["infer", "-", "--json"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("einrow starts");
-    let mut input = child.stdin.take().expect("stdin");
-    input.write_all(case.to_string().as_bytes()).expect("writes");
-    drop(input);
-    let out = child.wait_with_output().expect("einrow ends");
-    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
-    (out.status.code().unwrap_or(-1), text(&out.stdout), text(&out.stderr))
+    binary::run(&["infer", "-", "--json"], Some(&case.to_string()))
 }
 
 #[test]
 fn every_infer_case_writes_a_valid_document() {
-    let text = std::fs::read_to_string("docs/diagnostics.schema.json").expect("the schema");
-    let schema: Value = serde_json::from_str(&text).expect("JSON");
-    let schema = jsonschema::validator_for(&schema).expect("a valid JSON Schema");
+    let schema = binary::schema();
     let mut files = Vec::new();
     case_files(Path::new("tests/data/cases"), &mut files);
     let (mut run, mut failing) = (0, 0);
