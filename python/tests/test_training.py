@@ -70,6 +70,29 @@ def trained_mlp(seed):
     return train, (x, w, b, y), values
 
 
+def relu_hooks(log):
+    """ReLU and its derivative as hooks, each logging `(tensor, the array it changes)`."""
+    def relu(t, result):
+        log.append((t, result))
+        np.maximum(result, 0, out=result)
+
+    def relu_grad(t, result, grad):
+        log.append((t, grad))
+        grad *= result > 0
+
+    return relu, relu_grad
+
+
+def assert_relu_mlp(values, leaves, value, grads):
+    """The loss and gradients of the MLP with a ReLU on `y`, computed in numpy."""
+    x, w, b = leaves
+    xs, ws, bs = values[x], values[w], values[b]
+    ys = np.maximum(xs @ ws.T + bs, 0)
+    np.testing.assert_allclose(value, [np.sum(ys * ys)])
+    np.testing.assert_allclose(grads[0], (2 * ys * (ys > 0)).T @ xs)
+    np.testing.assert_allclose(grads[1], (2 * ys * (ys > 0)).sum(axis=0))
+
+
 def test_a_graphs_training_step_matches_finite_differences():
     train, (x, w, b, y), values = trained_mlp(1)
     value, grads = train.run(values)
@@ -93,10 +116,7 @@ def test_hooks_apply_an_activation_and_its_derivative():
             grad *= result > 0
 
     value, grads = train.run(values, forward=forward, backward=backward)
-    xs, ws, bs = values[x], values[w], values[b]
-    ys = np.maximum(xs @ ws.T + bs, 0)
-    np.testing.assert_allclose(value, [np.sum(ys * ys)])
-    np.testing.assert_allclose(grads[0], (2 * ys * (ys > 0)).T @ xs)
+    assert_relu_mlp(values, (x, w, b), value, grads)
     with pytest.raises(ZeroDivisionError):
         train.run(values, forward=lambda t, r: 1 / 0)
 
@@ -104,22 +124,10 @@ def test_hooks_apply_an_activation_and_its_derivative():
 def test_hooks_as_mappings_call_only_their_steps():
     train, (x, w, b, y), values = trained_mlp(3)
     seen = []
-
-    def relu(t, result):
-        seen.append(t)
-        np.maximum(result, 0, out=result)
-
-    def relu_grad(t, result, grad):
-        seen.append(t)
-        grad *= result > 0
-
+    relu, relu_grad = relu_hooks(seen)
     value, grads = train.run(values, forward={y: relu}, backward={y: relu_grad})
-    assert seen == [y, y]
-    xs, ws, bs = values[x], values[w], values[b]
-    ys = np.maximum(xs @ ws.T + bs, 0)
-    np.testing.assert_allclose(value, [np.sum(ys * ys)])
-    np.testing.assert_allclose(grads[0], (2 * ys * (ys > 0)).T @ xs)
-    np.testing.assert_allclose(grads[1], (2 * ys * (ys > 0)).sum(axis=0))
+    assert [t for t, _ in seen] == [y, y]
+    assert_relu_mlp(values, (x, w, b), value, grads)
     with pytest.raises(TypeError, match="a function or a mapping"):
         train.run(values, forward=3)
     with pytest.raises(ZeroDivisionError):
@@ -134,14 +142,10 @@ def test_hooks_as_mappings_call_only_their_steps():
 def test_hook_arrays_are_reused_between_runs_and_results_stay_right():
     train, (x, w, b, y), values = trained_mlp(4)
     kept = []
-
-    def relu(t, result):
-        kept.append(result)
-        np.maximum(result, 0, out=result)
-
+    relu, _ = relu_hooks(kept)
     first = train.run(values, forward={y: relu})
     second = train.run(values, forward={y: relu})
-    assert kept[0] is kept[1]
+    assert kept[0][1] is kept[1][1]
     np.testing.assert_allclose(first[0], second[0])
     for g1, g2 in zip(first[1], second[1]):
         np.testing.assert_allclose(g1, g2)
