@@ -478,6 +478,25 @@ fn small_products_equal_the_naive_sums() {
     }
 }
 
+/// Small products at the size limit: a product space of 2^62 points compiles, and buffers
+/// that cannot hold its operands are an `elems` error; past 2^62 compiling is a coded error.
+/// Never a panic or an allocation.
+#[test]
+fn small_products_at_the_size_limit_are_checked() {
+    use einrow::project::{plan_einsum, Concrete};
+    let small = Concrete::output(&[8, 8]);
+    let at_limit = Concrete::output(&[1 << 56, 8]);
+    let plan = plan_einsum("ij;jk=>ik", &[&at_limit, &small]).expect("plans");
+    let exe = Executable::compile(&plan).expect("compiles");
+    let (a, b, mut out) = (vec![1.0f32; 64], vec![1.0f32; 64], vec![0.0f32; 64]);
+    let e = exe.run(&[&a, &b], &mut out).expect_err("short buffers");
+    assert_eq!(e.code(), ErrorCode::Elems);
+    let past = Concrete::output(&[1 << 62, 8]);
+    let plan = plan_einsum("ij;jk=>ik", &[&past, &small]).expect("plans");
+    let e = Executable::compile(&plan).expect_err("past the limit");
+    assert_eq!(e.code(), ErrorCode::Value);
+}
+
 /// Row counts, inner and row lengths on both sides of the fixed-length paths.
 fn small_product_sizes() -> Vec<(u64, u64, u64)> {
     let mut v = Vec::new();
