@@ -1,8 +1,8 @@
 //! Training with einrow: a two-layer perceptron and an attention block, each declared with
 //! the typed API, solved once, compiled into a training step (forward, then backward into the
 //! parameters' gradients, intermediates placed by liveness), and trained with plain SGD on
-//! synthetic data. The framework applies its nonlinearities (ReLU, softmax) and their
-//! derivatives in hooks between the steps. Each run checks that the loss falls by at least
+//! synthetic data. ReLU runs natively between the steps (`Activations`); the softmax, which
+//! is not elementwise, runs with its derivative in the framework's own hooks. Each run checks that the loss falls by at least
 //! ten times and exits with an error otherwise.
 //!
 //! ```text
@@ -13,7 +13,7 @@ use std::error::Error;
 
 use einrow::ids::{StepId, TensorId};
 use einrow::infer::{Graph, ShapeBuilder};
-use einrow::project::{Compute, Hooks, ProjectError, Training};
+use einrow::project::{Activation, Activations, Compute, Hooks, ProjectError, Training};
 
 /// A deterministic stream of values in [-1, 1].
 struct Noise(u64);
@@ -31,19 +31,13 @@ impl Noise {
     }
 }
 
-/// What a framework does between the steps: ReLU after some, softmax over the last axis
-/// (rows of `width`) after others.
-struct Activations {
-    relu: Vec<StepId>,
-    softmax: Vec<(StepId, usize)>,
-}
+/// What the framework does between the steps: a softmax over the last axis (rows of
+/// `width`) after some.
+struct Softmax(Vec<(StepId, usize)>);
 
-impl Hooks<f32> for Activations {
+impl Hooks<f32> for Softmax {
     fn forward(&mut self, step: StepId, r: &mut [f32]) -> Result<(), ProjectError> {
-        if self.relu.contains(&step) {
-            r.iter_mut().for_each(|v| *v = v.max(0.0));
-        }
-        if let Some(&(_, width)) = self.softmax.iter().find(|(s, _)| *s == step) {
+        if let Some(&(_, width)) = self.0.iter().find(|(s, _)| *s == step) {
             for row in r.chunks_mut(width) {
                 let top = row.iter().copied().fold(f32::NEG_INFINITY, f32::max);
                 row.iter_mut().for_each(|v| *v = (*v - top).exp());
@@ -55,10 +49,7 @@ impl Hooks<f32> for Activations {
     }
 
     fn backward(&mut self, step: StepId, r: &[f32], g: &mut [f32]) -> Result<(), ProjectError> {
-        if self.relu.contains(&step) {
-            g.iter_mut().zip(r).for_each(|(g, &r)| *g *= f32::from(r > 0.0));
-        }
-        if let Some(&(_, width)) = self.softmax.iter().find(|(s, _)| *s == step) {
+        if let Some(&(_, width)) = self.0.iter().find(|(s, _)| *s == step) {
             // The softmax's Jacobian-vector product: s * (g - <g, s>).
             for (g, s) in g.chunks_mut(width).zip(r.chunks(width)) {
                 let dot: f32 = g.iter().zip(s).map(|(g, s)| g * s).sum();
@@ -69,11 +60,11 @@ impl Hooks<f32> for Activations {
     }
 }
 
-/// A model ready to train: its training step, hooks, leaf values, and which leaves are the
-/// parameters (in the training's order).
+/// A model ready to train: its training step, native activations and hooks, leaf values, and
+/// which leaves are the parameters (in the training's order).
 struct Model {
     train: Training,
-    hooks: Activations,
+    hooks: (Activations, Softmax),
     values: Vec<Vec<f32>>,
     params: Vec<usize>,
 }
@@ -83,13 +74,18 @@ impl Model {
         mut g: Graph,
         loss: TensorId,
         params: &[TensorId],
-        hooks: Activations,
+        (activations, softmax): (&[(TensorId, Activation)], Softmax),
         init: impl Fn(TensorId, usize) -> Vec<f32>,
     ) -> Result<Model, Box<dyn Error>> {
         g.solve()?;
         let computes: Vec<Compute> =
             g.steps().iter().map(|s| Compute::default_for(s.op, s.args.len())).collect();
         let train = Training::compile(&mut g, loss, params, &|s| computes[s.index()])?;
+        let mut native = Activations::new(&train);
+        for &(t, f) in activations {
+            native.set(&g, t, f)?;
+        }
+        let hooks = (native, softmax);
         let mut values = Vec::new();
         for &t in train.leaves() {
             let n = g.sizes(t)?.numel().ok_or("a leaf too large")? as usize;
@@ -140,8 +136,7 @@ fn mlp() -> Result<(f32, f32), Box<dyn Error>> {
     let y = g.compose(w2, a)?;
     let d = g.pointwise(&[y, minus_t])?;
     let loss = g.einsum("...|o; ...|o => ", &[d, d])?;
-    let relu = vec![g.producer(a)?.ok_or("a step")?];
-    let hooks = Activations { relu, softmax: Vec::new() };
+    let hooks = (&[(a, Activation::Relu)][..], Softmax(Vec::new()));
     let mut noise = Noise(7);
     let xs = noise.vec((BATCH * 8) as usize, 1.0);
     let targets = teacher(&xs, &mut Noise(99));
@@ -189,7 +184,7 @@ fn attention() -> Result<(f32, f32), Box<dyn Error>> {
     let d = g.pointwise(&[y, minus_t])?;
     let loss = g.einsum("...|o; ...|o => ", &[d, d])?;
     let softmax = vec![(g.producer(s)?.ok_or("a step")?, T)];
-    let hooks = Activations { relu: Vec::new(), softmax };
+    let hooks = (&[][..], Softmax(softmax));
     let xs = Noise(11).vec(B * T * D, 1.0);
     let targets = attention_teacher(&xs, &mut Noise(5));
     let init = |t: TensorId, n: usize| match t {

@@ -8,7 +8,7 @@ use einrow::ids::TensorId;
 use einrow::infer::program::Program;
 use einrow::infer::Graph;
 use einrow::kernel::{Accum, Combine, RunOptions};
-use einrow::project::{run_graph, Compute, Training};
+use einrow::project::{run_graph, Activation, Activations, Compute, Training};
 use proptest::prelude::*;
 
 /// Programs whose last statement is the loss (a scalar), each parameter declared `param`.
@@ -189,6 +189,15 @@ fn bad_runs_and_steps_without_gradients_are_coded_errors() {
     let mut ws = train.workspace::<f32>().expect("allocates");
     let e = train.run(&mut ws, &[], &mut [], &mut ()).expect_err("no buffers");
     assert_eq!(e.code(), ErrorCode::Arity);
+    // Messages name tensors by their names.
+    let short = [0.0f32; 1];
+    let mut grads = [[0.0f32; 1]; 3];
+    let mut outs: Vec<&mut [f32]> = grads.iter_mut().map(|g| &mut g[..]).collect();
+    let e = train.run(&mut ws, &[&short; 4], &mut outs, &mut ()).expect_err("short buffers");
+    assert_eq!(e.code(), ErrorCode::Elems);
+    assert!(e.to_string().contains("leaf buffer 0 has 1 elements; `x` holds 12"), "{e}");
+    let e = ws.value(&train, b.leaves[0]).expect_err("not the loss");
+    assert!(e.to_string().contains("not `x`'s"), "{e}");
     // A maximum on the way from a parameter to the loss has no gradient plan.
     let max = |s: einrow::ids::StepId| match s.index() {
         0 => Compute { accum: Accum::Max, combine: Combine::Mul },
@@ -230,4 +239,77 @@ fn the_arena_of_a_long_chain_is_a_few_buffers() {
     // The chain's plan and its two gradients, the loss's plan and its one gradient (both
     // operands read alike): each compiled once.
     assert_eq!(train.executable_count(), 5);
+}
+
+/// Native activations between the steps: the gradients of a perceptron with an activation
+/// after each layer match central differences of the training's own loss (in f64; ReLU,
+/// whose kink a difference can straddle, is checked by the unit tests), and an activation
+/// on a leaf, a foreign graph or a missing step is a coded error.
+#[test]
+fn native_activations_match_finite_differences() {
+    let text = "tensor x: 3|4\nparam w1: 4->5\nparam b1: 5\nparam w2: 5->2\nh = compose w1 x\nh1 = pointwise h b1\ny = compose w2 h1\nloss = einsum \"...|o; ...|o => \" y y";
+    for (f, g) in [
+        (Activation::Tanh, Activation::Sigmoid),
+        (Activation::Softplus, Activation::Elu),
+        (Activation::Sigmoid, Activation::Tanh),
+    ] {
+        let mut b = build(text);
+        let computes = computes(&b.g);
+        let train = Training::compile(&mut b.g, b.loss, &b.params, &|s| computes[s.index()])
+            .expect("compiles");
+        let ids: Vec<TensorId> = b.g.tensor_ids().collect();
+        let (h1, y) = (ids[5], ids[6]);
+        let mut acts = Activations::new(&train);
+        acts.set(&b.g, h1, f).expect("a step").set(&b.g, y, g).expect("a step");
+        let lens: Vec<usize> = b
+            .leaves
+            .iter()
+            .map(|&t| b.g.sizes(t).expect("solved").numel().expect("small") as usize)
+            .collect();
+        let xs: Vec<Vec<f64>> =
+            lens.iter().enumerate().map(|(k, &n)| values(k as u64 + 11, n)).collect();
+        let run = |xs: &[Vec<f64>], acts: &mut Activations| -> (f64, Vec<Vec<f64>>) {
+            let mut ws = train.workspace::<f64>().expect("allocates");
+            let refs: Vec<&[f64]> = xs.iter().map(Vec::as_slice).collect();
+            let mut grads: Vec<Vec<f64>> = b
+                .params
+                .iter()
+                .map(|p| vec![0.0; lens[b.leaves.iter().position(|l| l == p).expect("a leaf")]])
+                .collect();
+            let mut outs: Vec<&mut [f64]> = grads.iter_mut().map(|g| g.as_mut_slice()).collect();
+            train.run(&mut ws, &refs, &mut outs, acts).expect("runs");
+            (ws.value(&train, b.loss).expect("the loss")[0], grads)
+        };
+        let (_, grads) = run(&xs, &mut acts);
+        for (grad, p) in grads.iter().zip(&b.params) {
+            let k = b.leaves.iter().position(|l| l == p).expect("a leaf");
+            for (e, got) in grad.iter().enumerate() {
+                let h = 1e-5;
+                let at = |d: f64| {
+                    let mut moved = xs.clone();
+                    moved[k][e] += d;
+                    run(&moved, &mut acts.clone()).0
+                };
+                let want = (at(h) - at(-h)) / (2.0 * h);
+                assert!(
+                    (got - want).abs() <= 1e-6 * (1.0 + want.abs()),
+                    "{f}/{g} {k}[{e}]: {got} vs {want}"
+                );
+            }
+        }
+        assert_eq!(acts.get(b.g.producer(h1).expect("ours").expect("a step")), Some(f));
+    }
+    let mut b = build(text);
+    let computes = computes(&b.g);
+    let train =
+        Training::compile(&mut b.g, b.loss, &b.params, &|s| computes[s.index()]).expect("compiles");
+    let mut acts = Activations::new(&train);
+    let e = acts.set(&b.g, b.leaves[0], Activation::Relu).expect_err("a leaf");
+    assert_eq!(e.code(), ErrorCode::Name);
+    let other = build(text);
+    let e = acts.set(&other.g, other.loss, Activation::Relu).expect_err("another graph");
+    assert_eq!(e.code(), ErrorCode::Name);
+    let foreign = other.g.producer(other.loss).expect("ours").expect("a step");
+    let e = acts.set_step(foreign, Activation::Relu).expect_err("another graph's step");
+    assert_eq!(e.code(), ErrorCode::Name);
 }

@@ -292,6 +292,10 @@ class Training:
         backward: Callable[[Tensor, np.ndarray, np.ndarray], object]
         | Mapping[Tensor, Callable[[Tensor, np.ndarray, np.ndarray], object]]
         | None = ...,
+        activations: Mapping[
+            Tensor, Literal["relu", "elu", "sigmoid", "tanh", "softplus"]
+        ]
+        | None = ...,
     ) -> tuple[np.ndarray, list[np.ndarray]]: ...
 
 @final

@@ -1,8 +1,8 @@
 """Training with einrow from Python: a two-layer perceptron and an attention block, each
 declared on an `einrow.Graph`, compiled into a training step (forward, then backward into the
-parameters' gradients), and trained with plain SGD on numpy arrays. numpy applies the
-nonlinearities (ReLU, softmax) and their derivatives in the run's hooks. Exits with an error
-unless each loss falls tenfold.
+parameters' gradients), and trained with plain SGD on numpy arrays. ReLU runs natively
+(`activations=`); numpy applies the softmax and its derivative in the run's hooks. Exits with
+an error unless each loss falls tenfold.
 
     python python/examples/train.py
 """
@@ -45,15 +45,7 @@ def perceptron(rng):
     for p in (w1, b1, w2):
         values[p] = rng.normal(0, 0.3, size=g.shape(p)).astype(np.float32)
 
-    def forward(t, result):
-        if t == a:
-            np.maximum(result, 0, out=result)
-
-    def backward(t, result, grad):
-        if t == a:
-            grad *= result > 0
-
-    hooks = {"forward": forward, "backward": backward}
+    hooks = {"activations": {a: "relu"}}
     return fit(g, loss, [w1, b1, w2], values, hooks, 400, 0.2 / batch)
 
 

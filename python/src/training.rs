@@ -6,7 +6,9 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use einrow::ids::{StepId, TensorId};
-use einrow::project::{Compute, Hooks, ProjectError, Storage, Training, Workspace};
+use einrow::project::{
+    Activation, Activations, Compute, Hooks, ProjectError, Storage, Training, Workspace,
+};
 use numpy::{
     Element, PyArray1, PyArrayDescrMethods, PyArrayDyn, PyArrayMethods, PyUntypedArray,
     PyUntypedArrayMethods,
@@ -105,14 +107,18 @@ impl PyTraining {
     /// copies, written back after the call; they are reused by later runs (copy what a hook
     /// keeps). A hook may instead be a mapping from tensors to
     /// such functions (`forward={a: relu}`): only the steps computing those tensors call
-    /// Python and copy their buffers.
-    #[pyo3(signature = (values, *, forward = None, backward = None))]
+    /// Python and copy their buffers. `activations` (`{a: "relu"}`; `relu`, `elu`,
+    /// `sigmoid`, `tanh`, `softplus`) applies elementwise activations and their derivatives
+    /// natively, without calling Python: a function hook is not called for a step with an
+    /// activation, and a mapping may not name one.
+    #[pyo3(signature = (values, *, forward = None, backward = None, activations = None))]
     fn run<'py>(
         &self,
         py: Python<'py>,
         values: &Bound<'py, PyMapping>,
         forward: Option<Bound<'py, PyAny>>,
         backward: Option<Bound<'py, PyAny>>,
+        activations: Option<Bound<'py, PyMapping>>,
     ) -> PyResult<Bound<'py, PyTuple>> {
         let graph = self.graph.bind(py);
         let mut arrays: Vec<Bound<'py, PyUntypedArray>> = Vec::new();
@@ -129,10 +135,12 @@ impl PyTraining {
             graph: graph.clone(),
             forward: Hook::resolve(forward, graph, &steps)?,
             backward: Hook::resolve(backward, graph, &steps)?,
+            native: self.activations(graph, activations)?,
             steps,
             arrays: self.hook_arrays.clone(),
             error: None,
         };
+        hooks.check_overlap()?;
         if let Some(a) = arrays.iter().find(|a| a.dtype().kind() == b'c') {
             let msg = format!("a training step runs on real floats, not {}", a.dtype());
             return Err(errors::dtype_error(py, msg));
@@ -146,6 +154,32 @@ impl PyTraining {
 }
 
 impl PyTraining {
+    /// The native activations of a run (`{tensor: name}`).
+    fn activations(
+        &self,
+        graph: &Bound<'_, PyGraph>,
+        given: Option<Bound<'_, PyMapping>>,
+    ) -> PyResult<Activations> {
+        let mut native = Activations::new(&self.train);
+        let Some(given) = given else { return Ok(native) };
+        for item in given.items()?.iter() {
+            let (key, name) = item.extract::<(Bound<'_, PyAny>, String)>().map_err(|_| {
+                PyTypeError::new_err("`activations` maps tensors to activation names")
+            })?;
+            let f = Activation::from_name(&name).ok_or_else(|| {
+                let known: Vec<&str> = Activation::ALL.iter().map(|a| a.name()).collect();
+                let known = known.join(", ");
+                PyValueError::new_err(format!("no activation `{name}`: one of {known}"))
+            })?;
+            let t = PyGraph::id_of(graph, &key)?;
+            let this = graph.borrow();
+            native
+                .set(&this.g, t, f)
+                .map_err(|e| errors::project_error(graph.py(), Some(&this.g), &e))?;
+        }
+        Ok(native)
+    }
+
     fn tensors<'py>(&self, py: Python<'py>, ids: &[TensorId]) -> PyResult<Bound<'py, PyList>> {
         let graph = self.graph.bind(py);
         PyList::new(py, ids.iter().map(|&t| PyGraph::tensor(graph, t)))
@@ -218,6 +252,8 @@ struct PyHooks<'py> {
     steps: Vec<(TensorId, Vec<usize>)>,
     forward: Hook<'py>,
     backward: Hook<'py>,
+    /// Activations applied natively (no step has both one and a Python hook).
+    native: Activations,
     /// The training's hook arrays.
     arrays: Arc<HookArrays>,
     /// A Python error raised by a hook, kept to be raised again as it was.
@@ -225,6 +261,22 @@ struct PyHooks<'py> {
 }
 
 impl<'py> PyHooks<'py> {
+    /// A mapping hook for a step with a native activation is an error (which would apply
+    /// first is a guess).
+    fn check_overlap(&self) -> PyResult<()> {
+        let this = self.graph.borrow();
+        for (k, (t, _)) in self.steps.iter().enumerate() {
+            let native = this.g.producer(*t).ok().flatten().and_then(|s| self.native.get(s));
+            let mapped = |h: &Hook<'_>| matches!(h, Hook::Steps(v) if v[k].is_some());
+            if native.is_some() && (mapped(&self.forward) || mapped(&self.backward)) {
+                let name = errors::tensor_name(&this.g, *t);
+                let msg = format!("`{name}` has both an activation and a hook: give one");
+                return Err(PyValueError::new_err(msg));
+            }
+        }
+        Ok(())
+    }
+
     fn call<T: Element + Copy>(
         &mut self,
         f: &Bound<'py, PyAny>,
@@ -342,11 +394,17 @@ impl<'py> Hook<'py> {
 
 impl<'py, T: Storage + Element> Hooks<T> for PyHooks<'py> {
     fn forward(&mut self, step: StepId, result: &mut [T]) -> Result<(), ProjectError> {
+        if self.native.get(step).is_some() {
+            return self.native.forward(step, result);
+        }
         let Some(f) = self.forward.at(step) else { return Ok(()) };
         self.call(&f, step, &[], result, false)
     }
 
     fn backward(&mut self, step: StepId, result: &[T], grad: &mut [T]) -> Result<(), ProjectError> {
+        if self.native.get(step).is_some() {
+            return self.native.backward(step, result, grad);
+        }
         let Some(f) = self.backward.at(step) else { return Ok(()) };
         self.call(&f, step, result, grad, true)
     }

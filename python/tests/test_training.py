@@ -157,3 +157,47 @@ def test_hook_arrays_are_reused_between_runs_and_results_stay_right():
     train.run(values, forward={y: flatten})
     third = train.run(values, forward={y: relu})
     np.testing.assert_allclose(third[0], first[0])
+
+
+NATIVE = {
+    "relu": (lambda z: np.maximum(z, 0), lambda z: (z > 0) * 1.0),
+    "elu": (lambda z: np.where(z > 0, z, np.expm1(z)), lambda z: np.where(z > 0, 1.0, np.exp(z))),
+    "sigmoid": (lambda z: 1 / (1 + np.exp(-z)), lambda z: np.exp(-z) / (1 + np.exp(-z)) ** 2),
+    "tanh": (np.tanh, lambda z: 1 - np.tanh(z) ** 2),
+    "softplus": (lambda z: np.log1p(np.exp(z)), lambda z: 1 / (1 + np.exp(-z))),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NATIVE))
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_native_activations_match_numpy(name, dtype):
+    train, (x, w, b, y), values = trained_mlp(5)
+    values = {t: v.astype(dtype) for t, v in values.items()}
+    value, grads = train.run(values, activations={y: name})
+    f, df = NATIVE[name]
+    xs, ws, bs = (values[t].astype(np.float64) for t in (x, w, b))
+    z = xs @ ws.T + bs
+    gz = 2 * f(z) * df(z)
+    tol = 1e-9 if dtype == np.float64 else 1e-4
+    assert value.dtype == dtype and grads[0].dtype == dtype
+    np.testing.assert_allclose(value, [np.sum(f(z) ** 2)], rtol=tol)
+    np.testing.assert_allclose(grads[0], gz.T @ xs, rtol=tol, atol=tol)
+    np.testing.assert_allclose(grads[1], gz.sum(axis=0), rtol=tol, atol=tol)
+
+
+def test_native_activations_refuse_what_they_cannot_apply():
+    train, (x, w, b, y), values = trained_mlp(6)
+    with pytest.raises(ValueError, match="no activation `gelu`: one of relu, elu"):
+        train.run(values, activations={y: "gelu"})
+    with pytest.raises(TypeError, match="maps tensors to activation names"):
+        train.run(values, activations={y: np.tanh})
+    with pytest.raises(einrow.UnknownNameError, match="is a leaf"):
+        train.run(values, activations={x: "relu"})
+    relu, relu_grad = relu_hooks([])
+    with pytest.raises(ValueError, match="both an activation and a hook"):
+        train.run(values, activations={y: "relu"}, backward={y: relu_grad})
+    # A function hook is not called for the step with an activation.
+    seen = []
+    value, grads = train.run(values, activations={y: "relu"}, forward=lambda t, r: seen.append(t))
+    assert y not in seen
+    assert_relu_mlp(values, (x, w, b), value, grads)

@@ -125,7 +125,7 @@ impl Executable {
         if let Some((i, v)) = inputs.iter().enumerate().find(|(_, v)| v.dtype() != want) {
             return Err(ProjectError::DType(format!(
                 "operand {} is {} but the result is {}: a plan runs in one element type",
-                i + 1,
+                i,
                 v.dtype().name(),
                 want.name()
             )));

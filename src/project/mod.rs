@@ -3,6 +3,7 @@
 //! kernel's loop nests ([`Executable`], a whole graph: [`CompiledGraph`]) and run on a caller's
 //! buffers, contiguous or strided ([`View`], [`ViewMut`]), in any storage type ([`Storage`]).
 
+mod activation;
 mod any_view;
 mod arena;
 mod compiled;
@@ -29,6 +30,7 @@ mod training_run;
 mod view;
 mod vjp;
 
+pub use activation::{Activation, Activations};
 pub use any_view::{AnyView, AnyViewMut};
 pub use arena::{plan_arena, Arena, Life};
 pub use compiled::Executable;

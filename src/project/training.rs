@@ -16,6 +16,7 @@ use super::plan::IndexPlan;
 use super::sizes::Sizes;
 use crate::ids::{GraphId, StepId, TensorId};
 use crate::infer::{Graph, InferError};
+use crate::spec::ast::Name;
 
 /// One forward step.
 #[derive(Clone, Debug)]
@@ -98,6 +99,8 @@ pub(super) enum Place {
 #[derive(Clone, Debug)]
 pub struct Training {
     pub(super) graph: GraphId,
+    /// Each tensor's name (as errors write it).
+    pub(super) names: Vec<Name>,
     pub(super) lens: Vec<usize>,
     pub(super) leaves: Vec<TensorId>,
     pub(super) params: Vec<TensorId>,
@@ -157,6 +160,7 @@ impl Training {
         let leaves: Vec<TensorId> = g.tensor_ids().filter(|&t| g.tensor_entry(t).leaf).collect();
         let mut t = Training {
             graph: g.id(),
+            names: g.tensor_ids().map(|t| g.name_or_id(t)).collect(),
             lens,
             leaves,
             params: params.to_vec(),

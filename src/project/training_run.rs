@@ -35,6 +35,20 @@ pub trait Hooks<T> {
 /// No hooks: the plans alone.
 impl<T> Hooks<T> for () {}
 
+/// Two hooks in sequence: forward runs `A`'s then `B`'s; backward, by the chain rule, `B`'s
+/// then `A`'s (native [`Activations`](super::Activations) first, then a framework's own).
+impl<T, A: Hooks<T>, B: Hooks<T>> Hooks<T> for (A, B) {
+    fn forward(&mut self, step: StepId, result: &mut [T]) -> Result<(), ProjectError> {
+        self.0.forward(step, result)?;
+        self.1.forward(step, result)
+    }
+
+    fn backward(&mut self, step: StepId, result: &[T], grad: &mut [T]) -> Result<(), ProjectError> {
+        self.1.backward(step, result, grad)?;
+        self.0.backward(step, result, grad)
+    }
+}
+
 /// The arena a [`Training`] runs in: its intermediate values and gradients.
 #[derive(Clone, Debug)]
 pub struct Workspace<T> {
@@ -46,8 +60,9 @@ impl<T: Storage> Workspace<T> {
     /// others in a hook). Errors (`name`): another tensor than the loss.
     pub fn value<'w>(&'w self, train: &Training, t: TensorId) -> Result<&'w [T], ProjectError> {
         if t != train.loss {
+            let name = train.names.get(t.index()).map_or_else(|| t.to_string(), |n| n.to_string());
             let msg = format!(
-                "only the loss's value is kept after a run, not `{t}`'s: read it in a hook"
+                "only the loss's value is kept after a run, not `{name}`'s: read it in a hook"
             );
             return Err(InferError::Usage { code: crate::ErrorCode::Name, message: msg }.into());
         }
@@ -251,8 +266,8 @@ impl Training {
             );
             return Err(ProjectError::Data(msg));
         }
-        check_lens("leaf", leaves.iter().map(|b| b.len()), &self.leaves, &self.lens)?;
-        check_lens("gradient", grads.iter().map(|b| b.len()), &self.params, &self.lens)
+        check_lens("leaf", leaves.iter().map(|b| b.len()), &self.leaves, self)?;
+        check_lens("gradient", grads.iter().map(|b| b.len()), &self.params, self)
     }
 }
 
@@ -261,15 +276,16 @@ fn check_lens(
     what: &str,
     got: impl ExactSizeIterator<Item = usize>,
     ids: &[TensorId],
-    lens: &[usize],
+    train: &Training,
 ) -> Result<(), ProjectError> {
+    let lens = &train.lens;
     if got.len() != ids.len() {
         return Err(KernelError::Arity { expected: ids.len(), got: got.len() }.into());
     }
     for (k, (n, t)) in got.zip(ids).enumerate() {
         if n != lens[t.index()] {
-            let msg =
-                format!("{what} buffer {k} has {n} elements; `{t}` holds {}", lens[t.index()]);
+            let (name, want) = (&train.names[t.index()], lens[t.index()]);
+            let msg = format!("{what} buffer {k} has {n} elements; `{name}` holds {want}");
             return Err(ProjectError::Data(msg));
         }
     }
