@@ -193,7 +193,7 @@ fn bad_runs_and_steps_without_gradients_are_coded_errors() {
     let short = [0.0f32; 1];
     let mut grads = [[0.0f32; 1]; 3];
     let mut outs: Vec<&mut [f32]> = grads.iter_mut().map(|g| &mut g[..]).collect();
-    let e = train.run(&mut ws, &[&short; 4], &mut outs, &mut ()).expect_err("short buffers");
+    let e = train.run(&mut ws, &[&short[..]; 4], &mut outs, &mut ()).expect_err("short buffers");
     assert_eq!(e.code(), ErrorCode::Elems);
     assert!(e.to_string().contains("leaf buffer 0 has 1 elements; `x` holds 12"), "{e}");
     let e = ws.value(&train, b.leaves[0]).expect_err("not the loss");
