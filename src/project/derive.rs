@@ -14,6 +14,7 @@ use crate::spec::ast::Name;
 
 /// What a step computes at each point: the accumulation and the combine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Compute {
     /// Accumulation into the result (`+` by default).
     pub accum: Accum,

@@ -21,6 +21,8 @@ mod plan;
 mod plan_json;
 mod positional;
 mod run;
+#[cfg(feature = "serde")]
+mod serde_form;
 mod sizes;
 mod spec;
 mod storage;
