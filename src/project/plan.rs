@@ -113,8 +113,8 @@ impl PlanPart {
 ///
 /// With the `serde` feature, plans are `Serialize` and `Deserialize`: the fields as they are,
 /// enums by variant name (a form of its own, not [`IndexPlan::to_json`]'s). Deserialising
-/// checks the plan as compiling it does (each index within its axis, operands and loops that
-/// exist, sizes at most 2^62, `bijective` as the parts say): bad data is an error.
+/// checks the plan (each index within its axis, operands and loops that exist, sizes at most
+/// 2^62, `bijective` as the parts say): bad data is an error.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[cfg_attr(

@@ -2,10 +2,12 @@
 //! that deserialising runs: data read from outside is an error when it is not a consistent
 //! plan, never an object that fails (or panics) later.
 //!
-//! A plan is checked as compiling checks it (every index within its axis, each operand read
-//! once and in order), plus what compiling does not look at but other readers of a plan
-//! index by (loops and operands that exist, index lists as long as their tensors' ranks),
-//! sizes at most 2^62 and a `bijective` flag that agrees with the parts. A compiled graph is
+//! A plan is checked for what a derived plan holds: every index within its axis (a loop
+//! followed as it is spans the axis; fixed and unpadded affine indices stay inside it),
+//! loops and operands that exist, each operand read once and in order, index lists as long
+//! as their tensors' ranks, sizes at most 2^62 and a `bijective` flag that agrees with the
+//! parts. A plan too large to compile (more than 2^62 elements in a tensor) is still a plan:
+//! compiling it is the same error as compiling the plan it was written from. A compiled graph is
 //! stored without its executables: its distinct plans, each step's tensors and plan, and
 //! each tensor's sizes; reading it checks that the plans chain and compiles them again.
 
@@ -19,7 +21,7 @@ use super::compiled::Executable;
 use super::compiled_graph::CompiledGraph;
 use super::error::ProjectError;
 use super::gradient::{GradInput, GradientPlan};
-use super::plan::{Index, IndexPlan, PlanPart};
+use super::plan::{Index, IndexPlan, Loop, PlanPart};
 use crate::ids::{GraphId, TensorId};
 use crate::infer::OpKind;
 use crate::kernel::{Accum, Combine};
@@ -48,41 +50,61 @@ fn sizes_at_most_max(what: &str, sizes: &[u64]) -> Result<(), ProjectError> {
     }
 }
 
-/// Checks one axis index list: as many entries as the tensor has axes, loops that exist,
-/// fixed indices at most 2^62.
+/// Checks one axis index list against its tensor's sizes: one index per axis, loops that
+/// exist, a loop followed as it is spanning its axis, and where the part has points, every
+/// fixed or unpadded affine index within its axis.
 fn check_indices(
     what: &str,
     index: &[Index],
-    rank: usize,
-    loops: usize,
+    dims: &[u64],
+    loops: &[Loop],
 ) -> Result<(), ProjectError> {
-    if index.len() != rank {
-        return Err(bad(format!("{what} has {} axis indices for {rank} axes", index.len())));
+    if index.len() != dims.len() {
+        let (n, rank) = (index.len(), dims.len());
+        return Err(bad(format!("{what} has {n} axis indices for {rank} axes")));
     }
-    for i in index {
+    let points = loops.iter().all(|l| l.size > 0);
+    let within = |lo: i128, hi: i128, size: u64| !points || (lo >= 0 && hi < i128::from(size));
+    for (i, &size) in index.iter().zip(dims) {
         let ok = match i {
-            Index::Iter(l) => *l < loops,
-            Index::Fixed(n) => *n <= MAX_INT,
-            Index::Affine { terms, .. } => terms.iter().all(|(_, l)| *l < loops),
+            Index::Iter(l) => loops.get(*l).is_some_and(|l| l.size == size),
+            Index::Fixed(n) => within(i128::from(*n), i128::from(*n), size),
+            Index::Affine { terms, offset, padded } => {
+                let (mut lo, mut hi) = (i128::from(*offset), i128::from(*offset));
+                let mut exist = true;
+                for &(c, l) in terms {
+                    let Some(l) = loops.get(l) else {
+                        exist = false;
+                        break;
+                    };
+                    let far = i128::from(c) * i128::from(l.size.saturating_sub(1));
+                    lo += far.min(0);
+                    hi += far.max(0);
+                }
+                exist && (*padded || within(lo, hi, size))
+            }
         };
         if !ok {
-            return Err(bad(format!("{what} has the index {i:?} over {loops} loops")));
+            let n = loops.len();
+            return Err(bad(format!(
+                "{what} has the index {i:?} over {n} loops on an axis of size {size}"
+            )));
         }
     }
     Ok(())
 }
 
-/// Checks a plan as read (see the module's documentation) and compiles it.
-fn check_plan(plan: &IndexPlan) -> Result<Executable, ProjectError> {
+/// Checks a plan as read (see the module's documentation).
+fn check_plan(plan: &IndexPlan) -> Result<(), ProjectError> {
     sizes_at_most_max("the result", &plan.result_dims)?;
     for (k, dims) in plan.operand_dims.iter().enumerate() {
         sizes_at_most_max(&format!("operand {k}"), dims)?;
     }
     for (n, part) in plan.parts.iter().enumerate() {
-        let loops = part.loops.len();
+        let loops = &part.loops;
         let sizes: SmallVec<[u64; 8]> = part.loops.iter().map(|l| l.size).collect();
         sizes_at_most_max(&format!("part {n}'s loop"), &sizes)?;
-        check_indices(&format!("part {n}'s result"), &part.result, plan.result_dims.len(), loops)?;
+        check_indices(&format!("part {n}'s result"), &part.result, &plan.result_dims, loops)?;
         let mut next = 0;
         for o in &part.operands {
             let Some(dims) = plan.operand_dims.get(o.operand).filter(|_| o.operand >= next) else {
@@ -90,19 +112,14 @@ fn check_plan(plan: &IndexPlan) -> Result<Executable, ProjectError> {
                 return Err(bad(format!("part {n} reads operand {k} out of order or range")));
             };
             next = o.operand + 1;
-            check_indices(
-                &format!("part {n}'s operand {}", o.operand),
-                &o.index,
-                dims.len(),
-                loops,
-            )?;
+            check_indices(&format!("part {n}'s operand {}", o.operand), &o.index, dims, loops)?;
         }
     }
     if plan.bijective != plan.writes_each_once() {
         let says = if plan.bijective { "writes" } else { "does not write" };
         return Err(bad(format!("it says it {says} each result element once; its parts disagree")));
     }
-    plan.compile()
+    Ok(())
 }
 
 impl TryFrom<PlanForm> for IndexPlan {
