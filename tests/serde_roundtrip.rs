@@ -5,8 +5,11 @@
 
 #![cfg(feature = "serde")]
 
+use einrow::ids::TensorId;
 use einrow::infer::{Graph, InferError, Scheme, ShapeBuilder};
-use einrow::project::{plan_einsum, CompiledGraph, Concrete, GradientPlan, IndexPlan};
+use einrow::project::{
+    plan_einsum, CompiledGraph, Compute, Concrete, GradientPlan, IndexPlan, Training,
+};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
@@ -51,16 +54,60 @@ fn round_trip<T: serde::Serialize + serde::de::DeserializeOwned>(x: &T) -> T {
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("reads back: {e}\n{text}"))
 }
 
-/// An MLP-like graph over batch `b`, features `i` and outputs `o`.
-fn mlp(g: &mut Graph, batch: &ShapeBuilder, [i, o]: [u64; 2]) -> Result<(), InferError> {
+/// An MLP-like graph over inputs `batch`, features `i` and outputs `o`: its loss and
+/// parameters.
+fn mlp(
+    g: &mut Graph,
+    batch: &ShapeBuilder,
+    [i, o]: [u64; 2],
+) -> Result<(TensorId, [TensorId; 2]), InferError> {
     let x = g.input("x", batch)?;
     let w = g.parameter("w", &ShapeBuilder::new().input([i]).output([o]))?;
     let bias = g.parameter("bias", &ShapeBuilder::new().output([o]))?;
     let y = g.compose(w, x)?;
     let y = g.pointwise(&[y, bias])?;
     let s = g.einsum("...|o; ...|o => ...|", &[y, y])?;
-    g.pointwise(&[s])?;
-    Ok(())
+    Ok((g.pointwise(&[s])?, [w, bias]))
+}
+
+fn train(g: &mut Graph, loss: TensorId, params: &[TensorId]) -> Option<Training> {
+    let steps = g.steps().to_vec();
+    let compute = |s: einrow::ids::StepId| {
+        let s = &steps[s.index()];
+        Compute::default_for(s.op, s.args.len())
+    };
+    Training::compile(g, loss, params, &compute).ok()
+}
+
+/// A training step and its copy read back are the same: the same form, buffers, and
+/// gradients and loss from the same leaves (`lens`: each tensor's buffer length).
+fn check_training(train: &Training, lens: &[usize], seed: u64) {
+    let back: Training = round_trip(train);
+    assert_eq!(serde_json::to_value(&back).ok(), serde_json::to_value(train).ok());
+    let sizes = |t: &Training| (t.arena_len(), t.unplanned_len(), t.executable_count());
+    assert_eq!(sizes(&back), sizes(train));
+    let ids = |t: &Training| -> Vec<usize> {
+        let ends = t.leaves().iter().chain(t.params()).copied().chain([t.loss()]);
+        ends.map(|x| x.index()).collect()
+    };
+    assert_eq!(ids(&back), ids(train));
+    let total = lens.iter().try_fold(0usize, |n, &k| n.checked_add(k));
+    if total.is_none_or(|n| n > 1 << 16) {
+        return;
+    }
+    let leaves: Vec<Vec<f64>> =
+        train.leaves().iter().map(|t| values(seed ^ t.index() as u64, lens[t.index()])).collect();
+    let run = |t: &Training| -> Option<(Vec<Vec<f64>>, Vec<f64>)> {
+        let mut ws = t.workspace::<f64>().ok()?;
+        let mut grads: Vec<Vec<f64>> =
+            t.params().iter().map(|p| vec![0.0; lens[p.index()]]).collect();
+        let refs: Vec<&[f64]> = leaves.iter().map(|v| &v[..]).collect();
+        let mut outs: Vec<&mut [f64]> = grads.iter_mut().map(|g| &mut g[..]).collect();
+        t.run(&mut ws, &refs, &mut outs, &mut ()).ok()?;
+        let loss = ws.value(t, t.loss()).ok()?.to_vec();
+        Some((grads, loss))
+    };
+    assert_eq!(run(train), run(&back));
 }
 
 /// A deterministic value stream.
@@ -155,11 +202,18 @@ proptest! {
     #[test]
     fn compiled_graphs_round_trip(b in size(), i in size(), o in size(), seed in any::<u64>()) {
         let mut g = Graph::new();
-        if mlp(&mut g, &ShapeBuilder::new().batch([b]).output([i]), [i, o]).is_err() || g.solve().is_err() {
+        let Ok((loss, params)) = mlp(&mut g, &ShapeBuilder::new().batch([b]).output([i]), [i, o]) else {
+            return Ok(());
+        };
+        if g.solve().is_err() {
             return Ok(());
         }
         if let Ok(program) = CompiledGraph::compile_defaults(&mut g) {
             check_graph(&program, seed);
+            if let Some(t) = train(&mut g, loss, &params) {
+                let lens: Vec<usize> = program.tensor_ids().map(|t| program.tensor_len(t).unwrap_or(usize::MAX)).collect();
+                check_training(&t, &lens, seed);
+            }
         }
     }
 
@@ -275,6 +329,14 @@ proptest! {
         if let Ok(p) = serde_json::from_value::<CompiledGraph>(corrupt(&program, k, to)) {
             same_outputs(&p, &p, seed);
         }
+        let (mut g, loss, params) = small_mlp();
+        let t = train(&mut g, loss, &params).expect("a training step");
+        if let Ok(t) = serde_json::from_value::<Training>(corrupt(&t, k, to)) {
+            let lens: Vec<usize> = program.tensor_ids().map(|t| program.tensor_len(t).unwrap_or(0)).collect();
+            if t.leaves().len() == 3 && t.params().len() == 2 {
+                check_training(&t, &lens, seed);
+            }
+        }
     }
 }
 
@@ -334,11 +396,32 @@ fn a_gradient_plan_with_other_inputs_is_rejected() {
     rejected::<GradientPlan>(v, "gradient input 0");
 }
 
-fn small_graph() -> CompiledGraph {
+fn small_mlp() -> (Graph, TensorId, [TensorId; 2]) {
     let mut g = Graph::new();
-    mlp(&mut g, &ShapeBuilder::new().batch([2]).output([3]), [3, 2]).expect("builds");
+    let (loss, params) =
+        mlp(&mut g, &ShapeBuilder::new().batch([2]).output([3]), [3, 2]).expect("builds");
     g.solve().expect("solves");
-    CompiledGraph::compile_defaults(&mut g).expect("compiles")
+    (g, loss, params)
+}
+
+fn small_graph() -> CompiledGraph {
+    CompiledGraph::compile_defaults(&mut small_mlp().0).expect("compiles")
+}
+
+#[test]
+fn a_training_step_whose_ends_are_not_its_graphs_is_rejected() {
+    let (mut g, loss, params) = small_mlp();
+    let t = train(&mut g, loss, &params).expect("a training step");
+    let v = serde_json::to_value(&t).expect("serialises");
+    let mut w = v.clone();
+    w["loss"] = json!(99);
+    rejected::<Training>(w, "the loss is tensor 99");
+    let mut w = v.clone();
+    w["params"] = json!([3]);
+    rejected::<Training>(w, "parameter 3 is not a leaf");
+    let mut w = v;
+    w["graph"]["steps"][0]["plan"] = json!(7);
+    rejected::<Training>(w, "names plan 7");
 }
 
 #[test]

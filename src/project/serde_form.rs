@@ -1,16 +1,20 @@
-//! The `serde` feature's forms of plans, gradient plans and compiled graphs, and the checks
-//! that deserialising runs: data read from outside is an error when it is not a consistent
-//! plan, never an object that fails (or panics) later.
+//! The `serde` feature's forms of plans, gradient plans, compiled graphs and training steps,
+//! and the checks that deserialising runs: data read from outside is an error when it is not
+//! consistent, never an object that fails (or panics) later.
 //!
 //! A plan is checked for what a derived plan holds: every index within its axis (a loop
 //! followed as it is spans the axis; fixed and unpadded affine indices stay inside it),
 //! loops and operands that exist, each operand read once and in order, index lists as long
 //! as their tensors' ranks, sizes at most 2^62 and a `bijective` flag that agrees with the
 //! parts. A plan too large to compile (more than 2^62 elements in a tensor) is still a plan:
-//! compiling it is the same error as compiling the plan it was written from. A compiled graph is
-//! stored without its executables: its distinct plans, each step's tensors and plan, and
-//! each tensor's sizes; reading it checks that the plans chain and compiles them again.
+//! compiling it is the same error as compiling the plan it was written from.
+//!
+//! A compiled graph is stored without its executables: its distinct plans, each step's
+//! tensors and plan, and each tensor's sizes; reading it checks that the plans chain and
+//! compiles them again. A training step is stored as its forward graph with its loss and
+//! parameters, and built again from them.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use serde::de::Error as _;
@@ -18,11 +22,12 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use smallvec::SmallVec;
 
 use super::compiled::Executable;
-use super::compiled_graph::CompiledGraph;
+use super::compiled_graph::{CompiledGraph, CompiledPlan};
 use super::error::ProjectError;
 use super::gradient::{GradInput, GradientPlan};
 use super::plan::{Index, IndexPlan, Loop, PlanPart};
-use crate::ids::{GraphId, TensorId};
+use super::training::{Ends, Training};
+use crate::ids::{GraphId, StepId, TensorId};
 use crate::infer::OpKind;
 use crate::kernel::{Accum, Combine};
 use crate::spec::lexer::MAX_INT;
@@ -193,7 +198,29 @@ struct GraphOut<'a> {
     steps: Vec<StepForm>,
 }
 
-/// A compiled graph's form as read: plans unchecked (checked and compiled once each).
+impl<'a> GraphOut<'a> {
+    /// The form of a graph of tensors of sizes `dims` and steps `(result, operands, plan)`,
+    /// equal plans written once.
+    fn of(
+        dims: &'a [Vec<u64>],
+        steps: impl Iterator<Item = (TensorId, &'a [TensorId], &'a IndexPlan)>,
+    ) -> GraphOut<'a> {
+        let mut plans: Vec<&IndexPlan> = Vec::new();
+        let mut seen: HashMap<&IndexPlan, usize> = HashMap::new();
+        let mut forms = Vec::new();
+        for (out, args, plan) in steps {
+            let k = *seen.entry(plan).or_insert_with(|| {
+                plans.push(plan);
+                plans.len() - 1
+            });
+            let args = args.iter().map(|a| a.index()).collect();
+            forms.push(StepForm { out: out.index(), args, plan: k });
+        }
+        GraphOut { dims, plans, steps: forms }
+    }
+}
+
+/// A compiled graph's form as read: plans unchecked.
 #[derive(Deserialize)]
 struct GraphIn {
     dims: Vec<Vec<u64>>,
@@ -201,20 +228,21 @@ struct GraphIn {
     steps: Vec<StepForm>,
 }
 
+/// A graph's form checked: its tensors' sizes, its plans, and each step's tensors (ids of a
+/// fresh graph) and plan (a position in `plans`).
+struct Checked {
+    graph: GraphId,
+    dims: Vec<Vec<u64>>,
+    plans: Vec<Arc<IndexPlan>>,
+    steps: Vec<(TensorId, SmallVec<[TensorId; 3]>, usize)>,
+    /// Whether each tensor is a step's result (the others are leaves).
+    written: Vec<bool>,
+}
+
 impl Serialize for CompiledGraph {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut plans: Vec<&IndexPlan> = Vec::new();
-        let mut seen: std::collections::HashMap<*const IndexPlan, usize> = Default::default();
-        let mut steps = Vec::with_capacity(self.step_ids().len());
-        for (out, args, plan) in self.step_plans() {
-            let k = *seen.entry(Arc::as_ptr(plan)).or_insert_with(|| {
-                plans.push(plan);
-                plans.len() - 1
-            });
-            let args = args.iter().map(|a| a.index()).collect();
-            steps.push(StepForm { out: out.index(), args, plan: k });
-        }
-        GraphOut { dims: self.all_dims(), plans, steps }.serialize(s)
+        let steps = self.step_plans().map(|(out, args, plan)| (out, args, &**plan));
+        GraphOut::of(self.all_dims(), steps).serialize(s)
     }
 }
 
@@ -224,50 +252,48 @@ impl<'de> Deserialize<'de> for CompiledGraph {
     }
 }
 
-/// Checks a compiled graph's form and compiles its plans.
-fn graph_from(f: GraphIn) -> Result<CompiledGraph, ProjectError> {
+/// Checks a graph's form: sizes at most 2^62, consistent plans, and steps that chain (each
+/// writes a tensor no other step writes, of its plan's result sizes, from leaves and earlier
+/// results of its plan's operand sizes).
+fn check_graph(f: GraphIn) -> Result<Checked, ProjectError> {
     if f.dims.len() > u32::MAX as usize || f.steps.len() > u32::MAX as usize {
         return Err(ProjectError::TooLarge("a graph of more than 2^32 tensors or steps".into()));
     }
     for (t, dims) in f.dims.iter().enumerate() {
         sizes_at_most_max(&format!("tensor {t}"), dims)?;
     }
-    let mut compiled = Vec::with_capacity(f.plans.len());
-    for form in f.plans {
-        let plan = IndexPlan::try_from(form)?;
-        let exe = Arc::new(Executable::compile(&plan)?);
-        compiled.push((Arc::new(plan), exe));
-    }
+    let plans = f
+        .plans
+        .into_iter()
+        .map(|p| IndexPlan::try_from(p).map(Arc::new))
+        .collect::<Result<Vec<_>, _>>()?;
     let graph = GraphId::fresh();
-    // Which tensors hold values when a step runs: leaves (written by no step) and the results
-    // of earlier steps.
-    let mut ready = vec![true; f.dims.len()];
+    let mut written = vec![false; f.dims.len()];
     for s in &f.steps {
-        if let Some(r) = ready.get_mut(s.out) {
-            *r = false;
+        if let Some(w) = written.get_mut(s.out) {
+            *w = true;
         }
     }
+    // Which tensors hold values when a step runs: leaves, and the results of earlier steps.
+    let mut ready: Vec<bool> = written.iter().map(|w| !w).collect();
     let mut steps = Vec::with_capacity(f.steps.len());
     for (i, s) in f.steps.into_iter().enumerate() {
-        let (plan, exe) = compiled
+        let plan = plans
             .get(s.plan)
-            .ok_or_else(|| bad(format!("step {i} names plan {}, of {}", s.plan, compiled.len())))?;
+            .ok_or_else(|| bad(format!("step {i} names plan {}, of {}", s.plan, plans.len())))?;
         let dims = |t: usize| f.dims.get(t).map(Vec::as_slice);
         if ready.get(s.out) != Some(&false) {
+            let t = s.out;
             return Err(bad(format!(
-                "step {i} writes tensor {}, a leaf, an earlier result or none",
-                s.out
+                "step {i} writes tensor {t}: a leaf, an earlier result or none"
             )));
         }
         if dims(s.out) != Some(&plan.result_dims[..]) {
             return Err(bad(format!("step {i}'s result is not of its plan's result sizes")));
         }
         if s.args.len() != plan.operand_dims.len() {
-            return Err(bad(format!(
-                "step {i} has {} operands, its plan {}",
-                s.args.len(),
-                plan.operand_dims.len()
-            )));
+            let (n, want) = (s.args.len(), plan.operand_dims.len());
+            return Err(bad(format!("step {i} has {n} operands, its plan {want}")));
         }
         for (&a, want) in s.args.iter().zip(&plan.operand_dims) {
             if ready.get(a) != Some(&true) || dims(a) != Some(&want[..]) {
@@ -278,7 +304,81 @@ fn graph_from(f: GraphIn) -> Result<CompiledGraph, ProjectError> {
         }
         ready[s.out] = true;
         let args = s.args.iter().map(|&a| TensorId::new(a, graph)).collect();
-        steps.push((TensorId::new(s.out, graph), args, (plan.clone(), exe.clone())));
+        steps.push((TensorId::new(s.out, graph), args, s.plan));
     }
-    Ok(CompiledGraph::from_executables(graph, f.dims, steps))
+    Ok(Checked { graph, dims: f.dims, plans, steps, written })
+}
+
+/// Checks a compiled graph's form and compiles its plans.
+fn graph_from(f: GraphIn) -> Result<CompiledGraph, ProjectError> {
+    let c = check_graph(f)?;
+    let compiled = c
+        .plans
+        .into_iter()
+        .map(|p| Ok((p.clone(), Arc::new(Executable::compile(&p)?))))
+        .collect::<Result<Vec<CompiledPlan>, ProjectError>>()?;
+    let steps = c.steps.into_iter().map(|(out, args, k)| (out, args, compiled[k].clone()));
+    Ok(CompiledGraph::from_executables(c.graph, c.dims, steps))
+}
+
+/// A training step's form: its graph's, with the loss and the parameters.
+#[derive(Serialize)]
+struct TrainingOut<'a> {
+    graph: GraphOut<'a>,
+    loss: usize,
+    params: Vec<usize>,
+}
+
+/// A training step's form as read.
+#[derive(Deserialize)]
+struct TrainingIn {
+    graph: GraphIn,
+    loss: usize,
+    params: Vec<usize>,
+}
+
+impl Serialize for Training {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let steps = self.forward.iter().map(|f| (f.out, f.args.as_slice(), &*f.plan));
+        let graph = GraphOut::of(&self.dims, steps);
+        let params = self.params.iter().map(|p| p.index()).collect();
+        TrainingOut { graph, loss: self.loss.index(), params }.serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for Training {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Training, D::Error> {
+        training_from(TrainingIn::deserialize(d)?).map_err(D::Error::custom)
+    }
+}
+
+/// Checks a training step's form (its graph as a compiled graph's, a loss among its tensors,
+/// parameters among its leaves) and builds it again: gradient plans, executables, buffers.
+fn training_from(f: TrainingIn) -> Result<Training, ProjectError> {
+    let c = check_graph(f.graph)?;
+    let n = c.dims.len();
+    if f.loss >= n {
+        return Err(bad(format!("the loss is tensor {}, of {n}", f.loss)));
+    }
+    if let Some(p) = f.params.iter().find(|&&p| c.written.get(p) != Some(&false)) {
+        return Err(bad(format!("parameter {p} is not a leaf of the graph")));
+    }
+    let mut lens = Vec::with_capacity(n);
+    for (t, dims) in c.dims.iter().enumerate() {
+        let len = dims.iter().try_fold(1u64, |n, &d| n.checked_mul(d));
+        let len = len.and_then(|n| usize::try_from(n).ok());
+        lens.push(len.ok_or_else(|| ProjectError::TooLarge(format!("tensor {t}")))?);
+    }
+    let graph = c.graph;
+    let ends = Ends {
+        loss: TensorId::new(f.loss, graph),
+        params: f.params.iter().map(|&p| TensorId::new(p, graph)).collect(),
+        leaves: (0..n).filter(|&t| !c.written[t]).map(|t| TensorId::new(t, graph)).collect(),
+    };
+    let steps = c
+        .steps
+        .into_iter()
+        .enumerate()
+        .map(|(i, (out, args, k))| (StepId::new(i, graph), out, args, c.plans[k].clone()));
+    Training::assemble(graph, (c.dims, lens), ends, steps.collect())
 }
