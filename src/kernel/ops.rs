@@ -5,6 +5,8 @@
 use super::scalar::Scalar;
 
 /// How the combined value is folded into the output element.
+///
+/// `Serialize` and `Deserialize` with the `serde` feature.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Accum {
@@ -60,6 +62,8 @@ impl Accum {
 }
 
 /// How the input values at one point are combined (folded left to right).
+///
+/// `Serialize` and `Deserialize` with the `serde` feature.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Combine {

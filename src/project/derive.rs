@@ -13,6 +13,8 @@ use crate::kernel::{Accum, Combine};
 use crate::spec::ast::Name;
 
 /// What a step computes at each point: the accumulation and the combine.
+///
+/// `Serialize` and `Deserialize` with the `serde` feature.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Compute {

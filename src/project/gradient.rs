@@ -5,6 +5,8 @@ use super::plan::{accum_text, combine_text, IndexPlan, PartOperand, PlanPart};
 use crate::kernel::{Accum, Combine};
 
 /// One operand of a gradient plan.
+///
+/// `Serialize` and `Deserialize` with the `serde` feature.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]

@@ -11,6 +11,8 @@ use crate::kernel::{Accum, Combine};
 use crate::spec::ast::Name;
 
 /// One loop of the product space.
+///
+/// `Serialize` and `Deserialize` with the `serde` feature.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Loop {
@@ -30,6 +32,8 @@ impl Loop {
 }
 
 /// How one tensor axis is indexed.
+///
+/// `Serialize` and `Deserialize` with the `serde` feature.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
@@ -50,6 +54,8 @@ pub enum Index {
 }
 
 /// One operand a [`PlanPart`] reads, with the index of each of its axes.
+///
+/// `Serialize` and `Deserialize` with the `serde` feature.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct PartOperand {
@@ -76,6 +82,8 @@ pub struct PartOperand {
 /// assert_eq!(second.operand(0), None);
 /// # Ok::<(), einrow::project::ProjectError>(())
 /// ```
+///
+/// `Serialize` and `Deserialize` with the `serde` feature.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct PlanPart {

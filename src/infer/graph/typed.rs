@@ -22,6 +22,8 @@ use crate::spec::ast::RowKind;
 use crate::spec::lexer::MAX_INT;
 
 /// What a declared tensor is.
+///
+/// `Serialize` and `Deserialize` with the `serde` feature.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Leaf {
