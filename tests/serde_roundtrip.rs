@@ -314,15 +314,11 @@ proptest! {
         mlp(&mut g, &ShapeBuilder::new().batch_var(v).output([3]), [3, 2]).expect("builds");
         let scheme = g.solve_scheme(&[v]).expect("a scheme");
         if let Ok(s) = serde_json::from_value::<Scheme>(corrupt(&scheme, k, to)) {
-            for t in s.tensor_ids() {
-                let _ = (s.sym_shape(t), s.shape_string(t), s.name(t));
-            }
-            let _ = s.leaves();
-            if let Ok(inst) = s.instantiate(&[&[2]]) {
-                if let Ok(program) = CompiledGraph::compile_instance_defaults(&inst) {
-                    same_outputs(&program, &program, seed);
-                }
-            }
+            exercise(&s, &[2], seed);
+        }
+        let conv = conv_scheme().expect("a scheme");
+        if let Ok(s) = serde_json::from_value::<Scheme>(corrupt(&conv, k, to)) {
+            exercise(&s, &[6], seed);
         }
         let inst = scheme.instantiate(&[&[2]]).expect("an instance");
         let program = CompiledGraph::compile_instance_defaults(&inst).expect("compiles");
@@ -336,6 +332,19 @@ proptest! {
             if t.leaves().len() == 3 && t.params().len() == 2 {
                 check_training(&t, &lens, seed);
             }
+        }
+    }
+}
+
+/// Uses a scheme read back from corrupt data: whatever it holds, errors but no panic.
+fn exercise(s: &Scheme, batch: &[u64], seed: u64) {
+    for t in s.tensor_ids() {
+        let _ = (s.sym_shape(t), s.shape_string(t), s.name(t));
+    }
+    let _ = (s.leaves(), s.warnings().iter().map(|w| w.to_string()).count());
+    if let Ok(inst) = s.instantiate(&[batch]) {
+        if let Ok(program) = CompiledGraph::compile_instance_defaults(&inst) {
+            same_outputs(&program, &program, seed);
         }
     }
 }
@@ -473,4 +482,36 @@ fn a_scheme_whose_forms_do_not_fit_is_rejected() {
     let mut w = v;
     w["vars"][0]["min"] = json!(HUGE + 1);
     rejected::<Scheme>(w, "needs at least");
+}
+
+/// A scheme with an axis computed from its variable (a convolution over the batch), a fixed
+/// index into the variable's axis, and a parameter that takes the batch (a warning).
+fn conv_scheme() -> Result<Scheme, InferError> {
+    let mut g = Graph::new();
+    let v = g.row_var("batch");
+    let x = g.input("x", &ShapeBuilder::new().batch_var(v).output([3]))?;
+    let k = g.input("k", &ShapeBuilder::array([2]))?;
+    let y = g.einsum("s<+j|i; j => s|i", &[x, k])?;
+    g.permute("4|i => i", x)?;
+    let b = g.parameter("b", &ShapeBuilder::unknown())?;
+    g.pointwise(&[y, b])?;
+    g.solve_scheme(&[v])
+}
+
+#[test]
+fn schemes_with_computed_axes_fixed_indices_and_warnings_round_trip() {
+    let scheme = conv_scheme().expect("a scheme");
+    let v = serde_json::to_value(&scheme).expect("serialises");
+    assert!(v["items"].as_array().expect("items").iter().any(|i| i.get("Affine").is_some()), "{v}");
+    assert_eq!(v["vars"][0]["rank_fixed"], json!(true));
+    assert!(!scheme.warnings().is_empty());
+    for batch in [[5], [6], [4], [0], [HUGE]] {
+        check_scheme(&scheme, &batch, 7);
+    }
+    let back: Scheme = round_trip(&scheme);
+    assert_eq!(back.min_size(0), scheme.min_size(0));
+    assert!(back.is_rank_fixed(0));
+    let mut w = v;
+    w["vars"][0]["rank_fixed"] = json!(false);
+    rejected::<Scheme>(w, "Affine");
 }

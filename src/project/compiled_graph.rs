@@ -125,6 +125,7 @@ impl CompiledGraph {
 
     /// Each step's result, operands and plan, in order (what defines the graph, less its
     /// executables).
+    #[cfg(feature = "serde")]
     pub(crate) fn step_plans(
         &self,
     ) -> impl ExactSizeIterator<Item = (TensorId, &[TensorId], &Arc<IndexPlan>)> + '_ {
@@ -132,6 +133,7 @@ impl CompiledGraph {
     }
 
     /// Each tensor's sizes in memory order, in buffer order.
+    #[cfg(feature = "serde")]
     pub(crate) fn all_dims(&self) -> &[Vec<u64>] {
         &self.dims
     }

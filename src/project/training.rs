@@ -107,7 +107,8 @@ pub(super) enum Place {
 #[derive(Clone, Debug)]
 pub struct Training {
     pub(super) graph: GraphId,
-    /// Each tensor's sizes in memory order.
+    /// Each tensor's sizes in memory order (what the `serde` form writes).
+    #[cfg_attr(not(feature = "serde"), allow(dead_code))]
     pub(super) dims: Vec<Vec<u64>>,
     pub(super) lens: Vec<usize>,
     pub(super) leaves: Vec<TensorId>,
