@@ -341,7 +341,7 @@ fn exercise(s: &Scheme, batch: &[u64], seed: u64) {
     for t in s.tensor_ids() {
         let _ = (s.sym_shape(t), s.shape_string(t), s.name(t));
     }
-    let _ = (s.leaves(), s.warnings().iter().map(|w| w.to_string()).count());
+    let _ = (s.leaves(), s.warnings().iter().map(|w| w.to_string()).collect::<Vec<_>>());
     if let Ok(inst) = s.instantiate(&[batch]) {
         if let Ok(program) = CompiledGraph::compile_instance_defaults(&inst) {
             same_outputs(&program, &program, seed);
