@@ -362,47 +362,42 @@ fn rejected<T: serde::de::DeserializeOwned>(v: Value, says: &str) {
     }
 }
 
-#[test]
-fn a_plan_whose_loops_overrun_its_axes_is_rejected() {
-    let mut v = serde_json::to_value(matmul()).expect("serialises");
-    v["parts"][0]["loops"][0]["size"] = json!(5);
-    rejected::<IndexPlan>(v, "");
-    let mut v = serde_json::to_value(matmul()).expect("serialises");
-    v["result_dims"] = json!([2, 5]);
-    rejected::<IndexPlan>(v, "");
+/// `v` with one edit.
+fn edit(v: &Value, f: impl FnOnce(&mut Value)) -> Value {
+    let mut w = v.clone();
+    f(&mut w);
+    w
 }
 
 #[test]
-fn a_plan_with_sizes_past_2_62_is_rejected() {
-    let mut v = serde_json::to_value(matmul()).expect("serialises");
-    v["operand_dims"][0][0] = json!(HUGE + 1);
-    rejected::<IndexPlan>(v, "above 2^62");
+fn plans_whose_indices_overrun_their_axes_or_sizes_pass_2_62_are_rejected() {
+    let v = serde_json::to_value(matmul()).expect("serialises");
+    rejected::<IndexPlan>(edit(&v, |w| w["parts"][0]["loops"][0]["size"] = json!(5)), "size 2");
+    rejected::<IndexPlan>(edit(&v, |w| w["result_dims"] = json!([2, 5])), "size 5");
+    rejected::<IndexPlan>(edit(&v, |w| w["operand_dims"][0][0] = json!(HUGE + 1)), "above 2^62");
 }
 
 #[test]
 fn a_plan_indexing_missing_loops_or_operands_is_rejected() {
-    let mut v = serde_json::to_value(matmul()).expect("serialises");
-    v["parts"][0]["result"][0] = json!({"iter": 7});
-    rejected::<IndexPlan>(v, "over 3 loops");
-    let mut v = serde_json::to_value(matmul()).expect("serialises");
-    v["parts"][0]["operands"][1]["operand"] = json!(2);
-    rejected::<IndexPlan>(v, "out of order or range");
-    let mut v = serde_json::to_value(matmul()).expect("serialises");
-    v["parts"][0]["operands"][0]["index"] = json!([{"iter": 0}]);
-    rejected::<IndexPlan>(v, "axis indices for 2 axes");
-    let mut v = serde_json::to_value(matmul()).expect("serialises");
-    v["bijective"] = json!(true);
-    rejected::<IndexPlan>(v, "each result element once");
+    let v = serde_json::to_value(matmul()).expect("serialises");
+    rejected::<IndexPlan>(
+        edit(&v, |w| w["parts"][0]["result"][0] = json!({"iter": 7})),
+        "over 3 loops",
+    );
+    let operand = |w: &mut Value| w["parts"][0]["operands"][1]["operand"] = json!(2);
+    rejected::<IndexPlan>(edit(&v, operand), "out of order or range");
+    let index = |w: &mut Value| w["parts"][0]["operands"][0]["index"] = json!([{"iter": 0}]);
+    rejected::<IndexPlan>(edit(&v, index), "axis indices for 2 axes");
+    rejected::<IndexPlan>(edit(&v, |w| w["bijective"] = json!(true)), "each result element once");
 }
 
 #[test]
 fn a_gradient_plan_with_other_inputs_is_rejected() {
     let grad = matmul().gradient(1).expect("a gradient");
-    let mut v = serde_json::to_value(&grad).expect("serialises");
-    v["inputs"] = json!(["Cotangent"]);
-    rejected::<GradientPlan>(v.clone(), "lists 1 inputs");
-    v["inputs"] = json!([{"Operand": 0}, "Cotangent"]);
-    rejected::<GradientPlan>(v, "gradient input 0");
+    let v = serde_json::to_value(&grad).expect("serialises");
+    rejected::<GradientPlan>(edit(&v, |w| w["inputs"] = json!(["Cotangent"])), "lists 1 inputs");
+    let swapped = |w: &mut Value| w["inputs"] = json!([{"Operand": 0}, "Cotangent"]);
+    rejected::<GradientPlan>(edit(&v, swapped), "gradient input 0");
 }
 
 fn small_mlp() -> (Graph, TensorId, [TensorId; 2]) {
@@ -413,46 +408,32 @@ fn small_mlp() -> (Graph, TensorId, [TensorId; 2]) {
     (g, loss, params)
 }
 
-fn small_graph() -> CompiledGraph {
-    CompiledGraph::compile_defaults(&mut small_mlp().0).expect("compiles")
-}
-
 #[test]
 fn a_training_step_whose_ends_are_not_its_graphs_is_rejected() {
     let (mut g, loss, params) = small_mlp();
     let t = train(&mut g, loss, &params).expect("a training step");
     let v = serde_json::to_value(&t).expect("serialises");
-    let mut w = v.clone();
-    w["loss"] = json!(99);
-    rejected::<Training>(w, "the loss is tensor 99");
-    let mut w = v.clone();
-    w["params"] = json!([3]);
-    rejected::<Training>(w, "parameter 3 is not a leaf");
-    let mut w = v;
-    w["graph"]["steps"][0]["plan"] = json!(7);
-    rejected::<Training>(w, "names plan 7");
+    rejected::<Training>(edit(&v, |w| w["loss"] = json!(99)), "the loss is tensor 99");
+    rejected::<Training>(edit(&v, |w| w["params"] = json!([3])), "parameter 3 is not a leaf");
+    rejected::<Training>(edit(&v, |w| w["graph"]["steps"][0]["plan"] = json!(7)), "names plan 7");
 }
 
 #[test]
 fn a_compiled_graph_whose_plans_do_not_chain_is_rejected() {
-    let program = small_graph();
+    let program = CompiledGraph::compile_defaults(&mut small_mlp().0).expect("compiles");
     let v = serde_json::to_value(&program).expect("serialises");
-    let mut w = v.clone();
-    w["dims"][0] = json!([2, 4]);
-    rejected::<CompiledGraph>(w, "not a leaf or earlier result of its plan's sizes");
-    let mut w = v.clone();
-    w["steps"][0]["plan"] = json!(99);
-    rejected::<CompiledGraph>(w, "names plan 99");
-    let mut w = v.clone();
-    let steps = w["steps"].as_array_mut().expect("steps");
-    steps.swap(0, 1);
-    rejected::<CompiledGraph>(w, "reads tensor");
-    let mut w = v.clone();
-    w["steps"][1]["out"] = w["steps"][0]["out"].clone();
-    rejected::<CompiledGraph>(w, "writes tensor");
-    let mut w = v;
-    w["dims"][1] = json!([HUGE + 1]);
-    rejected::<CompiledGraph>(w, "above 2^62");
+    rejected::<CompiledGraph>(
+        edit(&v, |w| w["dims"][0] = json!([2, 4])),
+        "not a leaf or earlier result of its plan's sizes",
+    );
+    rejected::<CompiledGraph>(edit(&v, |w| w["steps"][0]["plan"] = json!(99)), "names plan 99");
+    let swapped = |w: &mut Value| w["steps"].as_array_mut().expect("steps").swap(0, 1);
+    rejected::<CompiledGraph>(edit(&v, swapped), "reads tensor");
+    rejected::<CompiledGraph>(
+        edit(&v, |w| w["steps"][1]["out"] = w["steps"][0]["out"].clone()),
+        "writes tensor",
+    );
+    rejected::<CompiledGraph>(edit(&v, |w| w["dims"][1] = json!([HUGE + 1])), "above 2^62");
 }
 
 #[test]
@@ -462,26 +443,24 @@ fn a_scheme_whose_forms_do_not_fit_is_rejected() {
     mlp(&mut g, &ShapeBuilder::new().batch_var(v).output([3]), [3, 2]).expect("builds");
     let scheme = g.solve_scheme(&[v]).expect("a scheme");
     let v = serde_json::to_value(&scheme).expect("serialises");
-    let mut w = v.clone();
-    w["items"][0] = json!({"Var": 5});
-    rejected::<Scheme>(w, "over 1 variables");
-    let mut w = v.clone();
-    w["tensors"][0]["rows"][0] = json!([u32::MAX, 2, 0]);
-    rejected::<Scheme>(w, "rows are not within the items");
-    let mut w = v.clone();
-    w["steps"][0]["args"][0] = json!(1000);
-    rejected::<Scheme>(w, "does not fit the scheme's tensors");
+    rejected::<Scheme>(edit(&v, |w| w["items"][0] = json!({"Var": 5})), "over 1 variables");
+    rejected::<Scheme>(
+        edit(&v, |w| w["tensors"][0]["rows"][0] = json!([u32::MAX, 2, 0])),
+        "rows are not within the items",
+    );
+    rejected::<Scheme>(
+        edit(&v, |w| w["steps"][0]["args"][0] = json!(1000)),
+        "does not fit the scheme's tensors",
+    );
     let step = v["steps"].as_array().expect("steps").iter().position(|s| !s["spec"].is_null());
     let step = step.expect("a spec step");
-    let mut w = v.clone();
-    w["steps"][step]["spec"]["text"] = json!("ij;;=>(");
-    assert!(serde_json::from_value::<Scheme>(w).is_err());
-    let mut w = v.clone();
-    w["steps"][step]["spec"]["labels"] = json!([]);
-    rejected::<Scheme>(w, "labels do not match");
-    let mut w = v;
-    w["vars"][0]["min"] = json!(HUGE + 1);
-    rejected::<Scheme>(w, "needs at least");
+    let garbage = edit(&v, |w| w["steps"][step]["spec"]["text"] = json!("ij;;=>("));
+    assert!(serde_json::from_value::<Scheme>(garbage).is_err());
+    rejected::<Scheme>(
+        edit(&v, |w| w["steps"][step]["spec"]["labels"] = json!([])),
+        "labels do not match",
+    );
+    rejected::<Scheme>(edit(&v, |w| w["vars"][0]["min"] = json!(HUGE + 1)), "needs at least");
 }
 
 /// A scheme with an axis computed from its variable (a convolution over the batch), a fixed
@@ -511,7 +490,5 @@ fn schemes_with_computed_axes_fixed_indices_and_warnings_round_trip() {
     let back: Scheme = round_trip(&scheme);
     assert_eq!(back.min_size(0), scheme.min_size(0));
     assert!(back.is_rank_fixed(0));
-    let mut w = v;
-    w["vars"][0]["rank_fixed"] = json!(false);
-    rejected::<Scheme>(w, "Affine");
+    rejected::<Scheme>(edit(&v, |w| w["vars"][0]["rank_fixed"] = json!(false)), "Affine");
 }
