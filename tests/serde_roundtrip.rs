@@ -461,6 +461,8 @@ fn a_scheme_whose_forms_do_not_fit_is_rejected() {
         "labels do not match",
     );
     rejected::<Scheme>(edit(&v, |w| w["vars"][0]["min"] = json!(HUGE + 1)), "needs at least");
+    let renamed = |w: &mut Value| w["steps"][step]["spec"]["labels"][0] = json!("zz");
+    rejected::<Scheme>(edit(&v, renamed), "has no label `zz`");
 }
 
 /// A scheme with an axis computed from its variable (a convolution over the batch), a fixed

@@ -84,9 +84,9 @@ struct SchemeData {
 /// With the `serde` feature, schemes are `Serialize` and `Deserialize`: their stored forms,
 /// steps (specs as text, parsed again), tensor names, leaves and warnings. Deserialising
 /// checks that the forms fit together (items over existing variables, rows within the forms,
-/// steps over existing tensors with the arity of their operation, sizes at most 2^62) and
-/// gives the scheme a fresh [`GraphId`]: take its ids from [`Scheme::tensor_ids`],
-/// [`Scheme::step_ids`] and [`Scheme::vars`].
+/// steps over existing tensors with the arity of their operation, labels their spec
+/// mentions, sizes at most 2^62) and gives the scheme a fresh [`GraphId`]: take its ids from
+/// [`Scheme::tensor_ids`], [`Scheme::step_ids`] and [`Scheme::vars`].
 ///
 /// [`Graph::solve_scheme`]: super::Graph::solve_scheme
 ///

@@ -19,7 +19,7 @@ use crate::infer::op::OpKind;
 use crate::infer::warnings::Warning;
 use crate::spec::ast::{Name, RowKind};
 use crate::spec::lexer::MAX_INT;
-use crate::spec::parse_einsum;
+use crate::spec::{for_each_label, parse_einsum};
 
 /// A symbolic variable: its name, its handle's number in the graph solved, what the solution
 /// says of it.
@@ -206,6 +206,14 @@ fn step_from(
                         spec: text.to_string(),
                         error,
                     })?;
+                    let mut mentioned = Vec::new();
+                    let slots = std::iter::once(&parsed.lhs).chain(&parsed.rhs);
+                    for axis in slots.flat_map(|s| s.rows()).flat_map(|(_, row)| row.axes()) {
+                        for_each_label(&axis.kind, axis.span, |l, _| mentioned.push(l));
+                    }
+                    if let Some(l) = labels.iter().find(|l| !mentioned.contains(&l.as_str())) {
+                        return Err(bad(format!("step {i}'s spec has no label `{l}`")));
+                    }
                     let spec = Arc::new(StepSpec::with_labels(text.clone(), parsed, &labels));
                     specs.insert((text, labels), spec.clone());
                     spec
