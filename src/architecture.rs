@@ -132,7 +132,12 @@
 //!   parsed spec and shape texts (fast on short texts, randomly seeded; SipHash cost more per
 //!   step than the rest of a cache hit), and a fixed one for the solver's table of interned
 //!   sizes, hashed on every binding to a size.
-//! - serde_json: the case files and every JSON format einrow speaks.
+//! - serde, serde_json: the case files and every JSON format einrow speaks. The `serde`
+//!   feature (off by default) adds `Serialize` and `Deserialize` to plans, gradient plans,
+//!   schemes, compiled graphs and training steps (and smol_str's serde support for names), for
+//!   frameworks that cache what einrow derives: the forms hold plans and sizes, never compiled
+//!   executables, and reading one checks it and compiles again (`project/serde_form.rs`,
+//!   `infer/scheme/serde_form.rs`).
 //! - clap: the command line.
 //! - gemm: a fast, well-kept pure-Rust GEMM for contraction-shaped nests; rayon: parallel
 //!   outer loops; half: float16 and bf16 storage.

@@ -56,6 +56,8 @@
 //!   ([`infer::Graph::add_step_capturing`]) to set or read their sizes.
 //! - Solving reports legal but surprising outcomes as values ([`infer::Warning`]).
 //! - With the `ndarray` feature, compiled plans run on `ndarray` views too.
+//! - With the `serde` feature, plans, schemes, compiled graphs and training steps serialise,
+//!   to be cached: reading one back checks it and compiles it again.
 //!
 //! # Where to read on
 //!

@@ -111,6 +111,14 @@ impl StepSpec {
     pub fn labels(&self) -> &[Name] {
         self.labels.get().map_or(&[], |l| l.as_slice())
     }
+
+    /// A spec with its labels set (a scheme's spec read back).
+    #[cfg(feature = "serde")]
+    pub(crate) fn with_labels(text: Name, parsed: EinsumSpec, labels: &[Name]) -> StepSpec {
+        let spec = StepSpec { text, parsed, labels: OnceLock::new() };
+        let _ = spec.labels.set(labels.iter().cloned().collect());
+        spec
+    }
 }
 
 /// The name id of a tensor named after its id.
@@ -158,6 +166,18 @@ fn name_id(names: &mut Vec<Name>, name: Name) -> u32 {
 }
 
 impl Step {
+    /// A step that is in no graph's table of label dims (a scheme's step read back: the scheme
+    /// keeps its own labels).
+    #[cfg(feature = "serde")]
+    pub(crate) fn detached(
+        op: OpKind,
+        out: TensorId,
+        args: SmallVec<[TensorId; 3]>,
+        spec: Option<Arc<StepSpec>>,
+    ) -> Step {
+        Step { op, out, args, spec, labels: (0, 0) }
+    }
+
     /// The spec text of a spec operation.
     pub fn spec_text(&self) -> Option<&str> {
         self.spec.as_ref().map(|s| s.text.as_str())

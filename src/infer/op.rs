@@ -3,7 +3,10 @@
 use std::fmt;
 
 /// What an operation computes, shape-wise.
+///
+/// `Serialize` and `Deserialize` with the `serde` feature.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum OpKind {
     /// Elementwise over 1, 2 or 3 arguments with broadcasting.
     Pointwise,

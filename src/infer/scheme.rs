@@ -26,6 +26,8 @@ mod build;
 mod form;
 mod instance;
 mod markers;
+#[cfg(feature = "serde")]
+mod serde_form;
 mod symbolic;
 
 use std::sync::Arc;
@@ -78,6 +80,13 @@ struct SchemeData {
 /// tensor's shape, and every step's labels, in terms of those variables. Instantiate it for
 /// concrete sizes ([`Scheme::instantiate`]) as often as needed, without solving again.
 /// Cloning is cheap (the forms are shared).
+///
+/// With the `serde` feature, schemes are `Serialize` and `Deserialize`: their stored forms,
+/// steps (specs as text, parsed again), tensor names, leaves and warnings. Deserialising
+/// checks that the forms fit together (items over existing variables, rows within the forms,
+/// steps over existing tensors with the arity of their operation, labels their spec
+/// mentions, sizes at most 2^62) and gives the scheme a fresh [`GraphId`]: take its ids from
+/// [`Scheme::tensor_ids`], [`Scheme::step_ids`] and [`Scheme::vars`].
 ///
 /// [`Graph::solve_scheme`]: super::Graph::solve_scheme
 ///

@@ -5,7 +5,10 @@
 use super::scalar::Scalar;
 
 /// How the combined value is folded into the output element.
+///
+/// `Serialize` and `Deserialize` with the `serde` feature.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Accum {
     /// `out = v` (the output map should be injective; otherwise which write survives is
     /// unspecified).
@@ -59,7 +62,10 @@ impl Accum {
 }
 
 /// How the input values at one point are combined (folded left to right).
+///
+/// `Serialize` and `Deserialize` with the `serde` feature.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Combine {
     /// The first input's value (identity for a unary nest).
     First,

@@ -17,11 +17,16 @@ use crate::infer::{Graph, InferError};
 use crate::kernel::KernelError;
 use crate::tensor::hugepage;
 
+/// A plan and the executable compiled from it.
+pub(crate) type CompiledPlan = (Arc<IndexPlan>, Arc<Executable>);
+
 /// One compiled step.
 #[derive(Clone, Debug)]
 struct CompiledStep {
     out: TensorId,
     args: SmallVec<[TensorId; 3]>,
+    /// The plan the executable was compiled from (shared by the steps with the same plan).
+    plan: Arc<IndexPlan>,
     /// Shared by the steps with the same plan.
     exe: Arc<Executable>,
 }
@@ -30,6 +35,13 @@ struct CompiledStep {
 /// compiled once. [`CompiledGraph::run`] executes them in order on one buffer per tensor,
 /// owned by the caller: leaves are read, results overwritten, nothing is allocated for f32 and
 /// f64 data.
+///
+/// With the `serde` feature, compiled graphs are `Serialize` and `Deserialize`: the form holds
+/// each tensor's sizes, the distinct plans and each step's result, operands and plan, never
+/// the executables, which deserialising compiles again. Deserialising checks that the plans
+/// chain (each step's plan has the sizes of its tensors, steps read leaves or earlier results)
+/// and gives the graph a fresh [`GraphId`]: take its ids from [`CompiledGraph::tensor_ids`] and
+/// [`CompiledGraph::step_ids`].
 ///
 /// ```
 /// use einrow::infer::{Graph, ShapeBuilder};
@@ -70,20 +82,21 @@ impl CompiledGraph {
         }
         let mut steps = Vec::with_capacity(g.steps().len());
         // A model repeats a few blocks: identical plans share one executable.
-        let mut compiled: HashMap<IndexPlan, Arc<Executable>> = HashMap::new();
+        let mut compiled: HashMap<Arc<IndexPlan>, Arc<Executable>> = HashMap::new();
         for i in 0..g.steps().len() {
             let step = g.step_at(i);
             let plan = derive_plan(g, step, compute(step), 0)?;
             let s = &g.steps()[i];
-            let exe = match compiled.get(&plan) {
-                Some(exe) => exe.clone(),
+            let (plan, exe) = match compiled.get_key_value(&plan) {
+                Some((plan, exe)) => (plan.clone(), exe.clone()),
                 None => {
                     let exe = Arc::new(plan.compile()?);
-                    compiled.insert(plan, exe.clone());
-                    exe
+                    let plan = Arc::new(plan);
+                    compiled.insert(plan.clone(), exe.clone());
+                    (plan, exe)
                 }
             };
-            steps.push(CompiledStep { out: s.out, args: s.args.clone(), exe });
+            steps.push(CompiledStep { out: s.out, args: s.args.clone(), plan, exe });
         }
         Ok(CompiledGraph { graph: g.id(), steps, dims })
     }
@@ -97,15 +110,32 @@ impl CompiledGraph {
     }
 
     /// A compiled graph from each tensor's sizes (memory order) and each step's result,
-    /// operands and executable, in order.
+    /// operands, plan and the executable compiled from it, in order.
     pub(crate) fn from_executables(
         graph: GraphId,
         dims: Vec<Vec<u64>>,
-        steps: impl IntoIterator<Item = (TensorId, SmallVec<[TensorId; 3]>, Arc<Executable>)>,
+        steps: impl IntoIterator<Item = (TensorId, SmallVec<[TensorId; 3]>, CompiledPlan)>,
     ) -> Self {
-        let steps =
-            steps.into_iter().map(|(out, args, exe)| CompiledStep { out, args, exe }).collect();
+        let steps = steps
+            .into_iter()
+            .map(|(out, args, (plan, exe))| CompiledStep { out, args, plan, exe })
+            .collect();
         CompiledGraph { graph, steps, dims }
+    }
+
+    /// Each step's result, operands and plan, in order (what defines the graph, less its
+    /// executables).
+    #[cfg(feature = "serde")]
+    pub(crate) fn step_plans(
+        &self,
+    ) -> impl ExactSizeIterator<Item = (TensorId, &[TensorId], &Arc<IndexPlan>)> + '_ {
+        self.steps.iter().map(|s| (s.out, s.args.as_slice(), &s.plan))
+    }
+
+    /// Each tensor's sizes in memory order, in buffer order.
+    #[cfg(feature = "serde")]
+    pub(crate) fn all_dims(&self) -> &[Vec<u64>] {
+        &self.dims
     }
 
     /// The number of tensors (of buffers [`CompiledGraph::run`] takes).
@@ -148,6 +178,16 @@ impl CompiledGraph {
         }
         let s = self.steps.get(step.index());
         s.map(|s| &*s.exe).ok_or_else(|| InferError::UnknownStep { id: step.to_string() }.into())
+    }
+
+    /// The plan a step's executable was compiled from. Errors (`name`): an id of another
+    /// graph, or past its steps.
+    pub fn plan(&self, step: StepId) -> Result<&IndexPlan, ProjectError> {
+        if !step.belongs_to(self.graph) {
+            return Err(InferError::ForeignId { id: step.to_string() }.into());
+        }
+        let s = self.steps.get(step.index());
+        s.map(|s| &*s.plan).ok_or_else(|| InferError::UnknownStep { id: step.to_string() }.into())
     }
 
     /// Runs every step in order: `buffers[t]` is tensor `t`'s buffer, row-major in memory

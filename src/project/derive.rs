@@ -13,7 +13,10 @@ use crate::kernel::{Accum, Combine};
 use crate::spec::ast::Name;
 
 /// What a step computes at each point: the accumulation and the combine.
+///
+/// `Serialize` and `Deserialize` with the `serde` feature.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Compute {
     /// Accumulation into the result (`+` by default).
     pub accum: Accum,

@@ -5,7 +5,10 @@ use super::plan::{accum_text, combine_text, IndexPlan, PartOperand, PlanPart};
 use crate::kernel::{Accum, Combine};
 
 /// One operand of a gradient plan.
+///
+/// `Serialize` and `Deserialize` with the `serde` feature.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
 pub enum GradInput {
     /// The gradient of the forward result: a buffer of the forward result's sizes.
@@ -44,7 +47,17 @@ pub enum GradInput {
 /// operand (and `=` when every element is written once: a copy). A maximum, a minimum, a
 /// product or a quotient needs the forward values to choose or scale, and is a
 /// `unsupported` error ([`ProjectError::NoGradient`]).
+///
+/// With the `serde` feature, gradient plans are `Serialize` and `Deserialize`; deserialising
+/// checks the plan (as [`IndexPlan`]'s) and that `inputs` names one input per operand of the
+/// plan, the cotangent first.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Deserialize),
+    serde(try_from = "super::serde_form::GradientForm")
+)]
 #[non_exhaustive]
 pub struct GradientPlan {
     /// The forward operand whose gradient the plan computes.

@@ -185,8 +185,11 @@ impl CompiledGraph {
             .map(|i| inst.memory_dims(inst.tensor_at(i)).map(|d| d.to_vec()))
             .collect::<Result<Vec<_>, _>>()?;
         let (distinct, of_step) = distinct_plans(inst, compute)?;
-        let exes: Vec<Arc<Executable>> =
-            distinct.iter().map(|p| p.compile().map(Arc::new)).collect::<Result<_, _>>()?;
+        let mut exes: Vec<(Arc<IndexPlan>, Arc<Executable>)> = Vec::with_capacity(distinct.len());
+        for p in distinct {
+            let exe = Arc::new(p.compile()?);
+            exes.push((Arc::new(p), exe));
+        }
         let steps =
             inst.steps().iter().zip(of_step).map(|(s, k)| (s.out, s.args.clone(), exes[k].clone()));
         Ok(CompiledGraph::from_executables(inst.graph(), dims, steps))

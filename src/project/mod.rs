@@ -22,6 +22,8 @@ mod plan;
 mod plan_json;
 mod positional;
 mod run;
+#[cfg(feature = "serde")]
+mod serde_form;
 mod sizes;
 mod spec;
 mod storage;

@@ -11,7 +11,10 @@ use crate::kernel::{Accum, Combine};
 use crate::spec::ast::Name;
 
 /// One loop of the product space.
+///
+/// `Serialize` and `Deserialize` with the `serde` feature.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Loop {
     /// A readable name: the spec label, `rho[k]` for a row variable's k-th axis, or
     /// `batch0`, `output1`… for positional axes.
@@ -29,7 +32,11 @@ impl Loop {
 }
 
 /// How one tensor axis is indexed.
+///
+/// `Serialize` and `Deserialize` with the `serde` feature.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Index {
     /// Follows a loop.
     Iter(usize),
@@ -47,7 +54,10 @@ pub enum Index {
 }
 
 /// One operand a [`PlanPart`] reads, with the index of each of its axes.
+///
+/// `Serialize` and `Deserialize` with the `serde` feature.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct PartOperand {
     /// Which operand (counting from 0, in the order the operation takes them).
     pub operand: usize,
@@ -72,7 +82,10 @@ pub struct PartOperand {
 /// assert_eq!(second.operand(0), None);
 /// # Ok::<(), einrow::project::ProjectError>(())
 /// ```
+///
+/// `Serialize` and `Deserialize` with the `serde` feature.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct PlanPart {
     /// The product space.
     pub loops: Vec<Loop>,
@@ -105,7 +118,18 @@ impl PlanPart {
 }
 
 /// The indexing plan of one operation.
+///
+/// With the `serde` feature, plans are `Serialize` and `Deserialize`: the fields as they are,
+/// enums by variant name (a form of its own, not [`IndexPlan::to_json`]'s). Deserialising
+/// checks the plan (each index within its axis, operands and loops that exist, sizes at most
+/// 2^62, `bijective` as the parts say): bad data is an error.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Deserialize),
+    serde(try_from = "super::serde_form::PlanForm")
+)]
 pub struct IndexPlan {
     /// The operation.
     pub op: OpKind,
@@ -270,6 +294,11 @@ impl IndexPlan {
     /// [...]}` (operands a part does not read are not listed). An axis index is `{"iter": l}`
     /// (loop `l`), `{"fixed": n}` or `{"affine": [[coefficient, loop], ...], "offset": c,
     /// "padded": bool}`.
+    ///
+    /// This is the form the command line prints and [`IndexPlan::from_json`] reads. The
+    /// `serde` feature's form differs: the operation, accumulation and combine are variant
+    /// names (`"Einsum"`, `"Add"`, `"Mul"`), an affine index is `{"affine": {"terms": ...,
+    /// "offset": ..., "padded": ...}}`, and deserialising also checks the plan's consistency.
     ///
     /// ```
     /// use einrow::project::{plan_einsum, Concrete};

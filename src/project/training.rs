@@ -24,6 +24,8 @@ pub(super) struct Forward {
     pub step: StepId,
     pub out: TensorId,
     pub args: SmallVec<[TensorId; 3]>,
+    /// The plan the executable was compiled from.
+    pub plan: Arc<IndexPlan>,
     pub exe: Arc<Executable>,
 }
 
@@ -74,6 +76,13 @@ pub(super) enum Place {
 /// and which depend on a parameter; the schedule then gives each buffer's life, and
 /// [`plan_arena`](super::plan_arena) its place.
 ///
+/// With the `serde` feature, training steps are `Serialize` and `Deserialize`: the form is a
+/// [`CompiledGraph`](super::CompiledGraph)'s (tensor sizes, distinct forward plans, each
+/// step's tensors and plan) with the loss and the parameters. Deserialising checks it as a
+/// compiled graph's, checks that the loss is a tensor and the parameters leaves, then builds
+/// the rest again as compiling does (gradient plans, executables, buffer places), under a
+/// fresh graph id.
+///
 /// ```
 /// use einrow::infer::{Graph, ShapeBuilder};
 /// use einrow::project::{Compute, Training};
@@ -99,8 +108,12 @@ pub(super) enum Place {
 #[derive(Clone, Debug)]
 pub struct Training {
     pub(super) graph: GraphId,
-    /// Each tensor's name (as errors write it).
+    /// Each tensor's name, as errors write it (empty for a training read back by serde:
+    /// errors then write ids).
     pub(super) names: Vec<Name>,
+    /// Each tensor's sizes in memory order (what the `serde` form writes).
+    #[cfg_attr(not(feature = "serde"), allow(dead_code))]
+    pub(super) dims: Vec<Vec<u64>>,
     pub(super) lens: Vec<usize>,
     pub(super) leaves: Vec<TensorId>,
     pub(super) params: Vec<TensorId>,
@@ -139,32 +152,65 @@ impl Training {
                 );
             }
         }
-        let mut lens = Vec::with_capacity(g.tensor_count());
+        let (mut dims, mut lens) = (Vec::new(), Vec::with_capacity(g.tensor_count()));
         for t in g.tensor_ids().collect::<Vec<_>>() {
-            let n = Sizes::of(g, t)?.memory().iter().try_fold(1u64, |n, &d| n.checked_mul(d));
+            let sizes = Sizes::of(g, t)?.memory().to_vec();
+            let n = sizes.iter().try_fold(1u64, |n, &d| n.checked_mul(d));
             let n = n.and_then(|n| usize::try_from(n).ok());
             lens.push(n.ok_or_else(|| ProjectError::TooLarge(format!("`{}`", g.name_or_id(t))))?);
+            dims.push(sizes);
         }
-        let flow = Flow::of(g, loss, params);
-        let mut cache = Cache::default();
-        let mut forward = Vec::with_capacity(g.steps().len());
-        let mut plans = Vec::with_capacity(g.steps().len());
+        let mut steps = Vec::with_capacity(g.steps().len());
         for step in g.step_ids().collect::<Vec<_>>() {
             let plan = derive_plan(g, step, compute(step), 0)?;
             let s = &g.steps()[step.index()];
-            let exe = cache.get(&plan, false)?;
-            forward.push(Forward { step, out: s.out, args: s.args.clone(), exe });
-            plans.push(plan);
+            steps.push((step, s.out, s.args.clone(), Arc::new(plan)));
         }
-        let backward = backward_steps(&forward, &plans, &flow, &mut cache)?;
         let leaves: Vec<TensorId> = g.tensor_ids().filter(|&t| g.tensor_entry(t).leaf).collect();
+        let ends = Ends { loss, params: params.to_vec(), leaves };
+        let mut train = Training::assemble(g.id(), (dims, lens), ends, steps)?;
+        train.names = g.tensor_ids().map(|t| g.name_or_id(t)).collect();
+        Ok(train)
+    }
+
+    /// `t`'s name as errors write it.
+    pub(super) fn name_of(&self, t: TensorId) -> String {
+        self.names.get(t.index()).map_or_else(|| t.to_string(), |n| n.to_string())
+    }
+
+    /// The training step of a graph given by each tensor's sizes and buffer length, its
+    /// loss, parameters and leaves, and each step's tensors and forward plan (checked to fit
+    /// together by the caller): compiles the forward plans, derives and compiles the gradient
+    /// plans, and places the buffers.
+    pub(super) fn assemble(
+        graph: GraphId,
+        (dims, lens): (Vec<Vec<u64>>, Vec<usize>),
+        ends: Ends,
+        steps: Vec<ForwardStep>,
+    ) -> Result<Training, ProjectError> {
+        // The arena holds at most every tensor's value and gradient: its offsets stay in
+        // `usize` when their sum does.
+        let total = lens.iter().try_fold(0usize, |n, &l| n.checked_add(l)?.checked_add(l));
+        if total.is_none() {
+            let msg = "a training step whose values and gradients hold more than 2^64 elements";
+            return Err(ProjectError::TooLarge(msg.into()));
+        }
+        let mut cache = Cache::default();
+        let mut forward = Vec::with_capacity(steps.len());
+        for (step, out, args, plan) in steps {
+            let exe = cache.get(&plan, false)?;
+            forward.push(Forward { step, out, args, plan, exe });
+        }
+        let flow = Flow::of(lens.len(), &forward, ends.loss, &ends.params);
+        let backward = backward_steps(&forward, &flow, &mut cache)?;
         let mut t = Training {
-            graph: g.id(),
-            names: g.tensor_ids().map(|t| g.name_or_id(t)).collect(),
+            graph,
+            names: Vec::new(),
+            dims,
             lens,
-            leaves,
-            params: params.to_vec(),
-            loss,
+            leaves: ends.leaves,
+            params: ends.params,
+            loss: ends.loss,
             forward,
             backward,
             values: Vec::new(),
@@ -215,6 +261,16 @@ impl Training {
     }
 }
 
+/// One forward step before compiling: the step, its result, operands and plan.
+pub(super) type ForwardStep = (StepId, TensorId, SmallVec<[TensorId; 3]>, Arc<IndexPlan>);
+
+/// The tensors a training step starts and ends at: the loss, the parameters and the leaves.
+pub(super) struct Ends {
+    pub loss: TensorId,
+    pub params: Vec<TensorId>,
+    pub leaves: Vec<TensorId>,
+}
+
 /// Which tensors lead to the loss and which depend on a parameter, from the operation graph.
 pub(super) struct Flow {
     /// A gradient of the tensor is needed: it depends on a parameter and leads to the loss.
@@ -222,10 +278,10 @@ pub(super) struct Flow {
 }
 
 impl Flow {
-    fn of(g: &Graph, loss: TensorId, params: &[TensorId]) -> Flow {
-        let mut dag: DiGraph<(), ()> = DiGraph::with_capacity(g.tensor_count(), 0);
-        let nodes: Vec<NodeIndex> = (0..g.tensor_count()).map(|_| dag.add_node(())).collect();
-        for s in g.steps() {
+    fn of(tensors: usize, steps: &[Forward], loss: TensorId, params: &[TensorId]) -> Flow {
+        let mut dag: DiGraph<(), ()> = DiGraph::with_capacity(tensors, 0);
+        let nodes: Vec<NodeIndex> = (0..tensors).map(|_| dag.add_node(())).collect();
+        for s in steps {
             for a in &s.args {
                 dag.add_edge(nodes[a.index()], nodes[s.out.index()], ());
             }
@@ -282,12 +338,12 @@ impl Cache {
 /// step first, with the gradient plans of its operands that need one.
 fn backward_steps(
     forward: &[Forward],
-    plans: &[IndexPlan],
     flow: &Flow,
     cache: &mut Cache,
 ) -> Result<Vec<Backward>, ProjectError> {
     let mut out = Vec::new();
-    for (f, plan) in forward.iter().zip(plans).rev() {
+    for f in forward.iter().rev() {
+        let plan = &f.plan;
         if !flow.needs_grad[f.out.index()] {
             continue;
         }

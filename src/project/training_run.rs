@@ -60,7 +60,7 @@ impl<T: Storage> Workspace<T> {
     /// others in a hook). Errors (`name`): another tensor than the loss.
     pub fn value<'w>(&'w self, train: &Training, t: TensorId) -> Result<&'w [T], ProjectError> {
         if t != train.loss {
-            let name = train.names.get(t.index()).map_or_else(|| t.to_string(), |n| n.to_string());
+            let name = train.name_of(t);
             let msg = format!(
                 "only the loss's value is kept after a run, not `{name}`'s: read it in a hook"
             );
@@ -284,7 +284,7 @@ fn check_lens(
     }
     for (k, (n, t)) in got.zip(ids).enumerate() {
         if n != lens[t.index()] {
-            let (name, want) = (&train.names[t.index()], lens[t.index()]);
+            let (name, want) = (train.name_of(*t), lens[t.index()]);
             let msg = format!("{what} buffer {k} has {n} elements; `{name}` holds {want}");
             return Err(ProjectError::Data(msg));
         }

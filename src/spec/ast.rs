@@ -50,7 +50,10 @@ pub fn numbered_name(head: &str, open: &str, n: usize, close: &str) -> Name {
 }
 
 /// The three kinds of row a shape has. Memory order is batch, output, input.
+///
+/// `Serialize` and `Deserialize` with the `serde` feature.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum RowKind {
     /// Batch axes (outermost in memory).
     Batch,

@@ -21,3 +21,5 @@ mod validate;
 pub use error::SpecError;
 pub use numpy::parse_numpy;
 pub use parse::{parse_einsum, parse_einsum_into, parse_labels};
+#[cfg(feature = "serde")]
+pub(crate) use validate::for_each_label;

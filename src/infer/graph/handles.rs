@@ -32,6 +32,19 @@ impl Handle {
     pub fn graph(self) -> GraphId {
         self.graph
     }
+
+    /// Handle number `index` of `graph`, made without the graph (a scheme read back names its
+    /// variables by the handles of the graph it was solved from).
+    #[cfg(feature = "serde")]
+    pub(crate) fn detached(graph: GraphId, index: u32) -> Handle {
+        Handle { graph, index }
+    }
+
+    /// The handle's number in its graph.
+    #[cfg(feature = "serde")]
+    pub(crate) fn number(self) -> u32 {
+        self.index
+    }
 }
 
 /// What a handle stands for.

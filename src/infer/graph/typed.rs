@@ -22,7 +22,10 @@ use crate::spec::ast::RowKind;
 use crate::spec::lexer::MAX_INT;
 
 /// What a declared tensor is.
+///
+/// `Serialize` and `Deserialize` with the `serde` feature.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Leaf {
     /// Data given to the program (an input, a label, a mask): unknown rows close to what
     /// the operations need, or to none.

@@ -5,6 +5,7 @@ use crate::spec::lexer::MAX_INT;
 
 /// One axis of a scheme's shape (or of a step's label).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub(super) enum Item {
     /// A size.
     Size(u64),
@@ -45,6 +46,8 @@ pub(super) fn affine(scale: u64, offset: i64, n: u64) -> Option<u64> {
 /// Where a tensor's rows are in the scheme's items: per row ([`RowKind::ALL`] order), the
 /// start, the number of items, and how many of them form the leading flank.
 #[derive(Clone, Copy, Debug, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(transparent))]
 pub(super) struct TensorForm {
     pub rows: [(u32, u32, u32); 3],
 }

@@ -11,8 +11,10 @@ use crate::infer::error::InferError;
 use crate::infer::graph::{Leaf, TensorSizes};
 use crate::spec::ast::{Name, RowKind};
 
-/// One axis (or, for a variable, the axes it stands for) of a scheme's shape.
+/// One axis (or, for a variable, the axes it stands for) of a scheme's shape. `Serialize`
+/// and `Deserialize` with the `serde` feature.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
 pub enum SymDim {
     /// A size.
@@ -56,8 +58,10 @@ impl fmt::Display for SymDim {
     }
 }
 
-/// A scheme tensor's shape: its three rows of [`SymDim`]s.
+/// A scheme tensor's shape: its three rows of [`SymDim`]s. `Serialize` and `Deserialize`
+/// with the `serde` feature.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
 pub struct SymShape {
     /// The batch row.
