@@ -44,9 +44,9 @@ struct Block {
 /// Records the step that made `t` with its computation.
 fn record(b: &mut Block, t: TensorId, accum: Accum, combine: Combine, act: Activation) -> TensorId {
     let step = b.g.producer(t).ok().flatten().expect("a step result");
-    b.computes.resize(step.index() + 1, Compute { accum: Accum::Add, combine: Combine::First });
+    b.computes.resize(step.index() + 1, Compute::new(Accum::Add, Combine::First));
     b.activations.resize(step.index() + 1, Activation::None);
-    b.computes[step.index()] = Compute { accum, combine };
+    b.computes[step.index()] = Compute::new(accum, combine);
     b.activations[step.index()] = act;
     t
 }

@@ -85,6 +85,7 @@ fn interpret<C: Scalar>(plan: &IndexPlan, operands: &[Vec<C>]) -> Vec<C> {
             Index::Affine { terms, offset, .. } => {
                 terms.iter().map(|(c, l)| c * point[*l]).sum::<i64>() + offset
             }
+            other => panic!("an index kind this reference does not know: {other:?}"),
         };
         // The flat address of an index list, `None` when an index leaves its axis.
         let address = |idx: &[Index], dims: &[u64], point: &[i64]| {

@@ -297,7 +297,7 @@ fn sizes_above_2_to_the_62_are_refused() {
 fn a_leading_flank_does_not_change_the_plan() {
     let flat = matrix(2, 3);
     let mut split = flat.clone();
-    split.rows[2] = ConcreteRow { beg: vec![2], dims: vec![3] };
+    split.rows[2] = ConcreteRow::new(vec![2], vec![3]);
     for spec in ["ij => ji", "..r.., j => j, ..r..", "i, ... => ..., i"] {
         assert_eq!(plan_einsum(spec, &[&split]).ok(), plan_einsum(spec, &[&flat]).ok(), "{spec}");
     }

@@ -107,7 +107,7 @@ fn a_part_reading_operands_out_of_order_does_not_compile() {
     let plan = plan_einsum("i;i=>i", &[&a, &b]).expect("plans");
     assert!(plan.parts[0].reads().eq([0, 1]));
     plan.compile().expect("compiles");
-    let read = |operand| PartOperand { operand, index: vec![Index::Iter(0)] };
+    let read = |operand| PartOperand::new(operand, vec![Index::Iter(0)]);
     for reads in [vec![read(1), read(0)], vec![read(0), read(0)], vec![read(0), read(2)]] {
         let mut bad = plan.clone();
         bad.parts[0].operands = reads;

@@ -200,7 +200,7 @@ fn bad_runs_and_steps_without_gradients_are_coded_errors() {
     assert!(e.to_string().contains("not `x`'s"), "{e}");
     // A maximum on the way from a parameter to the loss has no gradient plan.
     let max = |s: einrow::ids::StepId| match s.index() {
-        0 => Compute { accum: Accum::Max, combine: Combine::Mul },
+        0 => Compute::new(Accum::Max, Combine::Mul),
         k => computes[k],
     };
     let e = Training::compile(&mut b.g, b.loss, &b.params, &max).expect_err("no gradient");

@@ -42,7 +42,7 @@ pub fn parse_compute(
         Some("first") => Combine::First,
         Some(other) => return Err(bad("combine", other, "*, +, -, /, max, min, first")),
     };
-    Ok(Compute { accum, combine })
+    Ok(Compute::new(accum, combine))
 }
 
 /// The indexing plan of one step: its loops, and for the result and each operand the index

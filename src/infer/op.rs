@@ -7,6 +7,7 @@ use std::fmt;
 /// `Serialize` and `Deserialize` with the `serde` feature.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub enum OpKind {
     /// Elementwise over 1, 2 or 3 arguments with broadcasting.
     Pointwise,

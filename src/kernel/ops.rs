@@ -9,6 +9,7 @@ use super::scalar::Scalar;
 /// `Serialize` and `Deserialize` with the `serde` feature.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub enum Accum {
     /// `out = v` (the output map should be injective; otherwise which write survives is
     /// unspecified).
@@ -66,6 +67,7 @@ impl Accum {
 /// `Serialize` and `Deserialize` with the `serde` feature.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub enum Combine {
     /// The first input's value (identity for a unary nest).
     First,

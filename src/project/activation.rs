@@ -102,7 +102,8 @@ impl Activation {
             Activation::Relu => {
                 let zero = T::default();
                 for (g, y) in grad.iter_mut().zip(result) {
-                    if !(y.to_f64() > 0.0) {
+                    let positive = y.to_f64() > 0.0;
+                    if !positive {
                         *g = zero;
                     }
                 }

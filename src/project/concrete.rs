@@ -8,6 +8,7 @@ use crate::spec::ast::RowKind;
 
 /// One solved row: leading-flank sizes and trailing-flank sizes.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ConcreteRow {
     /// Sizes of the leading flank.
     pub beg: Vec<u64>,
@@ -16,6 +17,11 @@ pub struct ConcreteRow {
 }
 
 impl ConcreteRow {
+    /// A row of leading axes `beg` and trailing axes `dims`.
+    pub fn new(beg: Vec<u64>, dims: Vec<u64>) -> ConcreteRow {
+        ConcreteRow { beg, dims }
+    }
+
     /// All sizes in order.
     pub fn flat(&self) -> Vec<u64> {
         self.beg.iter().chain(&self.dims).copied().collect()
@@ -34,12 +40,18 @@ impl ConcreteRow {
 
 /// A solved shape: rows in [`RowKind::ALL`] order.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Concrete {
     /// Batch, input, output.
     pub rows: [ConcreteRow; 3],
 }
 
 impl Concrete {
+    /// The shape of rows `[batch, input, output]`.
+    pub fn new(rows: [ConcreteRow; 3]) -> Concrete {
+        Concrete { rows }
+    }
+
     /// A shape of one output row of these sizes (batch and input rows empty): a plain
     /// n-dimensional array.
     pub fn output(dims: &[u64]) -> Concrete {

@@ -17,6 +17,7 @@ use crate::spec::ast::Name;
 /// `Serialize` and `Deserialize` with the `serde` feature.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub struct Compute {
     /// Accumulation into the result (`+` by default).
     pub accum: Accum,
@@ -25,6 +26,11 @@ pub struct Compute {
 }
 
 impl Compute {
+    /// Accumulate with `accum`, combine the operands with `combine`.
+    pub const fn new(accum: Accum, combine: Combine) -> Compute {
+        Compute { accum, combine }
+    }
+
     /// The defaults of an operation with `arity` operands.
     pub fn default_for(op: OpKind, arity: usize) -> Compute {
         let combine = match op {

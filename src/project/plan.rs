@@ -15,6 +15,7 @@ use crate::spec::ast::Name;
 /// `Serialize` and `Deserialize` with the `serde` feature.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub struct Loop {
     /// A readable name: the spec label, `rho[k]` for a row variable's k-th axis, or
     /// `batch0`, `output1`… for positional axes.
@@ -24,6 +25,11 @@ pub struct Loop {
 }
 
 impl Loop {
+    /// A loop named `name` over `0..size`.
+    pub fn new(name: impl Into<Name>, size: u64) -> Loop {
+        Loop { name: name.into(), size }
+    }
+
     /// A numbered loop name, `{head}{open}{n}{close}` (`o1`, `rho[0]`), built without the
     /// formatter.
     pub(super) fn numbered(head: &str, open: &str, n: usize, close: &str) -> Name {
@@ -37,6 +43,7 @@ impl Loop {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
 pub enum Index {
     /// Follows a loop.
     Iter(usize),
@@ -58,6 +65,7 @@ pub enum Index {
 /// `Serialize` and `Deserialize` with the `serde` feature.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub struct PartOperand {
     /// Which operand (counting from 0, in the order the operation takes them).
     pub operand: usize,
@@ -86,6 +94,7 @@ pub struct PartOperand {
 /// `Serialize` and `Deserialize` with the `serde` feature.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub struct PlanPart {
     /// The product space.
     pub loops: Vec<Loop>,
@@ -96,7 +105,20 @@ pub struct PlanPart {
     pub operands: Vec<PartOperand>,
 }
 
+impl PartOperand {
+    /// Operand `operand` read at `index` (one entry per axis).
+    pub fn new(operand: usize, index: Vec<Index>) -> PartOperand {
+        PartOperand { operand, index }
+    }
+}
+
 impl PlanPart {
+    /// A part looping over `loops`, writing the result at `result` and reading `operands`
+    /// (in increasing operand order).
+    pub fn new(loops: Vec<Loop>, result: Vec<Index>, operands: Vec<PartOperand>) -> PlanPart {
+        PlanPart { loops, result, operands }
+    }
+
     /// The index of each axis of operand `i`, or `None` when this part does not read it
     /// (a binary search of [`PlanPart::operands`]).
     pub fn operand(&self, i: usize) -> Option<&[Index]> {
@@ -130,6 +152,7 @@ impl PlanPart {
     derive(serde::Deserialize),
     serde(try_from = "super::serde_form::PlanForm")
 )]
+#[non_exhaustive]
 pub struct IndexPlan {
     /// The operation.
     pub op: OpKind,
