@@ -20,6 +20,7 @@ use crate::infer::program::Program;
 
 /// The class of a property failure.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum FailureKind {
     /// einrow panicked.
     Panic,

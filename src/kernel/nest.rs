@@ -65,6 +65,7 @@ pub struct Guard {
 
 /// Whether and how the output is set to the accumulation's neutral element first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Init {
     /// The output keeps its contents; the nest accumulates into them.
     No,
@@ -95,6 +96,7 @@ pub struct Nest {
 
 /// The index expression of one tensor axis in terms of the nest's iterators.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum AxisIndex {
     /// The axis follows loop `d`.
     Iter(usize),

@@ -19,6 +19,7 @@ pub const SUBLIST_LABELS: i64 = 52;
 
 /// One item of a sublist: a label or numpy's `Ellipsis`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Subscript {
     /// A label, 0–51.
     Label(i64),

@@ -105,6 +105,7 @@ impl Solved {
 
 /// The padding behaviour of a convolution dimension.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[non_exhaustive]
 pub enum ConvPadding {
     /// Padded: the input extent is `stride * over`.
     Same,
@@ -136,6 +137,7 @@ pub struct ExprId(pub u32);
 /// `Copy` value: the structure of affine and concatenation dims lives in a [`DimExprs`] table
 /// (hash-consed, so equal structures have equal ids).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[non_exhaustive]
 pub enum Dim {
     /// An unknown dimension.
     Var(DimVar),

@@ -91,6 +91,7 @@ impl RowKind {
 
 /// A stride or dilation coefficient: an integer, or an identifier spliced in by a host language.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
+#[non_exhaustive]
 pub enum Coeff {
     /// A literal integer (always ≥ 1 after validation).
     Int(u64),
@@ -107,6 +108,7 @@ impl Coeff {
 
 /// How a convolution treats the borders of its input.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[non_exhaustive]
 pub enum Padding {
     /// `+` alone: left for a host language to decide; shape inference rejects it.
     Unspecified,
@@ -150,6 +152,7 @@ pub struct Affine {
 
 /// One component of a concatenation axis `a^b^3`.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
+#[non_exhaustive]
 pub enum ConcatPart {
     /// A label whose size is inferred.
     Label(Name),
@@ -159,6 +162,7 @@ pub enum ConcatPart {
 
 /// What one axis position of a row holds.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
+#[non_exhaustive]
 pub enum AxisKind {
     /// A label (`i`, `hid`). Repeated labels denote the same dimension.
     Label(Name),

@@ -39,6 +39,7 @@ impl<T: Clone> PerDim<T> {
 
 /// One term of `oindex`/`vindex`.
 #[derive(Clone, PartialEq, Eq, Debug)]
+#[non_exhaustive]
 pub enum IndexTerm {
     /// A single index: the dimension is removed.
     Index(i64),
@@ -51,6 +52,7 @@ pub enum IndexTerm {
 
 /// A dimension-expression operation (the part after `ts.d[DIMS]`).
 #[derive(Clone, PartialEq, Eq, Debug)]
+#[non_exhaustive]
 pub enum DimOp {
     /// Shift so the origins become the given values.
     TranslateTo(IndexVector),

@@ -7,6 +7,7 @@ use super::interval::{ceil_div, MAX_RANK};
 
 /// One entry of a dimension selection.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
+#[non_exhaustive]
 pub enum DimSelector {
     /// A dimension index; negative counts from the end.
     Index(i64),

@@ -11,6 +11,7 @@ use super::interval::{
 
 /// How the second number of a slice is read.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[non_exhaustive]
 pub enum IntervalForm {
     /// `stop` is exclusive.
     HalfOpen,

@@ -9,6 +9,7 @@ use super::interval::Interval;
 
 /// How one output index is computed from the input index vector `in`.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
+#[non_exhaustive]
 pub enum OutputMap {
     /// `out = offset`.
     Constant {

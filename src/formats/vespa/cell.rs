@@ -4,6 +4,7 @@ use std::fmt;
 
 /// The value type of a tensor's cells.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum CellType {
     /// 8-bit two's complement integers (stored after truncating toward zero, then wrapping).
     Int8,

@@ -13,6 +13,7 @@ use crate::spec::lexer::MAX_INT;
 
 /// The hostile extreme a program is built around ([`super::GenConfig::extremes`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Extreme {
     /// Fresh dimensions often take sizes near 2^62, so that results hold far more than 2^62
     /// elements (no size may overflow, no buffer be sized from them).

@@ -49,6 +49,7 @@ impl Handle {
 
 /// What a handle stands for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum HandleKind {
     /// One axis (a label): its size is a number.
     Dim,

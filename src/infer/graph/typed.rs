@@ -26,6 +26,7 @@ use crate::spec::lexer::MAX_INT;
 /// `Serialize` and `Deserialize` with the `serde` feature.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
 pub enum Leaf {
     /// Data given to the program (an input, a label, a mask): unknown rows close to what
     /// the operations need, or to none.

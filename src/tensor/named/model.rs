@@ -44,6 +44,7 @@ impl NamedAxis {
 
 /// One entry of a slice operation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum SliceItem {
     /// An integer index: the axis is dropped.
     Index(i64),
