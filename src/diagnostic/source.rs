@@ -4,6 +4,7 @@ use std::sync::OnceLock;
 
 /// A text (a program), with its lines found on the first request (a program of millions of
 /// lines is indexed only when a diagnostic quotes a line).
+#[derive(Debug)]
 pub struct Source<'a> {
     text: &'a str,
     starts: OnceLock<Vec<usize>>,

@@ -20,6 +20,7 @@ use std::hash::BuildHasher;
 /// order they are made; at most `u32::MAX - 1` of them, with names of at most 4 GiB in all,
 /// are recorded (a program that large does not fit in memory beside its graph): one past
 /// that is numbered but cannot be found.
+#[derive(Debug)]
 pub(crate) struct Latest {
     /// Power-of-two many slots, at most three quarters used.
     slots: Vec<Slot>,
@@ -33,7 +34,7 @@ pub(crate) struct Latest {
     hasher: foldhash::fast::RandomState,
 }
 
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug)]
 struct Slot {
     tag: u32,
     at: u32,

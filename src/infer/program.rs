@@ -167,6 +167,7 @@ pub struct Program {
 }
 
 /// A built program: the graph, each name's tensor, and the outcome.
+#[derive(Debug)]
 pub struct Built {
     /// The graph (partially solved when `result` is an error).
     pub graph: Graph,

@@ -202,7 +202,7 @@ impl Dim {
 }
 
 /// A [`Dim`] with its expression table, for display.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug)]
 pub struct ShowDim<'a> {
     dim: Dim,
     exprs: &'a DimExprs,

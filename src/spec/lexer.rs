@@ -174,6 +174,13 @@ pub struct Lexer<'s> {
     failed: bool,
 }
 
+/// Shows the type only: its state is borrowed tables and closures.
+impl std::fmt::Debug for Lexer<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Lexer").finish_non_exhaustive()
+    }
+}
+
 enum Modes<'s> {
     Multi(logos::Lexer<'s, Raw>),
     Single(logos::Lexer<'s, OneChar>),

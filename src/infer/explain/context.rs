@@ -10,7 +10,7 @@ use crate::span::Span;
 /// The program behind a graph, for naming lines in diagnostics. The graph must have been
 /// built by [`Program::build`]: its tensors are the declarations in order, then each
 /// statement's result, and its step `k` is statement `k`.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy, Default, Debug)]
 pub struct Context<'a> {
     /// The program.
     pub program: Option<&'a Program>,

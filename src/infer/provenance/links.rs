@@ -13,6 +13,7 @@ use crate::span::Span;
 use crate::spec::ast::{Axis, AxisKind, EinsumSpec, NumpySpec, Row, RowKind, ShapeSpec};
 
 /// What the walk needs of a step.
+#[derive(Debug)]
 pub struct StepInfo<'a> {
     /// The operation.
     pub op: OpKind,

@@ -100,6 +100,13 @@ pub struct RowWalk<'g, 'd> {
     skip: Option<StepId>,
 }
 
+/// Shows the type only: its state is borrowed tables and closures.
+impl std::fmt::Debug for RowWalk<'_, '_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RowWalk").finish_non_exhaustive()
+    }
+}
+
 impl<'g, 'd> RowWalk<'g, 'd> {
     /// A walk over `g`'s rows, not through `skip`; `declared` reads a tensor's declaration.
     pub fn new(

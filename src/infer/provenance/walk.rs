@@ -37,7 +37,15 @@ pub struct Walker<'g, 'd> {
     set: Option<HashMap<AxisRef, SetBy>>,
 }
 
+/// Shows the type only: its state is borrowed tables and closures.
+impl std::fmt::Debug for Walker<'_, '_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Walker").finish_non_exhaustive()
+    }
+}
+
 /// Steps by tensor: the one producing it, the ones consuming it.
+#[derive(Debug)]
 pub(super) struct StepIndex {
     graph: crate::ids::GraphId,
     producer: Vec<u32>,
