@@ -136,21 +136,27 @@ macro_rules! primitive_element {
     ($from:ident: $($t:ty => $v:ident),*) => {$(
         impl Element for $t {
             const DTYPE: DType = DType::$v;
+            #[inline]
             fn to_f64(self) -> f64 {
                 self as f64
             }
+            #[inline]
             fn from_f64(x: f64) -> Self {
                 $from!($t, x)
             }
+            #[inline]
             fn to_f32(self) -> f32 {
                 self as f32
             }
+            #[inline]
             fn from_f32(x: f32) -> Self {
                 $from!($t, x)
             }
+            #[inline]
             fn to_i64(self) -> i64 {
                 self as i64
             }
+            #[inline]
             fn from_i64(x: i64) -> Self {
                 // Integers keep the low bits; floats round once, to nearest.
                 x as $t
@@ -165,24 +171,31 @@ primitive_element!(round_float: f32 => F32, f64 => F64);
 
 impl Element for bool {
     const DTYPE: DType = DType::Bool;
+    #[inline]
     fn to_f64(self) -> f64 {
         f64::from(u8::from(self))
     }
+    #[inline]
     fn from_f64(x: f64) -> Self {
         x != 0.0
     }
+    #[inline]
     fn to_f32(self) -> f32 {
         f32::from(u8::from(self))
     }
+    #[inline]
     fn from_f32(x: f32) -> Self {
         x != 0.0
     }
+    #[inline]
     fn to_i64(self) -> i64 {
         i64::from(self)
     }
+    #[inline]
     fn from_i64(x: i64) -> Self {
         x != 0
     }
+    #[inline]
     fn from_complex(re: f64, im: f64) -> Self {
         re != 0.0 || im != 0.0
     }
@@ -193,21 +206,27 @@ macro_rules! half_element {
     ($($t:ty => $v:ident),*) => {$(
         impl Element for $t {
             const DTYPE: DType = DType::$v;
+            #[inline]
             fn to_f64(self) -> f64 {
                 <$t>::to_f64(self)
             }
+            #[inline]
             fn from_f64(x: f64) -> Self {
                 <$t>::from_f32(to_f32_odd(x))
             }
+            #[inline]
             fn to_f32(self) -> f32 {
                 <$t>::to_f32(self)
             }
+            #[inline]
             fn from_f32(x: f32) -> Self {
                 <$t>::from_f32(x)
             }
+            #[inline]
             fn to_i64(self) -> i64 {
                 <$t>::to_f32(self) as i64
             }
+            #[inline]
             fn from_i64(x: i64) -> Self {
                 <$t>::from_f32(to_f32_odd(to_f64_odd(x)))
             }
