@@ -2,6 +2,7 @@
 //! (forward, then backward into the parameters' gradients, intermediates placed by liveness)
 //! run on numpy arrays, with Python hooks between the steps; and `einrow.einsum_vjp`.
 
+use std::any::{Any, TypeId};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
@@ -33,6 +34,9 @@ pub struct PyTraining {
     /// The arrays handed to Python hooks, kept from one run to the next (fresh arrays of a
     /// large step's size cost their page faults at every call).
     hook_arrays: Arc<HookArrays>,
+    /// A workspace per element type, kept between runs (a fresh arena costs its allocation
+    /// and page faults at every call); a run takes it, and puts it back when done.
+    workspaces: Mutex<HashMap<TypeId, Box<dyn Any + Send>>>,
 }
 
 /// Hook arrays by step and role (0: a forward result, 1: a result read backward, 2: a
@@ -61,8 +65,8 @@ pub fn compile_training(
     let train = Training::compile(&mut this.g, loss, &params, &|s| computes[s.index()])
         .map_err(|e| errors::project_error(py, Some(&this.g), &e))?;
     drop(this);
-    let hook_arrays = Arc::default();
-    Ok(PyTraining { graph: graph.clone().unbind(), train, origin, hook_arrays })
+    let (hook_arrays, workspaces) = (Arc::default(), Mutex::default());
+    Ok(PyTraining { graph: graph.clone().unbind(), train, origin, hook_arrays, workspaces })
 }
 
 #[pymethods]
@@ -180,6 +184,22 @@ impl PyTraining {
         Ok(native)
     }
 
+    /// The kept workspace of element type `T`, or a new one (when none is kept, or another
+    /// run holds it).
+    fn take_workspace<T: Storage + Send>(&self) -> Result<Workspace<T>, ProjectError> {
+        let kept =
+            self.workspaces.lock().unwrap_or_else(|e| e.into_inner()).remove(&TypeId::of::<T>());
+        match kept.and_then(|b| b.downcast::<Workspace<T>>().ok()) {
+            Some(ws) => Ok(*ws),
+            None => self.train.workspace(),
+        }
+    }
+
+    fn put_workspace<T: Storage + Send>(&self, ws: Workspace<T>) {
+        let mut kept = self.workspaces.lock().unwrap_or_else(|e| e.into_inner());
+        kept.insert(TypeId::of::<T>(), Box::new(ws));
+    }
+
     fn tensors<'py>(&self, py: Python<'py>, ids: &[TensorId]) -> PyResult<Bound<'py, PyList>> {
         let graph = self.graph.bind(py);
         PyList::new(py, ids.iter().map(|&t| PyGraph::tensor(graph, t)))
@@ -211,12 +231,13 @@ impl PyTraining {
             .map(|&p| vec![T::default(); len_of(arrays, self.train.leaves(), p)])
             .collect();
         let mut outs: Vec<&mut [T]> = grads.iter_mut().map(|g| g.as_mut_slice()).collect();
-        let mut ws: Workspace<T> = self.train.workspace().map_err(fail)?;
+        let mut ws: Workspace<T> = self.take_workspace().map_err(fail)?;
         self.train
             .run(&mut ws, &leaves, &mut outs, &mut hooks)
             .map_err(|e| hooks.error.take().unwrap_or_else(|| fail(e)))?;
         let loss = ws.value(&self.train, self.train.loss()).map_err(fail)?;
         let loss = PyArray1::from_slice(py, loss);
+        self.put_workspace(ws);
         let shapes: Vec<Vec<usize>> =
             self.train.params().iter().map(|&p| shape_of(arrays, self.train.leaves(), p)).collect();
         let mut out = Vec::with_capacity(grads.len());
