@@ -137,10 +137,10 @@
 //!   step than the rest of a cache hit), and a fixed one for the solver's table of interned
 //!   sizes, hashed on every binding to a size.
 //! - serde_json: the case files and every JSON format einrow speaks.
-//! - clap: the command line.
-//! - gemm: a fast, well-kept pure-Rust GEMM for contraction-shaped nests; rayon: parallel
+//! - clap (feature `cli`): the command line.
+//! - gemm (this and the next two with the feature `kernel`): a fast, well-kept pure-Rust GEMM for contraction-shaped nests; rayon: parallel
 //!   outer loops; half: float16 and bf16 storage.
-//! - libc (Linux only): one `madvise(MADV_HUGEPAGE)` call on fresh result buffers of 4 MiB or
+//! - libc (Linux only, feature `kernel`): one `madvise(MADV_HUGEPAGE)` call on fresh result buffers of 4 MiB or
 //!   more, as numpy does, so that they take 2 MiB pages (64 page faults instead of 32 768 for a
 //!   4000² f64 copy) where transparent huge pages are in `madvise` mode.
 //! - proptest (dev, and the `fuzzing` feature), criterion (dev): property tests and
@@ -157,16 +157,18 @@
 //! with its text and JSON, `plan_arena`); in `numpy` subscript and sublist parsing, shape
 //! solving (`analyze`, `einsum_shape`) and contraction paths (`einsum_path`). Of `kernel` and
 //! `tensor` only what plans and shape code name is left: the operators (`Accum`, `Combine`)
-//! and the checked size arithmetic (`numel`, `MAX_DIM`, `TensorError`). `formats` and
-//! `check` hold values and are left out whole, as are compiled plans, views, storage,
+//! and the checked size arithmetic (`numel`, `MAX_DIM`, `TensorError`); of `check` the case
+//! format (documentation), `Program::from_case` and the JSON comparisons. `formats` holds
+//! values and is left out whole, as are the case runner, compiled plans, views, storage,
 //! training and einsum on values. The error variants that wrap kernel errors
 //! (`ProjectError::Kernel`, `EinsumError::Kernel`) exist only with the kernel.
 //!
 //! `cargo tree -e normal --prefix none | sort -u | wc -l` counts 39 lines without default
 //! features (35 distinct crates, einrow included) against 115 (99) with them. A clean
-//! release build of the shape-only library takes SHAPE_TIME, the default build of the
-//! `einrow` binary CLI_TIME (see `benches/README.md`, "Build times"). CI runs clippy and the
-//! library's unit tests without default features, so that the split stays clean.
+//! release build of the shape-only library takes 1 min 55 s of CPU time (3 min 21 s wall on
+//! the loaded 2-core development VM); the default build of the `einrow` binary beside it is in
+//! `benches/README.md` ("Build times"). CI runs clippy and the library's unit tests without
+//! default features, so that the split stays clean.
 //!
 //! [`ErrorCode`]: crate::ErrorCode
 //! [`Graph::solve`]: crate::infer::Graph::solve
