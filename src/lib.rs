@@ -37,16 +37,19 @@
 //!
 //! The pipeline, one module per stage: [`spec`] (parsing, with spans), [`infer`] (shape
 //! inference over a graph), [`project`] (indexing plans, compiled and run), [`kernel`] (a
-//! strided CPU kernel over [`tensor`]s). [`numpy`] implements numpy's einsum; [`formats`]
-//! speaks Vespa and TensorStore; [`check`] runs conformance case files. Every error has an
-//! [`ErrorCode`].
+//! strided CPU kernel over [`tensor`]s). [`numpy`] implements numpy's einsum.
+#![cfg_attr(
+    feature = "kernel",
+    doc = "[`formats`] speaks Vespa and TensorStore; [`check`] runs conformance case files."
+)]
+//! Every error has an [`ErrorCode`].
 //!
 //! # For frameworks
 //!
 //! `examples/framework.rs` walks through it end to end: a transformer block declared with the
 //! typed API ([`infer::ShapeBuilder`], [`infer::Leaf`]), solved once as a [`infer::Scheme`]
 //! with the batch symbolic, instantiated for two batch shapes, every step compiled
-//! ([`project::CompiledGraph`]) and run in f32 on buffers the framework owns.
+//! (`project::CompiledGraph`) and run in f32 on buffers the framework owns.
 //!
 //! - Sizes are `u64` in every shape, plan and scheme (they are checked against 2^62, which a
 //!   32-bit `usize` cannot hold); buffers are Rust slices, indexed by `usize`.
@@ -59,8 +62,21 @@
 //! - With the `serde` feature, plans, schemes, compiled graphs and training steps serialise,
 //!   to be cached: reading one back checks it and compiles it again.
 //!
+//! # Features
+//!
+//! - `kernel` (default): the strided CPU kernel and everything that holds element values:
+//!   tensors, compiled plans and graphs, training, numpy einsum on values, `formats` and
+//!   `check`. Without it (`einrow = { version = "0.1", default-features = false }`)
+//!   einrow is the shape engine alone — parsing, shape inference, schemes, indexing and
+//!   gradient plans (their text and JSON), numpy einsum shapes and contraction paths — and
+//!   pulls in neither rayon, gemm nor half.
+//! - `cli` (default): the `einrow` binary (clap); implies `kernel` and `fuzzing`.
+//! - `fuzzing`: proptest strategies and checkers (see below); implies `kernel`.
+//! - `ndarray`: compiled plans on `ndarray` views; implies `kernel`.
+//!
 //! # Where to read on
 //!
+//! - [`prelude`]: the names most programs use, in one import (`use einrow::prelude::*`).
 //! - [`infer::program`]: the text format of `einrow infer` programs, every operation.
 //! - [`check::format`]: the case format (case kinds, expectations, shape strings, error codes)
 //!   and the contract of `einrow check`.
@@ -103,6 +119,7 @@ pub mod architecture;
 pub mod check;
 pub mod code;
 pub mod diagnostic;
+#[cfg(feature = "kernel")]
 pub mod formats;
 #[cfg(feature = "fuzzing")]
 pub mod fuzzing;
@@ -111,6 +128,7 @@ pub mod infer;
 pub mod kernel;
 pub mod lint;
 pub mod numpy;
+pub mod prelude;
 pub mod project;
 pub mod shape;
 pub mod span;
@@ -123,5 +141,6 @@ pub use code::{Coded, ErrorCode};
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
+#[cfg(feature = "kernel")]
 pub use numpy::einsum;
 pub use span::Span;

@@ -2,6 +2,8 @@
 //! suites) through the same code path as `einrow check`. Every case must pass: there is no
 //! expected-failure list here.
 
+#![cfg(feature = "kernel")]
+
 use std::path::Path;
 
 use einrow::check::{collect_files, run_file};

@@ -5,6 +5,8 @@
 //! padded convolutions, concatenations), with other accumulations and combines; `run_plan`
 //! too; and the coded errors of bad buffers.
 
+#![cfg(feature = "kernel")]
+
 use einrow::code::{Coded, ErrorCode};
 use einrow::infer::{Graph, OpKind};
 use einrow::kernel::{Accum, Combine, RunOptions, Scalar};

@@ -1,6 +1,8 @@
 //! Once compiled, running a plan allocates nothing: counted with a global allocator that
 //! counts allocations made by this thread.
 
+#![cfg(feature = "kernel")]
+
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 

@@ -3,6 +3,8 @@
 //! path), promotion with the real types as numpy's, and compiled plans (products and numpy's
 //! order for maxima), each against a naive evaluation.
 
+#![cfg(feature = "kernel")]
+
 use einrow::kernel::RunOptions;
 use einrow::numpy::{einsum, einsum_optimized, Optimize, PathOptions};
 use einrow::project::{plan_einsum, Concrete, Executable};

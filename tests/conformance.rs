@@ -1,6 +1,8 @@
 //! Runs every public conformance suite in `tests/conformance/` through the same code path as
 //! `einrow check`, against the expected-failure list `tests/conformance/expected-failures.txt`.
 
+#![cfg(feature = "kernel")]
+
 use std::collections::BTreeSet;
 use std::path::Path;
 

@@ -4,6 +4,8 @@
 //! float16 and reduce bools — each case also on gapped, reversed and transposed views of its
 //! operands, along a planned path and in the sublist format.
 
+#![cfg(feature = "kernel")]
+
 use einrow::code::{Coded, ErrorCode};
 use einrow::numpy::{einsum_optimized, einsum_sublist, PathOptions, Sublist};
 use einrow::tensor::{result_type, Buffer, DType, Element, Layout, Tensor};

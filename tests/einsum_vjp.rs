@@ -4,6 +4,8 @@
 //! outputs. einsum is linear in each element of each operand, so the differences are exact up
 //! to rounding.
 
+#![cfg(feature = "kernel")]
+
 use std::path::Path;
 
 use einrow::code::{Coded, ErrorCode};

@@ -2,6 +2,8 @@
 //! a part from the flattened size and the other parts), the errors of sizes that do not
 //! divide, plans that read and write row-major (a reshape), and their gradients.
 
+#![cfg(feature = "kernel")]
+
 use einrow::code::{Coded, ErrorCode};
 use einrow::infer::{Graph, ShapeBuilder};
 use einrow::project::{derive_plan, run_plan, Compute, IndexPlan};

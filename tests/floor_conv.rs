@@ -3,6 +3,8 @@
 //! size (the exact-cover rule `<+` stays the default), and the plan computes PyTorch's
 //! zero-padded cross-correlation.
 
+#![cfg(feature = "kernel")]
+
 use einrow::code::{Coded, ErrorCode};
 use einrow::infer::{Graph, OpKind};
 use einrow::project::{derive_plan, run_plan, Compute};

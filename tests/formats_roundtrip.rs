@@ -1,6 +1,8 @@
 //! The format round-trip invariants on every text of the public Vespa and TensorStore suites,
 //! and on truncations and single-byte edits of them (the seeds of the `formats` fuzz target).
 
+#![cfg(feature = "kernel")]
+
 use serde_json::Value;
 
 fn texts(v: &Value, out: &mut Vec<String>) {

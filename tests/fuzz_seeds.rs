@@ -6,6 +6,8 @@
 //! `einsum_path` (a planned path contracts every operand) and `shape_rules` (near-valid
 //! numpy-semantics programs drawn and judged). Every target has seeds.
 
+#![cfg(feature = "fuzzing")]
+
 use std::path::{Path, PathBuf};
 
 use einrow::fuzzing::gen::{Choices, GenConfig, Recipe, StepRecipe};

@@ -5,6 +5,8 @@
 //! plan from the cotangent `c`, equals the finite differences of `L`. Every plan here is
 //! linear in each operand, so central differences are exact up to rounding.
 
+#![cfg(feature = "kernel")]
+
 use einrow::code::{Coded, ErrorCode};
 use einrow::infer::{Graph, OpKind};
 use einrow::kernel::{Accum, Combine};

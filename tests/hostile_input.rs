@@ -3,6 +3,8 @@
 //! readers and writers on inputs an attacker (or a fuzzer) would try. Each test names the class
 //! of input it freezes; `tests/cli.rs` runs the same classes through the `einrow` binary.
 
+#![cfg(feature = "kernel")]
+
 use std::path::{Path, PathBuf};
 
 use einrow::check::{collect_files, run_case, run_file_with, CaseResult};

@@ -2,6 +2,8 @@
 //! tensors or steps a scheme or compiled graph has, every lookup is a `name` error — never a
 //! silent reference to another tensor, an empty answer or a panic.
 
+#![cfg(feature = "kernel")]
+
 use einrow::code::{Coded, ErrorCode};
 use einrow::infer::{Graph, InferError, ShapeBuilder};
 use einrow::project::{derive_plan, CompiledGraph, Compute, ProjectError};

@@ -1,6 +1,8 @@
 //! Runs the public `view` (Nervana) and `einsum` (numpy) conformance suites through the
 //! conformance runner and requires every case to pass.
 
+#![cfg(feature = "kernel")]
+
 use std::path::Path;
 
 fn run_suite(file: &str) {

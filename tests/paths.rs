@@ -6,6 +6,8 @@
 //! `dp` and `auto` are never above opt_einsum's; every recorded path costs, as an explicit
 //! path, what opt_einsum and numpy report; and every path runs like the naive evaluation.
 
+#![cfg(feature = "kernel")]
+
 use einrow::numpy::{einsum_optimized, einsum_path, Optimize, PathOptions, PathReport};
 use einrow::tensor::Tensor;
 use serde_json::Value;

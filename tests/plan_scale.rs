@@ -4,6 +4,8 @@
 //! Sizes are asserted on structure (entries per part), never timed; `examples/hostile_scale.rs`
 //! measures the speed.
 
+#![cfg(feature = "kernel")]
+
 use einrow::code::{Coded, ErrorCode};
 use einrow::infer::Graph;
 use einrow::kernel::RunOptions;

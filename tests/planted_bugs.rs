@@ -8,6 +8,8 @@
 //!
 //! `cargo test --test planted_bugs -- --nocapture` prints the examples each took.
 
+#![cfg(feature = "fuzzing")]
+
 #[path = "planted_bugs/einsum.rs"]
 mod einsum;
 #[path = "planted_bugs/toy.rs"]

@@ -1,6 +1,8 @@
 //! Projections: the plans of typical steps, printed as readable loops (data-driven), their
 //! TensorStore export, and end-to-end runs against values computed by hand.
 
+#![cfg(feature = "kernel")]
+
 use einrow::formats::tensorstore::{from_json, IndexTransform};
 use einrow::infer::{Graph, OpKind};
 use einrow::project::{derive_plan, run_plan, Compute, IndexPlan};

@@ -4,6 +4,8 @@
 //! Counted with a global allocator that counts the bytes this thread allocates, never timed;
 //! `examples/single_steps.rs` measures the speed.
 
+#![cfg(feature = "kernel")]
+
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 

@@ -1,5 +1,7 @@
 //! The public TensorStore conformance suite: every case must pass.
 
+#![cfg(feature = "kernel")]
+
 use std::path::Path;
 
 #[test]

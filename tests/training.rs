@@ -3,6 +3,8 @@
 //! broadcasting, parameters read by several steps, diagonals, strided and padded
 //! convolutions, concatenations, batch slices and numpy steps; in f64, f32 and bf16.
 
+#![cfg(feature = "kernel")]
+
 use einrow::code::{Coded, ErrorCode};
 use einrow::ids::TensorId;
 use einrow::infer::program::Program;

@@ -1,5 +1,7 @@
 //! Runs the public Vespa conformance suite through the conformance runner; every case must pass.
 
+#![cfg(feature = "kernel")]
+
 use std::path::Path;
 
 #[test]

@@ -2,6 +2,8 @@
 //! stays near the tensor's own cells, measured with a global allocator that tracks the live
 //! bytes this thread has allocated.
 
+#![cfg(feature = "kernel")]
+
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 

@@ -1,6 +1,8 @@
 //! Property tests of the Vespa layer: printed literals and encoded JSON read back to the same
 //! tensor for random tensors of every cell type, casts are idempotent, and no input panics.
 
+#![cfg(feature = "kernel")]
+
 use std::collections::BTreeMap;
 
 use einrow::formats::vespa::{

@@ -288,3 +288,7 @@
 //! `note`.
 //!
 //! [`ErrorCode`]: crate::ErrorCode
+
+// The format names the runner and the value types that run its kinds; without the `kernel`
+// feature they are absent and those links are plain text.
+#![cfg_attr(not(feature = "kernel"), allow(rustdoc::broken_intra_doc_links))]

@@ -3,9 +3,10 @@
 //! solver, and a judge of a framework's answers.
 //!
 //! einrow ships the tools it fuzzes itself with, so that a framework author can fuzz their own
-//! shape rules against an independent model. The feature pulls in `proptest`; the default
+//! shape rules against an independent model. The feature pulls in `proptest` and enables
+//! `kernel` (the checks compare the kernel's values with a naive evaluator); the default
 //! feature `cli` enables it (the `einrow` binary needs it for `einrow fuzz`). A library user
-//! who wants neither depends with `default-features = false`:
+//! who wants fuzzing without the command line depends with `default-features = false`:
 //!
 //! ```toml
 //! [dependencies]

@@ -11,7 +11,8 @@
 //! in a standalone loop of this shape). This reassociates sums the way numpy's pairwise sums
 //! do.
 
-use super::ops::{AccOp, Accum, CombOp};
+use super::operator::Accum;
+use super::ops::{AccOp, CombOp};
 use super::scalar::Scalar;
 
 /// Independent partial results in a reduction.

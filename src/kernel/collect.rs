@@ -18,7 +18,8 @@ use super::error::KernelError;
 use super::exec::{gather, oob, run_slice, BLK};
 use super::fresh::Filler;
 use super::odometer::{Odometer, Offs};
-use super::ops::{with_combine, CombOp, Combine};
+use super::operator::Combine;
+use super::ops::{with_combine, CombOp};
 use super::scalar::Scalar;
 use super::simplify::Plan;
 

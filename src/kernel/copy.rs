@@ -2,7 +2,7 @@
 
 use super::error::KernelError;
 use super::nest::{Access, Init, Nest};
-use super::ops::{Accum, Combine};
+use super::operator::{Accum, Combine};
 use super::run::RunOptions;
 use super::scalar::Scalar;
 use crate::tensor::{hugepage, row_major, Element, Layout};

@@ -9,7 +9,8 @@ use smallvec::SmallVec;
 use super::block::{binary, nary, unary, Cascade, Dst, Src};
 use super::error::KernelError;
 use super::odometer::{Odometer, Offs};
-use super::ops::{with_accum, with_combine, AccOp, Accum, CombOp, Combine};
+use super::operator::{Accum, Combine};
+use super::ops::{with_accum, with_combine, AccOp, CombOp};
 use super::scalar::Scalar;
 use super::simplify::Plan;
 

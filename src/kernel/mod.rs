@@ -16,35 +16,68 @@
 //! - plans prepared once and run many times on caller buffers ([`Prepared`]);
 //! - a naive evaluator defining the semantics, used by the tests ([`run_reference`]);
 //! - strided-to-contiguous copies ([`copy_contiguous`], [`gather`]).
+//!
+//! Without the `kernel` feature the module holds only the two operators that indexing plans
+//! name ([`Accum`], [`Combine`]); everything that runs is left out.
 
+// The list above names the kernel's types; without `kernel` they are absent and its links are
+// plain text.
+#![cfg_attr(not(feature = "kernel"), allow(rustdoc::broken_intra_doc_links))]
+
+#[cfg(feature = "kernel")]
 mod block;
+#[cfg(feature = "kernel")]
 mod collect;
+#[cfg(feature = "kernel")]
 mod copy;
+#[cfg(feature = "kernel")]
 mod error;
+#[cfg(feature = "kernel")]
 mod exec;
+#[cfg(feature = "kernel")]
 mod fresh;
+#[cfg(feature = "kernel")]
 mod gemm;
+#[cfg(feature = "kernel")]
 mod gemm_core;
+#[cfg(feature = "kernel")]
 mod guarded;
+#[cfg(feature = "kernel")]
 mod nest;
+#[cfg(feature = "kernel")]
 mod odometer;
+mod operator;
+#[cfg(feature = "kernel")]
 pub(crate) mod ops;
+#[cfg(feature = "kernel")]
 mod parallel;
+#[cfg(feature = "kernel")]
 mod prepared;
+#[cfg(feature = "kernel")]
 mod reference;
+#[cfg(feature = "kernel")]
 mod run;
+#[cfg(feature = "kernel")]
 mod scalar;
+#[cfg(feature = "kernel")]
 mod simplify;
-#[cfg(test)]
+#[cfg(all(test, feature = "kernel"))]
 mod split_tests;
-#[cfg(test)]
+#[cfg(all(test, feature = "kernel"))]
 mod tests;
 
+#[cfg(feature = "kernel")]
 pub use copy::{copy_contiguous, gather};
+#[cfg(feature = "kernel")]
 pub use error::KernelError;
+#[cfg(feature = "kernel")]
 pub use nest::{Access, AxisIndex, Guard, Init, Nest};
-pub use ops::{Accum, Combine};
+pub use operator::{Accum, Combine};
+#[cfg(feature = "kernel")]
 pub use prepared::Prepared;
+#[cfg(feature = "kernel")]
 pub use reference::run_reference;
+#[cfg(feature = "kernel")]
 pub use run::RunOptions;
+#[cfg(feature = "kernel")]
 pub use scalar::Scalar;

@@ -35,7 +35,7 @@
 //! map, `Init::Whole` otherwise.
 
 use super::error::KernelError;
-use super::ops::{Accum, Combine};
+use super::operator::{Accum, Combine};
 use crate::tensor::Layout;
 
 /// One operand's addressing: `offset + Σ i_d·strides[d]`, optionally guarded.

@@ -12,7 +12,8 @@ use std::ops::Range;
 use rayon::prelude::*;
 
 use super::error::KernelError;
-use super::ops::{with_accum, AccOp, Accum};
+use super::operator::Accum;
+use super::ops::{with_accum, AccOp};
 use super::scalar::Scalar;
 use super::simplify::Plan;
 

@@ -13,7 +13,7 @@ use super::fresh;
 use super::gemm::{self, find_core, Split};
 use super::guarded;
 use super::nest::{Access, Init, Nest};
-use super::ops::{Accum, Combine};
+use super::operator::{Accum, Combine};
 use super::parallel::{disjoint_loop, run_chunks, run_private, split_disjoint, split_private};
 use super::scalar::Scalar;
 use super::simplify::{injective, Plan};

@@ -1,11 +1,12 @@
-//! The public entry points: [`einsum`] (numpy semantics, `optimize=False` results) and
-//! [`einsum_shape`] (shape inference only).
+//! The public entry points of einsum on values: [`einsum`] (numpy semantics, `optimize=False`
+//! results) and [`einsum_sublist`] (numpy's sublist format).
 
 use super::error::EinsumError;
 use super::lower::{contract, Operand};
 use super::path::{greedy, planned_steps, PathOptions, PathStep};
 use super::recent;
-use super::shapes::{analyze, parse_subscripts, Analysis};
+use super::shapes::Analysis;
+use super::sublist::Sublist;
 use crate::kernel::{RunOptions, Scalar};
 use crate::tensor::{result_type, Complex128, Complex64, DType, Layout, Tensor, TensorError};
 use smallvec::SmallVec;
@@ -105,12 +106,22 @@ pub(crate) fn einsum_planned(
     Ok(result.astype(dtype))
 }
 
-/// The output shape of `spec` on operands of the given shapes (no data needed).
-pub fn einsum_shape(spec: &str, shapes: &[&[usize]]) -> Result<Vec<usize>, EinsumError> {
-    let parsed = parse_subscripts(spec, shapes.len())?;
-    let an = analyze(&parsed, shapes)?;
-    crate::tensor::numel(&an.output_shape())?;
-    Ok(an.output_shape())
+/// Evaluates an einsum in the sublist format: `operands[k]` carries the labels of
+/// `sublist.inputs()[k]` (numpy: `einsum(op0, sub0, op1, sub1, ..., [out])`).
+pub fn einsum_sublist(operands: &[&Tensor], sublist: &Sublist) -> Result<Tensor, EinsumError> {
+    let spec = sublist.to_subscripts()?;
+    einsum_planned(&spec, operands, &RunOptions::default(), None)
+}
+
+/// [`einsum_sublist`] along a planned path, with kernel options.
+pub fn einsum_sublist_with(
+    operands: &[&Tensor],
+    sublist: &Sublist,
+    path: &PathOptions,
+    opts: &RunOptions,
+) -> Result<Tensor, EinsumError> {
+    let spec = sublist.to_subscripts()?;
+    einsum_planned(&spec, operands, opts, Some(path))
 }
 
 /// The result as a view of the single operand when nothing is summed: each output axis

@@ -4,6 +4,7 @@
 use super::path::PathError;
 use super::sublist::SublistError;
 use crate::code::{Coded, ErrorCode};
+#[cfg(feature = "kernel")]
 use crate::kernel::KernelError;
 use crate::span::Span;
 use crate::spec::SpecError;
@@ -153,6 +154,7 @@ pub enum EinsumError {
     #[error(transparent)]
     Tensor(#[from] TensorError),
     /// A failure inside the kernel (a bug if it happens: the nests built here are valid).
+    #[cfg(feature = "kernel")]
     #[error(transparent)]
     Kernel(#[from] KernelError),
     /// An invalid contraction path or planner option, or a memory limit no path meets.
@@ -197,6 +199,7 @@ impl Coded for EinsumError {
             EinsumError::OutputOverlap { .. } => ErrorCode::Value,
             EinsumError::NotALabel { .. } => ErrorCode::Syntax,
             EinsumError::Tensor(e) => e.code(),
+            #[cfg(feature = "kernel")]
             EinsumError::Kernel(e) => e.code(),
             EinsumError::Path(e) => e.code(),
             EinsumError::Sublist(e) => e.code(),

@@ -278,6 +278,14 @@ fn output_letter(
     }
 }
 
+/// The output shape of `spec` on operands of the given shapes (no data needed).
+pub fn einsum_shape(spec: &str, shapes: &[&[usize]]) -> Result<Vec<usize>, EinsumError> {
+    let parsed = parse_subscripts(spec, shapes.len())?;
+    let an = analyze(&parsed, shapes)?;
+    crate::tensor::numel(&an.output_shape())?;
+    Ok(an.output_shape())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

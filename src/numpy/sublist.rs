@@ -4,15 +4,10 @@
 //! Labels are 0–51, numpy's range: label `k` is the subscript letter `k` of
 //! `A..=Z` then `a..=z` (so 0 is `A` and 26 is `a`; the implicit output, in letter order, is
 //! in label order). `Ellipsis` may appear once per list. A sublist is converted to
-//! subscripts and evaluated by the same code as subscripts, so every rule and error is the
+//! subscripts and evaluated by the same code as subscripts (`einsum_sublist`), so every rule and error is the
 //! same; messages name labels by their letters.
 
-use super::einsum::einsum_planned;
-use super::error::EinsumError;
-use super::path::PathOptions;
 use crate::code::{Coded, ErrorCode};
-use crate::kernel::RunOptions;
-use crate::tensor::Tensor;
 
 /// The labels numpy allows in sublists: `0..LABELS`.
 pub const SUBLIST_LABELS: i64 = 52;
@@ -199,24 +194,6 @@ fn write_list(
 fn letter(label: i64) -> Option<char> {
     let k = u8::try_from(label).ok().filter(|&k| i64::from(k) < SUBLIST_LABELS)?;
     Some(if k < 26 { (b'A' + k) as char } else { (b'a' + k - 26) as char })
-}
-
-/// Evaluates an einsum in the sublist format: `operands[k]` carries the labels of
-/// `sublist.inputs()[k]` (numpy: `einsum(op0, sub0, op1, sub1, ..., [out])`).
-pub fn einsum_sublist(operands: &[&Tensor], sublist: &Sublist) -> Result<Tensor, EinsumError> {
-    let spec = sublist.to_subscripts()?;
-    einsum_planned(&spec, operands, &RunOptions::default(), None)
-}
-
-/// [`einsum_sublist`] along a planned path, with kernel options.
-pub fn einsum_sublist_with(
-    operands: &[&Tensor],
-    sublist: &Sublist,
-    path: &PathOptions,
-    opts: &RunOptions,
-) -> Result<Tensor, EinsumError> {
-    let spec = sublist.to_subscripts()?;
-    einsum_planned(&spec, operands, opts, Some(path))
 }
 
 #[cfg(test)]

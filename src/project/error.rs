@@ -2,6 +2,7 @@
 
 use crate::code::{Coded, ErrorCode};
 use crate::infer::InferError;
+#[cfg(feature = "kernel")]
 use crate::kernel::KernelError;
 
 /// A plan that cannot be derived or run.
@@ -43,6 +44,7 @@ pub enum ProjectError {
     #[error(transparent)]
     Numpy(#[from] crate::numpy::EinsumError),
     /// The kernel refused the nest.
+    #[cfg(feature = "kernel")]
     #[error(transparent)]
     Kernel(#[from] KernelError),
 }
@@ -58,6 +60,7 @@ impl Coded for ProjectError {
             ProjectError::OutputOverlap { .. } => ErrorCode::Value,
             ProjectError::NoGradient(_) => ErrorCode::Unsupported,
             ProjectError::Numpy(e) => e.code(),
+            #[cfg(feature = "kernel")]
             ProjectError::Kernel(e) => e.code(),
         }
     }

@@ -6,8 +6,6 @@ use std::sync::Arc;
 
 use smallvec::SmallVec;
 
-use super::compiled::Executable;
-use super::compiled_graph::CompiledGraph;
 use super::derive::{assemble, Compute};
 use super::error::ProjectError;
 use super::plan::IndexPlan;
@@ -108,7 +106,7 @@ pub fn instance_plans(
 }
 
 /// The distinct plans of an instance's steps, and which one each step has.
-fn distinct_plans(
+pub(super) fn distinct_plans(
     inst: &Instance,
     compute: &dyn Fn(StepId) -> Compute,
 ) -> Result<(Vec<IndexPlan>, Vec<usize>), ProjectError> {
@@ -155,50 +153,4 @@ fn plan_key(
         }
     }
     Ok(())
-}
-
-impl CompiledGraph {
-    /// Derives and compiles the plan of every step of a scheme instance, each with the
-    /// computation `compute` gives it (nothing is solved). Steps with the same plan share one
-    /// executable ([`instance_plans`]).
-    ///
-    /// ```
-    /// use einrow::infer::{Graph, ShapeBuilder};
-    /// use einrow::project::CompiledGraph;
-    /// let mut g = Graph::new();
-    /// let batch = g.row_var("batch");
-    /// let x = g.input("x", &ShapeBuilder::new().batch_var(batch).output([2]))?;
-    /// let y = g.einsum("...|i; ...|i => ...|", &[x, x])?;
-    /// let scheme = g.solve_scheme(&[batch])?;
-    /// let program = CompiledGraph::compile_instance_defaults(&scheme.instantiate(&[&[3]])?)?;
-    /// let (mut xs, mut ys) = (vec![1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0], vec![0.0f32; 3]);
-    /// program.run(&mut [&mut xs[..], &mut ys[..]])?;
-    /// assert_eq!(ys, [5.0, 25.0, 61.0]);
-    /// # let _ = y;
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn compile_instance(
-        inst: &Instance,
-        compute: &dyn Fn(StepId) -> Compute,
-    ) -> Result<CompiledGraph, ProjectError> {
-        let dims = (0..inst.tensor_count())
-            .map(|i| inst.memory_dims(inst.tensor_at(i)).map(|d| d.to_vec()))
-            .collect::<Result<Vec<_>, _>>()?;
-        let (distinct, of_step) = distinct_plans(inst, compute)?;
-        let mut exes: Vec<(Arc<IndexPlan>, Arc<Executable>)> = Vec::with_capacity(distinct.len());
-        for p in distinct {
-            let exe = Arc::new(p.compile()?);
-            exes.push((Arc::new(p), exe));
-        }
-        let steps =
-            inst.steps().iter().zip(of_step).map(|(s, k)| (s.out, s.args.clone(), exes[k].clone()));
-        Ok(CompiledGraph::from_executables(inst.graph(), dims, steps))
-    }
-
-    /// [`CompiledGraph::compile_instance`] with each step's default computation.
-    pub fn compile_instance_defaults(inst: &Instance) -> Result<CompiledGraph, ProjectError> {
-        let computes: Vec<Compute> =
-            inst.steps().iter().map(|s| Compute::default_for(s.op, s.args.len())).collect();
-        CompiledGraph::compile_instance(inst, &|s| computes[s.index()])
-    }
 }

@@ -55,6 +55,7 @@ pub fn row_major(shape: &[usize]) -> Result<Strides> {
 
 /// Row-major strides computed with the exact sizes (a zero size gives zero strides to its
 /// left), as Nervana computes them; `None` on overflow.
+#[cfg(feature = "kernel")]
 pub fn row_major_exact(shape: &[usize]) -> Option<Strides> {
     let mut strides: Strides = SmallVec::from_elem(0, shape.len());
     let mut acc: isize = 1;
@@ -84,11 +85,13 @@ pub fn address_range(shape: &[usize], strides: &[isize], offset: i128) -> Option
 }
 
 /// Multiplies two `isize` values, reporting overflow as [`TensorError::Overflow`].
+#[cfg(feature = "kernel")]
 pub fn mul_isize(a: isize, b: isize, what: &'static str) -> Result<isize> {
     a.checked_mul(b).ok_or(TensorError::Overflow { what })
 }
 
 /// Adds two `isize` values, reporting overflow as [`TensorError::Overflow`].
+#[cfg(feature = "kernel")]
 pub fn add_isize(a: isize, b: isize, what: &'static str) -> Result<isize> {
     a.checked_add(b).ok_or(TensorError::Overflow { what })
 }

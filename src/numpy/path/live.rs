@@ -122,6 +122,7 @@ impl<T> LiveList<T> {
     }
 
     /// The live items in order (O(slots): for the end of a run, not for each step).
+    #[cfg(any(test, feature = "kernel"))]
     pub fn into_items(self) -> Vec<T> {
         self.slots.into_iter().flatten().collect()
     }

@@ -49,5 +49,7 @@ pub use plan::{Planner, AUTO_DP_BUDGET, AUTO_OPTIMAL_MAX_OPERANDS, DP_BUDGET};
 pub use report::{einsum_path, Contraction, PathReport, MAX_REMAINING_TERMS};
 pub use walk::PathStep;
 
+#[cfg(feature = "kernel")]
 pub(crate) use live::LiveList;
+#[cfg(feature = "kernel")]
 pub(crate) use report::planned_steps;

@@ -120,6 +120,7 @@ pub(crate) fn problem(an: &Analysis) -> Result<Problem, EinsumError> {
 }
 
 /// The steps to run for an analysed einsum under `opts`.
+#[cfg(feature = "kernel")]
 pub(crate) fn planned_steps(
     an: &Analysis,
     opts: &PathOptions,
