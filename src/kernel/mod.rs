@@ -29,12 +29,16 @@ mod guarded;
 mod nest;
 mod odometer;
 pub(crate) mod ops;
+mod panel;
 mod parallel;
 mod prepared;
 mod reference;
 mod run;
 mod scalar;
 mod simplify;
+mod small_avx;
+#[cfg(test)]
+mod small_tests;
 #[cfg(test)]
 mod split_tests;
 #[cfg(test)]
