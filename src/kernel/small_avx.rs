@@ -36,8 +36,8 @@ impl Block {
         }
         // Eight rows where their registers fit (16 of them; two per row of 16).
         let rows = match extent {
-            _ if extent % 8 == 0 && n <= 8 => 8,
-            _ if extent % 4 == 0 => 4,
+            _ if extent.is_multiple_of(8) && n <= 8 => 8,
+            _ if extent.is_multiple_of(4) => 4,
             _ => return None,
         };
         Some(Block { rows, n, m, row, run })
