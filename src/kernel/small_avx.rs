@@ -184,7 +184,8 @@ mod avx {
                         *acc = V::fma(a, v, *acc);
                     }
                 }
-                (x, y) = (x.offset(b.run[1]), y.offset(b.run[2]));
+                // Wrapping: past the last run the addresses may leave the buffers, unread.
+                (x, y) = (x.wrapping_offset(b.run[1]), y.wrapping_offset(b.run[2]));
             }
             for (r, acc) in acc.iter().enumerate() {
                 for (c, acc) in acc.iter().enumerate() {
