@@ -50,6 +50,8 @@ mod operator;
 #[cfg(feature = "kernel")]
 pub(crate) mod ops;
 #[cfg(feature = "kernel")]
+mod panel;
+#[cfg(feature = "kernel")]
 mod parallel;
 #[cfg(feature = "kernel")]
 mod prepared;
@@ -61,6 +63,10 @@ mod run;
 mod scalar;
 #[cfg(feature = "kernel")]
 mod simplify;
+#[cfg(feature = "kernel")]
+mod small_avx;
+#[cfg(all(test, feature = "kernel"))]
+mod small_tests;
 #[cfg(all(test, feature = "kernel"))]
 mod split_tests;
 #[cfg(all(test, feature = "kernel"))]

@@ -14,16 +14,18 @@ use super::error::KernelError;
 use super::nest::{Init, Nest};
 use super::operator::{Accum, Combine};
 use super::ops::{with_accum, with_combine, AccOp, CombOp};
+use super::panel::Panel;
 use super::run::RunOptions;
 use super::scalar::Scalar;
 use super::simplify::{injective, Plan};
+use super::small_avx::Block;
 
 /// Most points a nest may have for the lean path (larger ones gain nothing from it, and may
 /// want threads or GEMM).
 const LEAN_POINTS: usize = 1 << 15;
 
 /// Operand positions in the lean loops: the output, then up to three inputs.
-const OPS: usize = 4;
+pub(super) const OPS: usize = 4;
 
 /// The lean form of a nest.
 #[derive(Clone, Debug)]
@@ -44,6 +46,9 @@ struct Lean {
     accum: Accum,
     /// The accumulation whose neutral element the whole output is set to first, if any.
     fill: Option<Accum>,
+    /// The panels' rows in blocks for the AVX2 kernels, where the processor has AVX2 and FMA
+    /// and the nest adds products in rows they take (taken by f32 buffers).
+    small: Option<Block>,
     /// The work of the GEMM core the nest has, if it has one (the general path may hand it to
     /// the `gemm` crate when options ask for that).
     gemm_work: Option<usize>,
@@ -100,7 +105,8 @@ impl Nest {
             && plan.out.strides[r - 2] == 0
             && matches!((inner[1], inner[2]), (0, 1) | (1, 0));
         let loops = if panel { r - 2 } else { r - 1 };
-        let outer = (0..loops).map(|d| (plan.extents[d], per_operand(&|o| o.strides[d]))).collect();
+        let outer: SmallVec<[_; 7]> =
+            (0..loops).map(|d| (plan.extents[d], per_operand(&|o| o.strides[d]))).collect();
         let panel = panel.then(|| (plan.extents[r - 2], per_operand(&|o| o.strides[r - 2])));
         let run = plan.extents[r - 1];
         let neutral = self.accum.neutral();
@@ -116,7 +122,16 @@ impl Nest {
         let gemm_work = super::gemm::find_core(&plan)
             .filter(|_| gemm)
             .map(|c| super::gemm::core_work(&plan, c));
-        Some(Lean { plan, outer, inner, origin, run, panel, accum, fill, gemm_work })
+        let products = accum == Accum::Add && self.combine == Combine::Mul;
+        let small = match (&panel, outer.last()) {
+            (Some((m, s)), Some((e, st))) if products => {
+                // Output, the input read once per run, the input read along it.
+                let [o, x, y] = if inner[1] == 0 { [0, 1, 2] } else { [0, 2, 1] };
+                Block::new(run, *m, *e, [st[o], st[x], st[y]], [s[o], s[x], s[y]])
+            }
+            _ => None,
+        };
+        Some(Lean { plan, outer, inner, origin, run, panel, accum, fill, small, gemm_work })
     }
 }
 
@@ -142,6 +157,12 @@ impl Prepared {
     /// The nest.
     pub fn nest(&self) -> &Nest {
         &self.nest
+    }
+
+    /// Whether f32 buffers of the prepared lengths take the AVX2 kernels of small products.
+    #[cfg(test)]
+    pub(super) fn takes_small(&self) -> bool {
+        self.lean.as_ref().is_some_and(|l| l.small.is_some())
     }
 
     /// Runs the nest on `inputs` into `output` (as [`Nest::run_with`]).
@@ -172,13 +193,44 @@ impl Lean {
         if let Some(z) = self.fill.and_then(Accum::neutral_value::<T>) {
             output.fill(z);
         }
-        let done = with_accum!(self.accum, A => with_combine!(combine, C => self.run::<T, A, C>(inputs, output)));
+        let small = match (&self.small, inputs) {
+            (Some(b), [x, y]) => T::f32s(x).zip(T::f32s(y)).map(|xy| (b, xy)),
+            _ => None,
+        };
+        let done = match (small, T::f32s_mut(output)) {
+            (Some((b, (x, y))), Some(out)) => self.run_small(b, x, y, out),
+            (_, _) => {
+                with_accum!(self.accum, A => with_combine!(combine, C => self.run::<T, A, C>(inputs, output)))
+            }
+        };
         // Unreachable for validated buffers (every address was checked).
         done.ok_or_else(|| KernelError::OutOfBounds {
             operand: "an operand".into(),
             reach: -1,
             len: 0,
         })
+    }
+
+    /// [`Lean::run_panels`] of f32 products by the AVX2 kernels, a block of rows at a time.
+    fn run_small(&self, b: &Block, x: &[f32], y: &[f32], out: &mut [f32]) -> Option<()> {
+        // Output, the input read once per run, the input read along it.
+        let ([o, i, j], once, along) = match self.inner[1] {
+            0 => ([0, 1, 2], x, y),
+            _ => ([0, 2, 1], y, x),
+        };
+        let (mut idx, mut at) = ([0usize; 8], self.origin);
+        let (last, st) = (self.outer.len().checked_sub(1)?, self.outer.last()?.1);
+        let more = b.rows() as isize - 1;
+        loop {
+            b.run([at[o], at[i], at[j]], once, along, out)?;
+            // The block's other rows on along the innermost loop (a multiple of its rows: no
+            // carry), then one step of the odometer.
+            idx[last] += b.rows() - 1;
+            at.iter_mut().zip(&st).for_each(|(a, s)| *a += more * s);
+            if !self.step(&mut idx, &mut at) {
+                return Some(());
+            }
+        }
     }
 
     /// Whether the options leave the nest to one thread without GEMM.
@@ -303,91 +355,6 @@ impl Lean {
     }
 }
 
-/// One output row of a matrix product's panel: `m` runs, each one input's element (the
-/// input read once per run) combined with a run of the other.
-struct Panel<'a, T> {
-    m: usize,
-    s: [isize; OPS],
-    x: &'a [T],
-    y: &'a [T],
-    at: &'a [isize; OPS],
-    once_first: bool,
-}
-
-impl<'a, T: Scalar> Panel<'a, T> {
-    /// The element read once and the run of run `j`.
-    #[inline(always)]
-    fn operands(&self, j: usize, n: usize) -> Option<(T, &'a [T])> {
-        let j = j as isize;
-        let (xa, ya) = (self.at[1] + j * self.s[1], self.at[2] + j * self.s[2]);
-        Some(match self.once_first {
-            true => (*self.x.get(usize::try_from(xa).ok()?)?, slice(self.y, ya, n)?),
-            false => (*self.y.get(usize::try_from(ya).ok()?)?, slice(self.x, xa, n)?),
-        })
-    }
-
-    /// Any row length: the row read and written once per run.
-    fn rows<A: AccOp<T>, C: CombOp<T>>(&self, row: &mut [T]) -> Option<()> {
-        for j in 0..self.m {
-            let (a, run) = self.operands(j, row.len())?;
-            match self.once_first {
-                true => row.iter_mut().zip(run).for_each(|(o, &b)| *o = A::acc(*o, C::comb(a, b))),
-                false => row.iter_mut().zip(run).for_each(|(o, &v)| *o = A::acc(*o, C::comb(v, a))),
-            }
-        }
-        Some(())
-    }
-
-    /// Four rows of `N` points, row `r` at the addresses `at + r·st`: the rows held in
-    /// registers across the panel's runs. The same operations in the same order per element
-    /// as [`Panel::rows`].
-    #[inline(always)]
-    fn quad<A: AccOp<T>, C: CombOp<T>, const N: usize>(
-        &self,
-        out: &mut [T],
-        st: &[isize; OPS],
-    ) -> Option<()> {
-        let mut acc = [[T::ZERO; N]; 4];
-        for (r, acc) in acc.iter_mut().enumerate() {
-            *acc = slice(out, self.at[0] + r as isize * st[0], N)?.try_into().ok()?;
-        }
-        let ats: [[isize; OPS]; 4] =
-            std::array::from_fn(|r| std::array::from_fn(|k| self.at[k] + r as isize * st[k]));
-        for j in 0..self.m {
-            for (acc, at) in acc.iter_mut().zip(&ats) {
-                let (a, run) = Panel { at, ..*self }.operands(j, N)?;
-                let run: &[T; N] = run.try_into().ok()?;
-                match self.once_first {
-                    true => (0..N).for_each(|k| acc[k] = A::acc(acc[k], C::comb(a, run[k]))),
-                    false => (0..N).for_each(|k| acc[k] = A::acc(acc[k], C::comb(run[k], a))),
-                }
-            }
-        }
-        for (r, acc) in acc.iter().enumerate() {
-            slice_mut(out, self.at[0] + r as isize * st[0], N)?.copy_from_slice(acc);
-        }
-        Some(())
-    }
-
-    /// A row of `N` points (the small products' rows): held in registers across the panel's
-    /// runs, read and written once. The same operations in the same order as [`Panel::rows`].
-    #[inline(always)]
-    fn rows_fixed<A: AccOp<T>, C: CombOp<T>, const N: usize>(&self, row: &mut [T]) -> Option<()> {
-        let row: &mut [T; N] = row.try_into().ok()?;
-        let mut acc = *row;
-        for j in 0..self.m {
-            let (a, run) = self.operands(j, N)?;
-            let run: &[T; N] = run.try_into().ok()?;
-            match self.once_first {
-                true => (0..N).for_each(|k| acc[k] = A::acc(acc[k], C::comb(a, run[k]))),
-                false => (0..N).for_each(|k| acc[k] = A::acc(acc[k], C::comb(run[k], a))),
-            }
-        }
-        *row = acc;
-        Some(())
-    }
-}
-
 /// [`binary`], with the runs of the matrix products (one input read once, the other along
 /// the run) written here to be inlined: a small nest is mostly such runs, and the call costs
 /// as much as the run.
@@ -424,13 +391,13 @@ fn source<T: Scalar>(buf: &[T], at: isize, s: isize, n: usize) -> Option<Src<'_,
 }
 
 #[inline(always)]
-fn slice<T>(buf: &[T], at: isize, n: usize) -> Option<&[T]> {
+pub(super) fn slice<T>(buf: &[T], at: isize, n: usize) -> Option<&[T]> {
     let start = usize::try_from(at).ok()?;
     buf.get(start..start.checked_add(n)?)
 }
 
 #[inline(always)]
-fn slice_mut<T>(buf: &mut [T], at: isize, n: usize) -> Option<&mut [T]> {
+pub(super) fn slice_mut<T>(buf: &mut [T], at: isize, n: usize) -> Option<&mut [T]> {
     let start = usize::try_from(at).ok()?;
     buf.get_mut(start..start.checked_add(n)?)
 }

@@ -46,6 +46,21 @@ pub trait Scalar: Element + PartialOrd + Debug {
             Self::from_f64(x)
         }
     }
+    /// The values as f32, where the type is f32 (for kernels written for f32 only); `None`
+    /// for the other types.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn f32s(values: &[Self]) -> Option<&[f32]> {
+        let _ = values;
+        None
+    }
+    /// [`Scalar::f32s`] of a mutable slice.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn f32s_mut(values: &mut [Self]) -> Option<&mut [f32]> {
+        let _ = values;
+        None
+    }
     /// The larger value; NaN if either is NaN (numpy's `maximum`).
     #[inline(always)]
     fn max_nan(self, other: Self) -> Self {
@@ -67,7 +82,7 @@ pub trait Scalar: Element + PartialOrd + Debug {
 }
 
 macro_rules! arith_scalar {
-    ($($t:ty => $zero:expr, $one:expr, $inf:expr, $neg:expr);* $(;)?) => {$(
+    ($($t:ty => $zero:expr, $one:expr, $inf:expr, $neg:expr $(=> { $($extra:tt)* })?);* $(;)?) => {$(
         impl Scalar for $t {
             const ZERO: Self = $zero;
             const ONE: Self = $one;
@@ -94,13 +109,23 @@ macro_rules! arith_scalar {
             fn is_nan(self) -> bool {
                 <$t>::is_nan(self)
             }
+            $($($extra)*)?
         }
     )*};
 }
 
 // Complex infinities are infinite in both parts.
 arith_scalar!(
-    f32 => 0.0, 1.0, f32::INFINITY, f32::NEG_INFINITY;
+    f32 => 0.0, 1.0, f32::INFINITY, f32::NEG_INFINITY => {
+        #[inline(always)]
+        fn f32s(values: &[f32]) -> Option<&[f32]> {
+            Some(values)
+        }
+        #[inline(always)]
+        fn f32s_mut(values: &mut [f32]) -> Option<&mut [f32]> {
+            Some(values)
+        }
+    };
     f64 => 0.0, 1.0, f64::INFINITY, f64::NEG_INFINITY;
     Complex64 => Complex64::new(0.0, 0.0), Complex64::new(1.0, 0.0),
         Complex64::new(f32::INFINITY, f32::INFINITY),
