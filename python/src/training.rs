@@ -134,7 +134,9 @@ impl PyTraining {
             })?;
             arrays.push(np::as_array(&a)?);
         }
-        let steps = step_results(graph);
+        // Each step's result and shape, read only for Python hooks.
+        let hooked = forward.is_some() || backward.is_some();
+        let steps = if hooked { step_results(graph) } else { Vec::new() };
         let hooks = PyHooks {
             graph: graph.clone(),
             forward: Hook::resolve(forward, graph, &steps)?,
