@@ -48,6 +48,12 @@ fn build(text: &str) -> Built {
     Built { g, loss, leaves, params }
 }
 
+/// Each leaf's element count.
+fn leaf_lens(b: &Built) -> Vec<usize> {
+    let numel = |t| b.g.sizes(t).expect("solved").numel().expect("small") as usize;
+    b.leaves.iter().map(|&t| numel(t)).collect()
+}
+
 fn computes(g: &Graph) -> Vec<Compute> {
     g.steps().iter().map(|s| Compute::default_for(s.op, s.args.len())).collect()
 }
@@ -82,7 +88,7 @@ proptest! {
         let computes = computes(&b.g);
         let train = Training::compile(&mut b.g, b.loss, &b.params, &|s| computes[s.index()]).expect("compiles");
         prop_assert_eq!(train.leaves(), &b.leaves[..]);
-        let lens: Vec<usize> = b.leaves.iter().map(|&t| b.g.sizes(t).expect("solved").numel().expect("small") as usize).collect();
+        let lens = leaf_lens(&b);
         let xs: Vec<Vec<f64>> = lens.iter().enumerate().map(|(k, &n)| values(seed.wrapping_add(k as u64), n)).collect();
         let mut ws = train.workspace::<f64>().expect("allocates");
         let mut grads: Vec<Vec<f64>> = b.params.iter().map(|&p| vec![9.0; lens[b.leaves.iter().position(|&l| l == p).expect("a leaf")]]).collect();
@@ -118,11 +124,7 @@ fn float_types_and_threads_agree() {
     let computes = computes(&b.g);
     let train =
         Training::compile(&mut b.g, b.loss, &b.params, &|s| computes[s.index()]).expect("compiles");
-    let lens: Vec<usize> = b
-        .leaves
-        .iter()
-        .map(|&t| b.g.sizes(t).expect("solved").numel().expect("small") as usize)
-        .collect();
+    let lens = leaf_lens(&b);
     let xs: Vec<Vec<f64>> =
         lens.iter().enumerate().map(|(k, &n)| values(k as u64 + 7, n)).collect();
     let grad_lens: Vec<usize> = b
@@ -263,11 +265,7 @@ fn native_activations_match_finite_differences() {
         let (h1, y) = (ids[5], ids[6]);
         let mut acts = Activations::new(&train);
         acts.set(&b.g, h1, f).expect("a step").set(&b.g, y, g).expect("a step");
-        let lens: Vec<usize> = b
-            .leaves
-            .iter()
-            .map(|&t| b.g.sizes(t).expect("solved").numel().expect("small") as usize)
-            .collect();
+        let lens = leaf_lens(&b);
         let xs: Vec<Vec<f64>> =
             lens.iter().enumerate().map(|(k, &n)| values(k as u64 + 11, n)).collect();
         let run = |xs: &[Vec<f64>], acts: &mut Activations| -> (f64, Vec<Vec<f64>>) {
