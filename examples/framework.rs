@@ -153,7 +153,7 @@ fn run(block: &Block, inst: &Instance) -> Result<Vec<Vec<f32>>, ProjectError> {
     }
     buffers[block.inv_width.index()][0] = 1.0 / WIDTH as f32;
     let mut views: Vec<&mut [f32]> = buffers.iter_mut().map(|b| b.as_mut_slice()).collect();
-    program.run_with(&mut views, |step, out| {
+    program.run_after(&mut views, None, |step, out| {
         match block.activations[step.index()] {
             Activation::None => {}
             Activation::Exp => out.iter_mut().for_each(|v| *v = v.exp()),

@@ -155,3 +155,38 @@ fn numpy_steps_are_planned_and_compiled() {
     assert_eq!(ev, [0.0, 4.0, 8.0]);
     let _ = e;
 }
+
+/// `CompiledGraph::run_with` takes run options, as `run_with` does everywhere: one and two
+/// threads give `run`'s results; `run_after` sees each step's result once it ran.
+#[test]
+fn compiled_graphs_run_with_options_and_after_each_step() {
+    let mut g = Graph::new();
+    let a = g.declare("a", Some("64,48"), false).expect("declares");
+    let b = g.declare("b", Some("48,32"), false).expect("declares");
+    let c = g.add_step(OpKind::Numpy, &[a, b], Some("ij,jk->ik")).expect("adds");
+    g.solve().expect("solves");
+    let program = einrow::project::CompiledGraph::compile_defaults(&mut g).expect("compiles");
+    let run = |how: &dyn Fn(&mut [&mut [f64]])| {
+        let mut av: Vec<f64> = (0..64 * 48).map(|i| f64::from(i % 7) - 3.0).collect();
+        let mut bv: Vec<f64> = (0..48 * 32).map(|i| f64::from(i % 5) - 2.0).collect();
+        let mut cv = vec![0.0f64; 64 * 32];
+        how(&mut [&mut av, &mut bv, &mut cv]);
+        cv
+    };
+    let want = run(&|bufs| program.run(bufs).expect("runs"));
+    for threads in [1, 2] {
+        let opts = einrow::kernel::RunOptions { threads, ..Default::default() };
+        assert_eq!(run(&|bufs| program.run_with(bufs, &opts).expect("runs")), want);
+    }
+    let seen = std::cell::RefCell::new(Vec::new());
+    let doubled = run(&|bufs| {
+        let mut after = |step, out: &mut [f64]| {
+            out.iter_mut().for_each(|v| *v *= 2.0);
+            seen.borrow_mut().push(step);
+            Ok(())
+        };
+        program.run_after(bufs, None, &mut after).expect("runs")
+    });
+    assert_eq!(doubled, want.iter().map(|v| v * 2.0).collect::<Vec<_>>());
+    assert_eq!(*seen.borrow(), [g.producer(c).expect("ours").expect("a step")]);
+}

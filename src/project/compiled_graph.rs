@@ -15,7 +15,7 @@ use super::sizes::Sizes;
 use super::storage::Storage;
 use crate::ids::{GraphId, StepId, TensorId};
 use crate::infer::{Graph, InferError, Instance};
-use crate::kernel::KernelError;
+use crate::kernel::{KernelError, RunOptions};
 use crate::tensor::hugepage;
 
 /// A plan and the executable compiled from it.
@@ -195,15 +195,27 @@ impl CompiledGraph {
     /// order; leaves are read and every step's result overwritten. Errors (coded): a buffer
     /// count other than the tensor count (`arity`), a buffer of the wrong length (`elems`).
     pub fn run<T: Storage>(&self, buffers: &mut [&mut [T]]) -> Result<(), ProjectError> {
-        self.run_with(buffers, |_, _| Ok(()))
+        self.run_after(buffers, None, |_, _| Ok(()))
     }
 
-    /// [`CompiledGraph::run`], calling `after` with each step and its result's buffer once the
-    /// step has run: where a framework applies what the plans do not compute (an activation,
-    /// an exponential) before the next step reads the result.
+    /// [`CompiledGraph::run`] with kernel options for this run (threads, GEMM dispatch), as
+    /// `run_with` means everywhere in einrow.
     pub fn run_with<T: Storage>(
         &self,
         buffers: &mut [&mut [T]],
+        opts: &RunOptions,
+    ) -> Result<(), ProjectError> {
+        self.run_after(buffers, Some(opts), |_, _| Ok(()))
+    }
+
+    /// [`CompiledGraph::run`] (with `opts`, or each plan's own options), calling `after` with
+    /// each step and its result's buffer once the step has run: where a framework applies
+    /// what the plans do not compute (an activation, an exponential) before the next step
+    /// reads the result.
+    pub fn run_after<T: Storage>(
+        &self,
+        buffers: &mut [&mut [T]],
+        opts: Option<&RunOptions>,
         mut after: impl FnMut(StepId, &mut [T]) -> Result<(), ProjectError>,
     ) -> Result<(), ProjectError> {
         if buffers.len() != self.dims.len() {
@@ -216,7 +228,10 @@ impl CompiledGraph {
             let out = std::mem::take(slot);
             let ins: SmallVec<[&[T]; 3]> =
                 s.args.iter().map(|a| buffers.get(a.index()).map_or(&[][..], |b| &**b)).collect();
-            let result = s.exe.run(&ins, out);
+            let result = match opts {
+                Some(opts) => s.exe.run_with(&ins, out, opts),
+                None => s.exe.run(&ins, out),
+            };
             drop(ins);
             buffers[s.out.index()] = out;
             result?;
