@@ -218,3 +218,24 @@ fn warnings_are_values() {
     );
     assert!(w[0].to_string().contains("`bias`"));
 }
+
+/// `Graph::einsum` takes one, two or three operands and makes the step of that count; other
+/// counts are `arity` errors.
+#[test]
+fn einsum_steps_follow_the_operand_count() {
+    let mut g = einrow::infer::Graph::new();
+    let a = g.declare("a", Some("2,3"), false).expect("declares");
+    let t = g.einsum("ij=>ji", &[a]).expect("one operand");
+    let m = g.einsum("ij;jk=>ik", &[a, t]).expect("two operands");
+    let v = g.declare("v", Some("3"), false).expect("declares");
+    let o = g.einsum("i;j;k=>ijk", &[v, v, v]).expect("three operands");
+    let kinds: Vec<_> = g.steps().iter().map(|s| s.op).collect();
+    use einrow::infer::OpKind;
+    assert_eq!(kinds, [OpKind::Permute, OpKind::Einsum, OpKind::Einsum3]);
+    let e = g.einsum("i;i;i;i=>i", &[a, a, a, a]).expect_err("four operands");
+    assert_eq!(einrow::Coded::code(&e), einrow::ErrorCode::Arity);
+    g.solve().expect("solves");
+    assert_eq!(g.shape_string(t).expect("ours"), "3,2");
+    assert_eq!(g.shape_string(m).expect("ours"), "2,2");
+    assert_eq!(g.shape_string(o).expect("ours"), "3,3,3");
+}

@@ -454,9 +454,16 @@ impl Graph {
         self.add_step(OpKind::Permute, &[a], Some(spec))
     }
 
-    /// A two-operand einsum spec (`ij;jk=>ik`).
+    /// An einsum spec of one, two or three operands (`ij=>ji`, `ij;jk=>ik`, `i;j;k=>ijk`):
+    /// the step is a [`permute`](Graph::permute), an einsum or an
+    /// [`einsum3`](Graph::einsum3) by the operand count (others are an `arity` error).
     pub fn einsum(&mut self, spec: &str, args: &[TensorId]) -> Result<TensorId, InferError> {
-        self.add_step(OpKind::Einsum, args, Some(spec))
+        let op = match args.len() {
+            1 => OpKind::Permute,
+            3 => OpKind::Einsum3,
+            _ => OpKind::Einsum,
+        };
+        self.add_step(op, args, Some(spec))
     }
 
     /// A three-operand einsum spec.

@@ -131,7 +131,7 @@ impl std::fmt::Display for Activation {
 /// let x = g.input("x", &ShapeBuilder::new().batch([2]).output([2]))?;
 /// let w = g.parameter("w", &ShapeBuilder::new().input([2]).output([1]))?;
 /// let h = g.compose(w, x)?;
-/// let loss = g.permute("b|o => ", h)?; // Σ relu(w·x)
+/// let loss = g.einsum("b|o => ", &[h])?; // Σ relu(w·x)
 /// g.solve()?;
 /// let computes: Vec<Compute> =
 ///     g.steps().iter().map(|s| Compute::default_for(s.op, s.args.len())).collect();
