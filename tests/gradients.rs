@@ -13,6 +13,9 @@ use einrow::kernel::{Accum, Combine};
 use einrow::project::{derive_plan, run_plan, Compute, Executable, GradInput, IndexPlan};
 use proptest::prelude::*;
 
+#[path = "support/noise.rs"]
+mod noise;
+
 /// (operation, spec, operand shapes with sizes `a`, `b`, `c` substituted).
 const TEMPLATES: &[(OpKind, Option<&str>, &[&str])] = &[
     (OpKind::Pointwise, None, &["a|b", "b"]),
@@ -121,15 +124,7 @@ fn numeric(plan: &IndexPlan, k: usize, xs: &[Vec<f64>], c: &[f64]) -> Vec<f64> {
 
 /// A deterministic value stream in [-2, 2].
 fn values(seed: u64, n: usize) -> Vec<f64> {
-    let mut x = seed | 1;
-    (0..n)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            ((x % 9) as f64 - 4.0) / 2.0
-        })
-        .collect()
+    noise::xorshift(seed).take(n).map(|x| ((x % 9) as f64 - 4.0) / 2.0).collect()
 }
 
 proptest! {

@@ -13,6 +13,9 @@ use einrow::project::{
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
+#[path = "support/noise.rs"]
+mod noise;
+
 const HUGE: u64 = 1 << 62;
 
 /// Sizes with the edges: 0, 1, 2 and 2^62 as often as ordinary ones.
@@ -112,15 +115,7 @@ fn check_training(train: &Training, lens: &[usize], seed: u64) {
 
 /// A deterministic value stream.
 fn values(seed: u64, n: usize) -> Vec<f64> {
-    let mut x = seed | 1;
-    (0..n)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x % 17) as f64 - 8.0
-        })
-        .collect()
+    noise::xorshift(seed).take(n).map(|x| (x % 17) as f64 - 8.0).collect()
 }
 
 /// Runs two compiled graphs on copies of the same leaf values (when small enough) and

@@ -13,6 +13,9 @@ use einrow::kernel::{Accum, Combine, RunOptions};
 use einrow::project::{run_graph, Activation, Activations, Compute, Training};
 use proptest::prelude::*;
 
+#[path = "support/noise.rs"]
+mod noise;
+
 /// Programs whose last statement is the loss (a scalar), each parameter declared `param`.
 const PROGRAMS: &[&str] = &[
     // A two-layer perceptron without activations, a bias broadcast over the batch.
@@ -68,15 +71,7 @@ fn loss_of(b: &mut Built, values: &[Vec<f64>]) -> f64 {
 }
 
 fn values(seed: u64, n: usize) -> Vec<f64> {
-    let mut x = seed | 1;
-    (0..n)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            ((x % 7) as f64 - 3.0) / 4.0
-        })
-        .collect()
+    noise::xorshift(seed).take(n).map(|x| ((x % 7) as f64 - 3.0) / 4.0).collect()
 }
 
 proptest! {
