@@ -15,7 +15,8 @@
 //! - the slow path for guarded (padded) operands;
 //! - plans prepared once and run many times on caller buffers ([`Prepared`]);
 //! - a naive evaluator defining the semantics, used by the tests ([`run_reference`]);
-//! - strided-to-contiguous copies ([`copy_contiguous`], [`gather`]).
+//! - strided-to-contiguous copies ([`copy_contiguous`], [`gather`]), and the tensor methods
+//!   that copy through them (`Tensor::reshape` when no view fits, `flatten`, `contiguous`).
 //!
 //! Without the `kernel` feature the module holds only the two operators that indexing plans
 //! name ([`Accum`], [`Combine`]); everything that runs is left out.
@@ -28,6 +29,8 @@
 mod block;
 #[cfg(feature = "kernel")]
 mod collect;
+#[cfg(feature = "kernel")]
+mod contiguous;
 #[cfg(feature = "kernel")]
 mod copy;
 #[cfg(feature = "kernel")]

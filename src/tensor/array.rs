@@ -165,68 +165,6 @@ impl Tensor {
         self.with_layout(self.layout.diagonal(a, b)?)
     }
 
-    /// A reshape: a view when the strides compose, else a row-major copy (never a wrong view).
-    pub fn reshape(&self, shape: &[usize]) -> Result<Tensor> {
-        match self.layout.reshape(shape)? {
-            Some(l) => self.with_layout(l),
-            None => self.try_contiguous()?.reshape(shape),
-        }
-    }
-
-    /// All axes flattened into one (a copy when the view is not contiguous).
-    pub fn flatten(&self) -> Result<Tensor> {
-        self.reshape(&[self.numel()])
-    }
-
-    /// The tensor itself when it is C-contiguous, else a row-major copy (through the kernel's
-    /// tiled copy for the compute types f32, f64, int64 and bool, so transposes stay
-    /// cache-friendly). The copy is allocated like a `Vec` (an abort if memory runs out);
-    /// [`try_contiguous`](Tensor::try_contiguous) reports that as an error instead.
-    pub fn contiguous(&self) -> Tensor {
-        self.try_contiguous().unwrap_or_else(|_| {
-            let bytes = self.numel().saturating_mul(self.dtype().size_bytes());
-            std::alloc::handle_alloc_error(
-                std::alloc::Layout::from_size_align(bytes, 8)
-                    .unwrap_or(std::alloc::Layout::new::<u8>()),
-            )
-        })
-    }
-
-    /// [`contiguous`](Tensor::contiguous) with the copy allocated fallibly: an
-    /// [`Allocation`](TensorError::Allocation) error when the system cannot hold it.
-    pub fn try_contiguous(&self) -> Result<Tensor> {
-        if self.layout.is_c_contiguous() {
-            return Ok(self.clone());
-        }
-        fn copy<T: Element>(s: &[T], l: &Layout) -> Result<Buffer> {
-            match crate::kernel::gather(s, l) {
-                Ok(v) => Ok(T::into_buffer(v)),
-                Err(crate::kernel::KernelError::Tensor(e)) => Err(e),
-                Err(_) => Err(TensorError::Allocation {
-                    elements: l.numel(),
-                    bytes_each: std::mem::size_of::<T>(),
-                }),
-            }
-        }
-        fn fast<T: crate::kernel::Scalar>(s: &[T], l: &Layout) -> Result<Buffer> {
-            let opts = crate::kernel::RunOptions::default();
-            match crate::kernel::copy_contiguous(s, l, &opts) {
-                Ok(v) => Ok(T::into_buffer(v)),
-                Err(_) => copy(s, l),
-            }
-        }
-        let buf = match &self.buf {
-            Buffer::F32(v) => fast(v, &self.layout)?,
-            Buffer::F64(v) => fast(v, &self.layout)?,
-            Buffer::I64(v) => fast(v, &self.layout)?,
-            Buffer::Bool(v) => fast(v, &self.layout)?,
-            other => with_buffer!(other, v => copy(v, &self.layout)?),
-        };
-        let layout =
-            Layout::contiguous(self.layout.shape()).unwrap_or_else(|_| self.layout.clone());
-        Ok(Tensor { buf, layout })
-    }
-
     /// The values in row-major order of the view, as f64 (of a complex tensor: the real
     /// parts; [`Tensor::to_vec`] gives the complex values).
     pub fn to_f64_vec(&self) -> Vec<f64> {

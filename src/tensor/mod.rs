@@ -50,6 +50,8 @@ mod view;
 #[cfg(feature = "kernel")]
 pub use array::Tensor;
 #[cfg(feature = "kernel")]
+pub(crate) use buffer::with_buffer;
+#[cfg(feature = "kernel")]
 pub use buffer::Buffer;
 #[cfg(feature = "kernel")]
 pub use complex::{Complex, Complex128, Complex64};
