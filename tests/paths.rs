@@ -6,10 +6,7 @@
 //! `dp` and `auto` are never above opt_einsum's; every recorded path costs, as an explicit
 //! path, what opt_einsum and numpy report; and every path runs like the naive evaluation.
 
-#![cfg(feature = "kernel")]
-
-use einrow::numpy::{einsum_optimized, einsum_path, Optimize, PathOptions, PathReport};
-use einrow::tensor::Tensor;
+use einrow::numpy::{einsum_path, Optimize, PathOptions, PathReport};
 use serde_json::Value;
 
 struct Case {
@@ -190,6 +187,7 @@ fn recorded_paths_cost_what_opt_einsum_and_numpy_report() {
 }
 
 /// Deterministic operand values in [-1, 1).
+#[cfg(feature = "fuzzing")]
 fn values(n: usize, seed: &mut u64) -> Vec<f64> {
     (0..n)
         .map(|_| {
@@ -203,6 +201,8 @@ fn values(n: usize, seed: &mut u64) -> Vec<f64> {
 #[test]
 fn every_path_runs_like_the_naive_evaluation() {
     use einrow::fuzzing::numpy::naive_einsum;
+    use einrow::numpy::einsum_optimized;
+    use einrow::tensor::Tensor;
     let mut ran = 0;
     let mut seed = 7u64;
     for case in cases() {
@@ -245,8 +245,8 @@ fn every_path_runs_like_the_naive_evaluation() {
 }
 
 #[test]
-fn bad_paths_limits_and_labels_are_coded_errors() {
-    use einrow::numpy::{einsum_sublist, EinsumError, MemoryLimit, PathError, Sublist};
+fn bad_paths_and_limits_are_coded_errors() {
+    use einrow::numpy::{EinsumError, MemoryLimit, PathError};
     use einrow::{Coded, ErrorCode};
     let shapes: [&[usize]; 3] = [&[2, 2], &[2, 5], &[5, 2]];
     let code = |path: Vec<Vec<usize>>| {
@@ -258,18 +258,6 @@ fn bad_paths_limits_and_labels_are_coded_errors() {
     assert_eq!(code(vec![vec![0, 1]]), Err(ErrorCode::Arity));
     assert_eq!(code(vec![vec![1, 1], vec![0, 1]]), Err(ErrorCode::Value));
     assert_eq!(code(vec![]), Err(ErrorCode::Arity));
-    // Running checks the path too, also where no contraction is needed (a view, an empty
-    // operand).
-    let a = Tensor::from_vec(&[2, 2], vec![1.0f64; 4]).expect("tensor");
-    let bad = PathOptions::new(Optimize::Explicit(vec![vec![0, 1]]));
-    let e = einsum_optimized("ij->ji", &[&a], &bad).expect_err("one operand");
-    assert!(
-        matches!(e, EinsumError::Path(PathError::Position { step: 0, position: 1, .. })),
-        "{e}"
-    );
-    let empty = Tensor::from_vec(&[0, 2], Vec::<f64>::new()).expect("tensor");
-    let e = einsum_optimized("ij,jk,kl->il", &[&empty, &a, &a], &bad).expect_err("incomplete");
-    assert_eq!(e.code(), ErrorCode::Arity);
     // Memory limits: an explicit path over it, dp finding nothing within it, zero.
     let limited = |o: Optimize, n: u64| PathOptions::new(o).memory_limit(MemoryLimit::Elements(n));
     let explicit = Optimize::Explicit(vec![vec![0, 1], vec![0, 1]]);
@@ -285,6 +273,26 @@ fn bad_paths_limits_and_labels_are_coded_errors() {
     // Under a limit optimal and greedy end with one step over the rest (opt_einsum's rule).
     let r = einsum_path("ij,jk,kl->il", &shapes, &limited(Optimize::Optimal, 3)).expect("path");
     assert_eq!(r.path(), &[vec![0, 1, 2]]);
+}
+
+#[cfg(feature = "kernel")]
+#[test]
+fn running_checks_the_path_and_sublist_labels() {
+    use einrow::numpy::{einsum_optimized, einsum_sublist, EinsumError, PathError, Sublist};
+    use einrow::tensor::Tensor;
+    use einrow::{Coded, ErrorCode};
+    // Running checks the path too, also where no contraction is needed (a view, an empty
+    // operand).
+    let a = Tensor::from_vec(&[2, 2], vec![1.0f64; 4]).expect("tensor");
+    let bad = PathOptions::new(Optimize::Explicit(vec![vec![0, 1]]));
+    let e = einsum_optimized("ij->ji", &[&a], &bad).expect_err("one operand");
+    assert!(
+        matches!(e, EinsumError::Path(PathError::Position { step: 0, position: 1, .. })),
+        "{e}"
+    );
+    let empty = Tensor::from_vec(&[0, 2], Vec::<f64>::new()).expect("tensor");
+    let e = einsum_optimized("ij,jk,kl->il", &[&empty, &a, &a], &bad).expect_err("incomplete");
+    assert_eq!(e.code(), ErrorCode::Arity);
     // Sublist labels outside 0..=51.
     let sub = Sublist::new().input([0, 52]);
     let e = einsum_sublist(&[&a], &sub).expect_err("label 52");

@@ -6,7 +6,7 @@
 use einrow::numpy::{einsum_converting, AnyStridedMut, AnyStridedRef, EinsumError, PathOptions};
 use einrow::numpy::{StridedMut, StridedRef};
 use einrow::project::Storage;
-use einrow::tensor::{DType, Layout};
+use einrow::tensor::Layout;
 use pyo3::prelude::*;
 
 use crate::arrays::Memory;
@@ -36,26 +36,8 @@ impl Converting<'_> {
             }
             let mut target = out.dt.dispatch(WrapMut { m: out })?;
             let opts = threads::run_options();
-            einsum_converting(self.spec, self.path, &inputs, &mut target, dtype(compute), &opts)
+            einsum_converting(self.spec, self.path, &inputs, &mut target, compute.dtype(), &opts)
         })
-    }
-}
-
-/// The crate's type of `dt`.
-fn dtype(dt: Dt) -> DType {
-    match dt {
-        Dt::F32 => DType::F32,
-        Dt::F64 => DType::F64,
-        Dt::I64 => DType::I64,
-        Dt::Bool => DType::Bool,
-        Dt::I8 => DType::I8,
-        Dt::U8 => DType::U8,
-        Dt::I16 => DType::I16,
-        Dt::I32 => DType::I32,
-        Dt::F16 => DType::F16,
-        Dt::BF16 => DType::BF16,
-        Dt::C64 => DType::C64,
-        Dt::C128 => DType::C128,
     }
 }
 

@@ -1,13 +1,15 @@
 //! The element types einrow runs in, as numpy arrays hold them: one table row per type (the
-//! Rust type, numpy's kind character, its name, the type it is computed in). Compiled plans
-//! run on every one of them (the crate's storage types: narrower types are computed in
-//! int64 or float32 and written back); einsum computes in the compute types (float32,
-//! float64, complex64, complex128, int64, bool). Adding a type is one row.
+//! Rust type it is stored as, numpy's kind character). What a type is otherwise (its name,
+//! size, the type it is computed in) is the crate's [`DType`]'s to say. Compiled plans run on
+//! every one of them (the crate's storage types: narrower types are computed in int64 or
+//! float32 and written back); einsum computes in the compute types (float32, float64,
+//! complex64, complex128, int64, bool). Adding a type is one row.
 
 use std::os::raw::c_long;
 
 use einrow::kernel::Scalar;
 use einrow::project::Storage;
+use einrow::tensor::DType;
 use numpy::npyffi::NPY_TYPES;
 use numpy::{PyArrayDescr, PyArrayDescrMethods};
 use pyo3::prelude::*;
@@ -30,36 +32,32 @@ pub trait ForCompute {
 }
 
 macro_rules! dtypes {
-    ($($variant:ident => $t:ty, $kind:literal, $name:literal, $compute:ident;)*) => {
-        /// An element type einrow runs in.
+    ($($variant:ident => $t:ty, $kind:literal;)*) => {
+        /// An element type einrow runs in: one of the crate's [`DType`]s, named alike.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
         pub enum Dt {
             $($variant,)*
         }
 
+        // The Rust type of each row is the one the crate stores the type as.
+        const _: () = {
+            $(assert!(std::mem::size_of::<$t>() == DType::$variant.size_bytes());)*
+        };
+
         impl Dt {
             /// Every supported type.
             pub const ALL: &'static [Dt] = &[$(Dt::$variant),*];
 
-            /// numpy's name of the type.
-            pub fn name(self) -> &'static str {
+            /// The crate's type.
+            pub fn dtype(self) -> DType {
                 match self {
-                    $(Dt::$variant => $name,)*
+                    $(Dt::$variant => DType::$variant,)*
                 }
             }
 
-            /// The type it is computed in (itself for the compute types).
-            pub fn compute(self) -> Dt {
-                match self {
-                    $(Dt::$variant => Dt::$compute,)*
-                }
-            }
-
-            /// The size of an element in bytes.
-            pub fn itemsize(self) -> usize {
-                match self {
-                    $(Dt::$variant => std::mem::size_of::<$t>(),)*
-                }
+            /// The row of one of the crate's types.
+            fn of(dtype: DType) -> Option<Dt> {
+                Dt::ALL.iter().copied().find(|d| d.dtype() == dtype)
             }
 
             /// The type of numpy's kind character and item size (`b'f'`, 8: float64); the
@@ -82,22 +80,39 @@ macro_rules! dtypes {
 }
 
 dtypes! {
-    F32 => f32, b'f', "float32", F32;
-    F64 => f64, b'f', "float64", F64;
-    I64 => i64, b'i', "int64", I64;
-    Bool => bool, b'b', "bool", Bool;
-    I8 => i8, b'i', "int8", I64;
-    U8 => u8, b'u', "uint8", I64;
-    I16 => i16, b'i', "int16", I64;
-    I32 => i32, b'i', "int32", I64;
-    F16 => half::f16, b'f', "float16", F32;
+    F32 => f32, b'f';
+    F64 => f64, b'f';
+    I64 => i64, b'i';
+    Bool => bool, b'b';
+    I8 => i8, b'i';
+    U8 => u8, b'u';
+    I16 => i16, b'i';
+    I32 => i32, b'i';
+    F16 => half::f16, b'f';
     // numpy has no bfloat16 of its own: `ml_dtypes` registers one (kind `V`, found by name).
-    BF16 => half::bf16, b'\0', "bfloat16", F32;
-    C64 => einrow::tensor::Complex64, b'c', "complex64", C64;
-    C128 => einrow::tensor::Complex128, b'c', "complex128", C128;
+    BF16 => half::bf16, b'\0';
+    C64 => einrow::tensor::Complex64, b'c';
+    C128 => einrow::tensor::Complex128, b'c';
 }
 
 impl Dt {
+    /// numpy's name of the type (`float32`; ml_dtypes' `bfloat16`).
+    pub fn name(self) -> &'static str {
+        self.dtype().numpy_name()
+    }
+
+    /// The type it is computed in (itself for the compute types).
+    pub fn compute(self) -> Dt {
+        let compute = self.dtype().compute_dtype();
+        // Every compute type has a row.
+        Dt::of(compute).unwrap_or(self)
+    }
+
+    /// The size of an element in bytes.
+    pub fn itemsize(self) -> usize {
+        self.dtype().size_bytes()
+    }
+
     /// Whether einsum computes in the type itself.
     pub fn is_compute(self) -> bool {
         self.compute() == self
@@ -105,12 +120,12 @@ impl Dt {
 
     /// Whether the type is complex.
     pub fn is_complex(self) -> bool {
-        matches!(self, Dt::C64 | Dt::C128)
+        self.dtype().is_complex()
     }
 
     /// Whether the type is a floating-point one (float16, bfloat16, float32, float64).
     pub fn is_float(self) -> bool {
-        matches!(self, Dt::F16 | Dt::BF16 | Dt::F32 | Dt::F64)
+        self.dtype().is_float()
     }
 
     /// numpy's type number (`None` for bfloat16, which numpy does not number).

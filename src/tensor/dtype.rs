@@ -123,7 +123,7 @@ impl DType {
     }
 
     /// Bytes per element.
-    pub fn size_bytes(self) -> usize {
+    pub const fn size_bytes(self) -> usize {
         match self {
             DType::Bool | DType::I8 | DType::U8 => 1,
             DType::I16 | DType::F16 | DType::BF16 => 2,
