@@ -45,6 +45,12 @@
 //!   [case format](crate::check::format#error-codes)) and, where there is a text, a byte
 //!   [`Span`](crate::Span) into it. No input makes einrow panic; a failing step leaves the
 //!   graph as it was.
+//! - An error that wraps another's (a step whose spec does not parse, an operand that cannot
+//!   be read) says its own context in `Display` and gives the wrapped error as
+//!   [`source`](std::error::Error::source), so a report that walks the chain shows each
+//!   message once; one layer's error lifted into a higher layer's enum
+//!   (`ProjectError::Infer`) is transparent: the same message and chain. Messages name
+//!   tensors by the names they were given.
 //! - Integers in specs and sizes are at most 2^62 ([`MAX_DIM`](crate::tensor::MAX_DIM)); size
 //!   arithmetic is checked.
 //! - Result buffers are allocated fallibly: a result too large for the machine is an error,

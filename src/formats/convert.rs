@@ -54,8 +54,9 @@ pub enum ConvertError {
     /// An einsum over named dimensions failed ([`named_einsum`](super::named::named_einsum)).
     #[error(transparent)]
     Named(#[from] super::named::NamedError),
-    /// Writing the text failed.
-    #[error("writing: {0}")]
+    /// Writing the text failed (the I/O error is the
+    /// [`source`](std::error::Error::source)).
+    #[error("writing the tensor's text failed")]
     Io(#[from] std::io::Error),
 }
 

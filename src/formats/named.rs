@@ -57,8 +57,9 @@ pub enum NamedError {
         count: usize,
     },
     /// An operand that cannot be read densely (a mapped dimension), or whose data the tensor
-    /// layer refuses.
-    #[error("operand {operand}: {source}")]
+    /// layer refuses; why is the [`source`](std::error::Error::source) (a
+    /// `Box<ConvertError>`, as the two types nest).
+    #[error("operand {operand} cannot be read as a dense tensor")]
     Operand {
         /// The operand.
         operand: usize,

@@ -12,13 +12,16 @@ use crate::spec::SpecError;
 #[non_exhaustive]
 pub enum InferError {
     /// A spec of an operation does not parse or breaks a rule checkable without solving.
-    #[error("step {step}: {error}")]
+    /// The parse error is the [`source`](std::error::Error::source) (its message says what
+    /// is wrong, and where).
+    #[error("{step}: the spec `{spec}` is not valid")]
     Spec {
         /// The operation.
         step: StepId,
         /// The spec text.
         spec: String,
         /// The parse error (spans into `spec`).
+        #[source]
         error: SpecError,
     },
     /// The constraints cannot be satisfied, or leave something unresolved.

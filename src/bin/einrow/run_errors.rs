@@ -12,8 +12,21 @@ use einrow::spec::parse_numpy;
 use einrow::{Coded, Span};
 
 /// A diagnostic of any coded error, with no place.
-pub fn coded<E: Coded + std::fmt::Display>(e: E) -> Box<Diagnostic> {
-    Box::new(Diagnostic::error(e.code(), e.to_string()))
+pub fn coded<E: Coded + std::error::Error>(e: E) -> Box<Diagnostic> {
+    Box::new(Diagnostic::error(e.code(), with_causes(&e)))
+}
+
+/// An error's message followed by each of its causes' (`operand 1 cannot be read as a dense
+/// tensor: …`): a wrapping error's own message says only where it happened.
+pub fn with_causes(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        text.push_str(": ");
+        text.push_str(&c.to_string());
+        cause = c.source();
+    }
+    text
 }
 
 /// The operands' shapes as a note: `` `a` (operand 0) is 2,3 and `b` (operand 1) is 4,5 ``.

@@ -9,7 +9,7 @@ use einrow::formats::vespa::{is_dimension_name, Tensor as VespaTensor};
 use einrow::{ErrorCode, Span};
 
 use crate::run_cmd::Args;
-use crate::run_errors::coded;
+use crate::run_errors::{coded, with_causes};
 use crate::run_output::{Done, Outcome};
 
 type Failure = Box<Diagnostic>;
@@ -71,7 +71,7 @@ fn named_error(
     let ConvertError::Named(n) = &e else { return coded(e) };
     let at_output =
         |position: usize| written.get(position).map(|(_, s)| Location::in_text(spec, *s));
-    let mut d = Diagnostic::error(einrow::Coded::code(&e), n.to_string());
+    let mut d = Diagnostic::error(einrow::Coded::code(&e), with_causes(n));
     match n {
         NamedError::Size { name, operand, size, earlier, earlier_size, .. } => {
             let here = in_type(operands, *operand, name);
