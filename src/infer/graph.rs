@@ -33,11 +33,11 @@ pub use steps::MAX_GRAPH_AXES;
 use steps::{usage, SpecCache, TextHasher};
 pub use typed::{Leaf, ShapeBuilder, TensorSizes};
 
-use super::constraint::{Constraint, Count, Origin, Part};
 use super::error::InferError;
 use super::op::OpKind;
-use super::solver::Solver;
-use super::store::ShapeRef;
+use super::solve::constraint::{Constraint, Count, Origin, Part};
+use super::solve::solver::Solver;
+use super::solve::store::ShapeRef;
 use crate::code::{Coded, ErrorCode};
 use crate::ids::{StepId, TensorId};
 use crate::shape::{Dim, Shape, ShapeText};
@@ -373,7 +373,7 @@ impl Graph {
     }
 
     /// The closing choices no operation forced ([`Graph::warnings`] reports them).
-    pub(crate) fn guesses(&self) -> &[super::guesses::Guess] {
+    pub(crate) fn guesses(&self) -> &[super::solve::guesses::Guess] {
         &self.solver.guesses
     }
 
@@ -550,7 +550,7 @@ impl Graph {
     /// far is fully known; more operations may still be added.
     ///
     /// When the default closing policy fails, the graph is rebuilt and closed carefully (each
-    /// leaf takes its cap, else the broadcast top, else stays open, see `careful.rs`); the
+    /// leaf takes its cap, else the broadcast top, else stays open, see `close/careful.rs`); the
     /// original error is returned if that fails too. Open leaf row lengths are searched only
     /// when the failure is a contradiction: when the program leaves something undetermined
     /// (`unresolved`, e.g. a parameter's row), picking a length would be a guess. Neither is
@@ -606,7 +606,7 @@ impl Graph {
         let solved = pending.iter().all(|&t| self.is_solved(t));
         let result = self.solver.finish((&self.tensors, &self.names), &pending, solved);
         // Every shape substituted once through the node table (when there is one), so that
-        // reads (`&self`, see `infer/peek.rs`) find every node they reach fresh.
+        // reads (`&self`, see `infer/solve/read/accessors.rs`) find every node they reach fresh.
         let nodes = !self.solver.env.exprs.is_empty();
         for t in pending.drain(..) {
             self.in_pending[t.index()] = false;

@@ -9,7 +9,7 @@ use super::{DeclaredShape, Graph, TensorEntry};
 use crate::code::ErrorCode;
 use crate::ids::TensorId;
 use crate::infer::error::{InferError, ShapeError};
-use crate::infer::store::ShapeRef;
+use crate::infer::solve::store::ShapeRef;
 use crate::shape::{
     parse_shape_string, pushed, Basis, Dim, Dims, Row, Shape, ShapeText, Solved, TextAxis,
 };

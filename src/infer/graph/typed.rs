@@ -16,7 +16,7 @@ use super::{Graph, Handle, TensorEntry};
 use crate::code::ErrorCode;
 use crate::ids::{RowVar, StepId, TensorId};
 use crate::infer::error::InferError;
-use crate::infer::store::ShapeRef;
+use crate::infer::solve::store::ShapeRef;
 use crate::shape::{Dim, Dims, Row, Shape, Solved};
 use crate::spec::ast::RowKind;
 use crate::spec::lexer::MAX_INT;
