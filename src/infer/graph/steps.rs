@@ -287,7 +287,7 @@ impl Graph {
 
     /// Adds the result tensor of a step, named as asked or after its id.
     fn add_result(&mut self, shape: ShapeRef) -> TensorId {
-        let name = self.next_name.take().map(|n| super::name_id(&mut self.names, n));
+        let name = self.next_name.take().map(|n| super::core::name_id(&mut self.names, n));
         self.add_tensor(TensorEntry::result(name, shape))
     }
 

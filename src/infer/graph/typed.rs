@@ -254,7 +254,7 @@ impl Graph {
         let open = RowKind::ALL.iter().any(|k| built.row(*k).var.is_some());
         let stored = ShapeRef::store(&built, &mut self.solver.env.store);
         let entry = TensorEntry {
-            name: super::name_id(&mut self.names, name.into()),
+            name: super::core::name_id(&mut self.names, name.into()),
             shape: stored,
             leaf: true,
             param: leaf == Leaf::Parameter,

@@ -5,9 +5,10 @@ use std::sync::Arc;
 
 use smallvec::SmallVec;
 
+use super::core::{SchemeData, Var};
 use super::form::{Item, TensorForm};
 use super::markers::{largest_literal, MarkerSizes};
-use super::{Scheme, SchemeData, Var};
+use super::Scheme;
 use crate::code::ErrorCode;
 use crate::ids::{StepId, TensorId};
 use crate::infer::error::InferError;
