@@ -1,8 +1,9 @@
 //! Stage 2 — shape inference: constraints per operation, solved by union-find over dim and row
 //! variables (ena), with OCANNL's broadcast order, row templates, caps and staged closing.
 //!
-//! The folders, lowest first (a folder imports only those before it, and the shared files
-//! `op.rs` and `error.rs`):
+//! The folders, lowest first: a folder imports only those before it and the shared files
+//! `op.rs` and `error.rs` (`tests/layering.rs` checks it; one known exception: closing reads
+//! the graph's `TensorEntry`):
 //!
 //! - `solve/`: the union-find solver and its state (variables, rows, constraints, the rules
 //!   that decide them); `solve/read/` reads its bindings without changing them.
