@@ -1,5 +1,6 @@
 //! The graph itself: its tensors, its steps and the solver they feed, and the operations a
-//! framework adds, one propagated at once, up to solving (closing the world).
+//! framework adds, each propagated at once (solving is in `solving.rs`, side constraints in
+//! `sides.rs`).
 
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
@@ -10,16 +11,14 @@ use super::events::Event;
 use super::handles::HandleEntry;
 use super::identity::GraphId;
 use super::op::OpKind;
-use super::steps::{usage, SpecCache, TextHasher, MAX_GRAPH_AXES};
+use super::steps::{SpecCache, TextHasher, MAX_GRAPH_AXES};
 use super::typed::Leaf;
-use crate::code::{Coded, ErrorCode};
 use crate::ids::{StepId, TensorId};
 use crate::infer::error::InferError;
-use crate::infer::solve::constraint::{Constraint, Count, Origin, Part};
 use crate::infer::solve::solver::Solver;
 use crate::infer::solve::store::ShapeRef;
 use crate::shape::{Dim, Shape, ShapeText};
-use crate::spec::ast::{EinsumSpec, Name, RowKind};
+use crate::spec::ast::{EinsumSpec, Name};
 
 /// A tensor of the graph. Its shape is read through [`Graph::shape`], its name through
 /// [`Graph::name`].
@@ -468,142 +467,5 @@ impl Graph {
     /// [`Graph::shape`].
     pub fn dim_exprs(&self) -> &crate::shape::DimExprs {
         &self.solver.env.exprs
-    }
-
-    /// Requires two tensors to have equal shapes (all three rows).
-    pub fn equal_shapes(&mut self, a: TensorId, b: TensorId) -> Result<(), InferError> {
-        self.check_tensor(a)?;
-        self.check_tensor(b)?;
-        self.events.push(Event::Equal(a, b));
-        let (sa, sb) = (self.tensors[a.index()].shape, self.tensors[b.index()].shape);
-        let o = self.solver.origin(Origin {
-            step: None,
-            tensor: Some(a),
-            part: Part::Side,
-            span: None,
-        });
-        for k in RowKind::ALL {
-            self.solver.push_with(Constraint::RowEq(sa.row(k), sb.row(k)), o);
-        }
-        self.touch(a);
-        self.touch(b);
-        self.solver.run()
-    }
-
-    /// Requires `t` to hold `n` elements in all rows together (OCANNL's `Total_elems`), e.g. a
-    /// parameter sized by its initial data. A single unknown axis takes the quotient of `n`
-    /// by the known axes; unknown axes are the broadcast top when the known ones already make
-    /// `n`; at closing, an open row (the output row first) takes what is left as one axis and
-    /// the other open rows close empty. A count the known axes cannot make is an `elems`
-    /// error.
-    ///
-    /// ```
-    /// use einrow::infer::Graph;
-    /// let mut g = Graph::new();
-    /// let w = g.declare("w", Some("3,..."), true).unwrap();
-    /// g.total_elems(w, 12).unwrap();
-    /// g.solve().unwrap();
-    /// assert_eq!(g.shape_string(w).unwrap(), "3,4");
-    /// ```
-    pub fn total_elems(&mut self, t: TensorId, n: u64) -> Result<(), InferError> {
-        self.check_tensor(t)?;
-        if n > crate::spec::lexer::MAX_INT {
-            return Err(usage(ErrorCode::Value, format!("{n} elements is above the limit 2^62")));
-        }
-        self.events.push(Event::TotalElems(t, n));
-        let shape = self.tensors[t.index()].shape;
-        let o = self.solver.origin(Origin {
-            step: None,
-            tensor: Some(t),
-            part: Part::Side,
-            span: None,
-        });
-        self.solver.push_with(Constraint::TotalElems(shape, Count(n)), o);
-        self.touch(t);
-        self.solver.run()
-    }
-
-    /// Closes the world for everything added since the last solve (closing stages 2–7, see
-    /// the [architecture](crate::architecture#the-pipeline)). Afterwards every shape touched so
-    /// far is fully known; more operations may still be added.
-    ///
-    /// When the default closing policy fails, the graph is rebuilt and closed carefully (each
-    /// leaf takes its cap, else the broadcast top, else stays open, see `close/careful.rs`); the
-    /// original error is returned if that fails too. Open leaf row lengths are searched only
-    /// when the failure is a contradiction: when the program leaves something undetermined
-    /// (`unresolved`, e.g. a parameter's row), picking a length would be a guess. Neither is
-    /// tried for a size above 2^62 (`value`) or the solver's guard (`resource`). All of it
-    /// shares one budget of careful work in proportion to the program ([`Graph::work`] counts
-    /// what it did).
-    pub fn solve(&mut self) -> Result<(), InferError> {
-        let result = self.solve_once();
-        if result.is_ok() || self.solver.careful {
-            self.events.push(Event::Solve);
-            return result;
-        }
-        // A size overflow or the solver's guard is not a closing choice to revisit.
-        let code = result.as_ref().err().map(Coded::code);
-        if matches!(code, Some(ErrorCode::Value | ErrorCode::Resource)) {
-            return result;
-        }
-        let undetermined = code == Some(ErrorCode::Unresolved);
-        // One budget of careful work for the replay and every replay of the search: a
-        // constant times the work of copying this solver, whatever the program's parts.
-        let mut r = self.recovery();
-        let recovered = match self.replay_carefully(&mut r) {
-            None if !undetermined => self.search_lengths(&mut r),
-            other => other,
-        };
-        match recovered {
-            Some(g) => {
-                *self = g;
-                self.solver.careful = false;
-                self.events.push(Event::Solve);
-                Ok(())
-            }
-            None => {
-                self.solver.work = r.work;
-                result
-            }
-        }
-    }
-
-    pub(super) fn solve_once(&mut self) -> Result<(), InferError> {
-        // Eager use: every step was evaluated directly, so there is nothing to close.
-        if self.declared.is_empty() && self.pending.is_empty() && self.solver.idle() {
-            return Ok(());
-        }
-        self.solver.clear_scratch();
-        // Both lists are emptied in place: their buffers serve the next round.
-        let mut declared = std::mem::take(&mut self.declared);
-        for t in declared.drain(..) {
-            self.touch(t);
-        }
-        self.declared = declared;
-        let mut pending = std::mem::take(&mut self.pending);
-        let solved = pending.iter().all(|&t| self.is_solved(t));
-        let result = self.solver.finish((&self.tensors, &self.names), &pending, solved);
-        // Every shape substituted once through the node table (when there is one), so that
-        // reads (`&self`, see `infer/solve/read/accessors.rs`) find every node they reach fresh.
-        let nodes = !self.solver.env.exprs.is_empty();
-        for t in pending.drain(..) {
-            self.in_pending[t.index()] = false;
-            if nodes {
-                for row in self.tensors[t.index()].shape.rows() {
-                    self.solver.env.freshen_row(&row);
-                }
-            }
-        }
-        self.pending = pending;
-        let result = match (result, self.solver.overflow_error()) {
-            (Ok(_), Some(e)) => Err(e),
-            (result, _) => result,
-        };
-        // Every touched shape is now variable-free; a concatenation or convolution whose parts
-        // have conflicting bases is the one thing that can still be left unsimplified.
-        for t in result? {
-            self.dims(t)?;
-        }
-        Ok(())
     }
 }

@@ -13,7 +13,9 @@ mod probe;
 mod read;
 mod search;
 mod settings;
+mod sides;
 mod sizes;
+mod solving;
 mod steps;
 mod typed;
 
