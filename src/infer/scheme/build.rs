@@ -1,4 +1,4 @@
-//! Solving a scheme: the probes (see the module documentation of `scheme.rs`) and the forms
+//! Solving a scheme: the probes (see the module documentation of `scheme/mod.rs`) and the forms
 //! read off them.
 
 use std::sync::Arc;
