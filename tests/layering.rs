@@ -1,6 +1,7 @@
 //! The stages import only lower stages (`docs/architecture.md`): every `crate::` path in a
 //! module's code (comments and test modules aside) names a module of a lower layer, of its own
-//! layer where the picture allows it, and never one of the other column.
+//! layer where the picture allows it, and never one of the other column. Inside `infer`, the
+//! stage folders import only lower stages the same way (`src/infer/mod.rs`).
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -113,6 +114,112 @@ fn stages_import_only_lower_stages() {
     }
     assert!(scanned > 200, "only {scanned} source files found");
     assert!(upward.is_empty(), "imports of higher or other-column stages:\n{upward:#?}");
+}
+
+/// The stages inside `infer` (`src/infer/mod.rs`), lowest first: the shared vocabulary
+/// (`op.rs`, `error.rs`), the solver (`solve/`, with `solve/read/`), then closing (`close/`) and
+/// lowering (`lower/`), which never import each other, then everything above them (the graph,
+/// schemes, provenance, warnings, programs and their diagnostics). Files of one stage other
+/// than closing and lowering may import each other.
+fn infer_stage(first: &str) -> u32 {
+    match first {
+        "op" | "error" => 0,
+        "solve" => 1,
+        "close" | "lower" => 2,
+        _ => 3,
+    }
+}
+
+/// Imports of a higher `infer` stage that are known and allowed: closing reads each tensor's
+/// entry (`TensorEntry`, a public type of the graph) as it goes.
+const INFER_EXCEPTIONS: [(&str, &str); 1] = [("src/infer/close/stages.rs", "graph")];
+
+/// The module path of a file under `src/infer` (`["solve", "read", "accessors"]`; a `mod.rs`
+/// is its folder).
+fn infer_module(file: &Path) -> Vec<String> {
+    let rel = file.strip_prefix("src/infer").expect("a file under src/infer");
+    let mut parts: Vec<String> =
+        rel.iter().map(|p| p.to_string_lossy().trim_end_matches(".rs").to_string()).collect();
+    if parts.last().is_some_and(|p| p == "mod") {
+        parts.pop();
+    }
+    parts
+}
+
+/// The first module under `infer` of each path a line names inside `infer`: through
+/// `crate::infer::`, or through `super::` relative to the file's module `at`.
+fn infer_targets(line: &str, at: &[String]) -> Vec<String> {
+    let mut targets = Vec::new();
+    let ident = |s: &str| -> String {
+        s.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect()
+    };
+    let mut rest = line;
+    while let Some(i) = rest.find("crate::infer::") {
+        rest = &rest[i + "crate::infer::".len()..];
+        targets.push(ident(rest));
+    }
+    let mut rest = line;
+    while let Some(i) = rest.find("super::") {
+        let before = rest[..i].chars().last();
+        if before.is_some_and(|c| c == ':' || c.is_alphanumeric() || c == '_') {
+            rest = &rest[i + "super::".len()..];
+            continue;
+        }
+        let mut path = at.to_vec();
+        let mut tail = &rest[i..];
+        while let Some(t) = tail.strip_prefix("super::") {
+            path.pop();
+            tail = t;
+        }
+        rest = tail;
+        match path.first() {
+            Some(first) => targets.push(first.clone()),
+            None if tail.starts_with('{') => {
+                let group = &tail[1..tail.find('}').unwrap_or(tail.len())];
+                targets.extend(group.split(',').map(|p| ident(p.trim())));
+            }
+            None => targets.push(ident(tail)),
+        }
+    }
+    targets.retain(|t| !t.is_empty());
+    targets
+}
+
+#[test]
+fn infer_stages_import_only_lower_ones() {
+    let mut upward = BTreeSet::new();
+    let mut seen = 0;
+    for file in module_files("infer") {
+        let at = infer_module(&file);
+        let Some(own) = at.first() else { continue };
+        let own_stage = infer_stage(own);
+        let text = std::fs::read_to_string(&file).expect("a source file reads");
+        for line in code_lines(&text) {
+            for to in infer_targets(line, &at) {
+                seen += 1;
+                let theirs = infer_stage(&to);
+                let allowed = to == *own
+                    || theirs < own_stage
+                    || (theirs == own_stage && own_stage != 2)
+                    || INFER_EXCEPTIONS.contains(&(file.to_string_lossy().as_ref(), to.as_str()));
+                if !allowed {
+                    upward.insert(format!("{}: {own} imports {to}", file.display()));
+                }
+            }
+        }
+    }
+    assert!(seen > 200, "only {seen} paths inside infer found");
+    assert!(upward.is_empty(), "imports of higher stages inside infer:\n{upward:#?}");
+}
+
+#[test]
+fn the_infer_scan_resolves_super_paths() {
+    let at = ["solve".to_string(), "read".to_string(), "accessors".to_string()];
+    assert_eq!(infer_targets("use super::super::env::Env;", &at), ["solve"]);
+    assert_eq!(infer_targets("use crate::infer::graph::Graph;", &at), ["graph"]);
+    let top = ["graph".to_string()];
+    assert_eq!(infer_targets("use super::{error::InferError, op::OpKind};", &top), ["error", "op"]);
+    assert_eq!(infer_targets("x: super::solve::guesses::Guess", &top), ["solve"]);
 }
 
 #[test]

@@ -45,7 +45,7 @@ fn never_violates(text: &str) {
 
 /// A cap holding an unsolved axis (`x1`'s input, from the permute's label) was merged into
 /// another cap of `y`'s output and dropped, so `x1.input ⊑ y.output` was never re-checked and
-/// the solver returned `x1: 1!->` with `y: 2` (fixed in `src/infer/broadcast.rs`).
+/// the solver returned `x1: 1!->` with `y: 2` (fixed in `src/infer/solve/broadcast.rs`).
 #[test]
 fn a_cap_with_an_unknown_axis_is_kept() {
     let text = "tensor x0: 2->\ntensor x1\ntensor y\n\
@@ -146,7 +146,7 @@ fn numpy_result_is_numpys() {
     expect_shapes(text, &[("t1", "1,3,2"), ("t2", "5,1,3,2")]);
 }
 
-/// Fixed (`src/infer/broadcast.rs`): online propagation did not converge ("shape inference
+/// Fixed (`src/infer/solve/broadcast.rs`): online propagation did not converge ("shape inference
 /// did not converge (infinitely many axes?)", `cycle`) on a satisfiable program. `t2 =
 /// transpose t0` of a pointwise template, then `compose t0 t2`, links two row variables both
 /// ways; they are united, and the root kept the other as its own upper neighbour, so adding
@@ -159,7 +159,7 @@ fn compose_with_a_transposed_template_converges() {
     expect_shapes(text, &[("t0", "1!"), ("t2", "1!->"), ("t4", "1!->1!")]);
 }
 
-/// Fixed (`src/infer/careful.rs`): in careful mode, a word equation `[a,b].<ρ> = <τ>.[2]`
+/// Fixed (`src/infer/close/careful.rs`): in careful mode, a word equation `[a,b].<ρ> = <τ>.[2]`
 /// (two batch slices meeting a pointwise result) whose least and family solutions both failed
 /// on trial copies of the solver was marked done with neither taken, so it was silently
 /// dropped: the solver returned `t0: 2|` with `t2: 1|`, breaking `t2 = batch_slice t0`.
@@ -203,7 +203,7 @@ fn a_dropped_equation_in_an_einsum() {
     );
 }
 
-/// Fixed (`src/infer/dims.rs`): a fixed index in a result (`=> ab2`) bounds a dim that a
+/// Fixed (`src/infer/solve/dims.rs`): a fixed index in a result (`=> ab2`) bounds a dim that a
 /// later convolution ties to `2*c<+2*b`; the bound waited for the affine size to be known,
 /// so closing took `c = 1!` and reported index 2 out of range. The bound now gives the least
 /// `c` at once (size `2*(c-1) + 1 ≥ 3`, so `c ≥ 2`).
@@ -214,7 +214,7 @@ fn a_fixed_index_bounds_a_convolution_output() {
     expect_shapes(text, &[("t4", "2,2,3"), ("t6", "2,1,2,2,2")]);
 }
 
-/// Fixed (`src/infer/broadcast.rs`, `RowIneqRight`): a numpy operand's `...` over a row with a
+/// Fixed (`src/infer/solve/broadcast.rs`, `RowIneqRight`): a numpy operand's `...` over a row with a
 /// leading flank (`t3`'s output row `a,b,c,d,e,..output..`) kept the flank, and the result's
 /// `...` was compared with it aligned left (`h=4` against `1`). numpy aligns right; the
 /// shapes below are numpy's.
@@ -236,7 +236,7 @@ fn numpy_implicit_output_over_a_leading_flank() {
     expect_shapes(text, &[("t1", "2,3,3,4,3,2,2"), ("t2", "3,2,2,3,3,4,2,2,3,3,4,3,2")]);
 }
 
-/// Fixed (`src/infer/close.rs`): a leaf's dim that a deferred word equation mentions was
+/// Fixed (`src/infer/close/stages.rs`): a leaf's dim that a deferred word equation mentions was
 /// guessed `1!` at stage 5, before the equation was decided at stage 6. Here `a` (from `x2`,
 /// an open leaf) also heads `t3`'s batch row: `[a].<β> = <τ>.[2]` has the least solution
 /// `a = 2`, `τ = []`, but with `a = 1!` fixed first only the longer `t3: 1!,2|` remained.
@@ -251,7 +251,7 @@ fn a_dim_waiting_on_a_word_equation_is_not_guessed() {
     expect_shapes(text, &[("t0", "2,2|"), ("t1", "2|2,1!")]);
 }
 
-/// Fixed (`src/infer/concat.rs`): `1 = c0^c1` with `c1 = h=1` took `c0 = 0` and called the
+/// Fixed (`src/infer/solve/concat.rs`): `1 = c0^c1` with `c1 = h=1` took `c0 = 0` and called the
 /// sides equal, though the concatenation's basis is `h` and the `1` has none; `x2`'s batch row
 /// was closed to `h=1,1` and `t4`'s `1,1` does not refine it.
 #[test]
@@ -262,7 +262,7 @@ fn a_concatenation_keeps_its_named_basis() {
     expect_shapes(text, &[("x2", "1!,1!|"), ("t4", "1,1|")]);
 }
 
-/// Fixed (`src/infer/numpy.rs`): numpy's broadcast of `...` over `1!` and a user-written `1`
+/// Fixed (`src/infer/lower/numpy.rs`): numpy's broadcast of `...` over `1!` and a user-written `1`
 /// picked `1!`, which does not refine the `1` (numpy: shapes `(1,)`, `(2,)`, `(2,1)` give
 /// `(2,1,2)`).
 #[test]
@@ -276,7 +276,7 @@ fn numpy_ellipsis_prefers_a_written_one_to_the_top() {
     expect_shapes(text, &[("t0", t0), ("t1", "2,1,1,1!,2,1,2,1,2,1,1,1!,2,1,2,1,1!")]);
 }
 
-/// Fixed (`src/infer/close.rs`): a result's fixed index 0 (`=> 0|...`) closed to `1!` when a
+/// Fixed (`src/infer/close/stages.rs`): a result's fixed index 0 (`=> 0|...`) closed to `1!` when a
 /// consumer's cap had arrived and to a plain `1` otherwise, so the answer depended on the
 /// order the operations were added in. It is `1!` either way.
 #[test]

@@ -1,50 +1,36 @@
 //! Stage 2 — shape inference: constraints per operation, solved by union-find over dim and row
 //! variables (ena), with OCANNL's broadcast order, row templates, caps and staged closing.
+//!
+//! The folders, lowest first: a folder imports only those before it and the shared files
+//! `op.rs` and `error.rs` (`tests/layering.rs` checks it; one known exception: closing reads
+//! the graph's `TensorEntry`):
+//!
+//! - `solve/`: the union-find solver and its state (variables, rows, constraints, the rules
+//!   that decide them); `solve/read/` reads its bindings without changing them.
+//! - `close/`: closing the world once the operations are in (staged, then carefully).
+//! - `lower/`: turning operations and specs into constraints.
+//! - `graph/`, `scheme/`, [`provenance`]: the graph API, shape schemes, and where each size
+//!   came from.
+//! - [`program`], [`source`], `latest.rs`: programs as text; [`explain`]: their diagnostics.
 
-mod arith;
-pub(crate) mod bindings;
-mod broadcast;
-mod careful;
 mod close;
-mod concat;
-mod conflict;
-pub(crate) mod constraint;
-mod deferred;
-mod dims;
-mod elaborate;
-mod elems;
-pub(crate) mod env;
 mod error;
 pub mod explain;
 mod graph;
-mod guesses;
-mod info;
-mod join;
-mod keys;
 pub(crate) mod latest;
-mod link_index;
-mod lower;
-mod names;
-mod nodes;
-mod numpy;
+pub(crate) mod lower;
 mod op;
-mod peek;
-mod product;
 pub mod program;
 pub mod provenance;
-mod row_links;
-mod rows;
 mod scheme;
-mod show;
-mod solver;
+mod solve;
 pub mod source;
-mod store;
-mod subst;
-mod visit;
-mod walk;
 mod warnings;
 
-pub use careful::CAREFUL_COPIES;
+// `warnings.rs` names the guesses as `super::guesses`.
+use solve::guesses;
+
+pub use close::careful::CAREFUL_COPIES;
 pub use error::{
     AxisRef, Conflict, Derivation, DerivedFrom, Hop, InferError, Place, RankConflict, SetBy,
     ShapeError, Side, Trace,

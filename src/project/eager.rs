@@ -2,7 +2,7 @@
 //! framework asks on every call (numpy's `einsum`, with OCANNL specs).
 //!
 //! The common case — operand axes that agree, a spec of labels, placeholders and row variables
-//! — is read off the operands (`infer::bindings`, as the graph's direct evaluation does) and
+//! — is read off the operands (`infer::lower::bindings`, as the graph's direct evaluation does) and
 //! planned at once. Every other case (fixed indices, strided or concatenated axes, result axes
 //! no operand fixes, and every error) goes through a graph of one step, so the answer and the
 //! explained errors are exactly those of [`Graph`]; the `eager` integration test checks that
@@ -17,7 +17,7 @@ use super::plan::IndexPlan;
 use super::sizes::Sizes;
 use super::spec::{spec_parts, LabelSizes, SpecSizes};
 use crate::code::ErrorCode;
-use crate::infer::bindings::{read_off, reads_off, DirectSolution, OperandRows};
+use crate::infer::lower::bindings::{read_off, reads_off, DirectSolution, OperandRows};
 use crate::infer::{Graph, InferError, OpKind};
 use crate::shape::{rows_text, Basis, Solved};
 use crate::spec::ast::{EinsumSpec, Name, RowKind};

@@ -9,7 +9,7 @@ use super::{DeclaredShape, Graph, TensorEntry};
 use crate::code::ErrorCode;
 use crate::ids::TensorId;
 use crate::infer::error::{InferError, ShapeError};
-use crate::infer::store::ShapeRef;
+use crate::infer::solve::store::ShapeRef;
 use crate::shape::{
     parse_shape_string, pushed, Basis, Dim, Dims, Row, Shape, ShapeText, Solved, TextAxis,
 };
@@ -62,7 +62,7 @@ impl Graph {
                 (ShapeRef::store(&shape, &mut self.solver.env.store), Some(declared), open)
             }
         };
-        let name = super::name_id(&mut self.names, name.into());
+        let name = super::core::name_id(&mut self.names, name.into());
         let t = self.add_tensor(TensorEntry { name, shape, leaf: true, param });
         self.events.push(Event::Declare(t, text));
         if open {

@@ -2,7 +2,7 @@
 //!
 //! A framework that knows its input shapes adds steps whose operands have no unknowns. For an
 //! einsum or permute over such operands whose solution can be read off them (see
-//! `infer::bindings`), nothing is left for the solver to decide, so the step skips it; every
+//! `infer::lower::bindings`), nothing is left for the solver to decide, so the step skips it; every
 //! other step goes through the solver as usual, which finds the same answer where there is one
 //! and explains the error where there is none. The `direct` integration test checks that both
 //! paths agree on random programs.
@@ -11,9 +11,9 @@ use smallvec::SmallVec;
 
 use super::{Graph, StepSpec};
 use crate::ids::TensorId;
-use crate::infer::bindings::{read_off, reads_off, DirectSolution};
+use crate::infer::lower::bindings::{read_off, reads_off, DirectSolution};
 use crate::infer::op::OpKind;
-use crate::infer::store::ShapeRef;
+use crate::infer::solve::store::ShapeRef;
 use crate::shape::{Dim, Solved};
 use crate::spec::ast::RowKind;
 

@@ -176,7 +176,7 @@ impl Graph {
 /// What recovering from a failed solve may still spend on careful closing, and the work its
 /// replays have done, carried from one replay to the next.
 pub(super) struct Recovery {
-    /// Careful work left (see [`Solver::careful_budget`](crate::infer::solver::Solver)).
+    /// Careful work left (see [`Solver::careful_budget`](crate::infer::solve::solver::Solver)).
     pub budget: u64,
     /// Work done, the failed solve's and every replay's.
     pub work: u64,

@@ -7,8 +7,8 @@ use super::events::Event;
 use super::handles::HandleKind;
 use super::Graph;
 use crate::ids::{StepId, TensorId};
-use crate::infer::constraint::{Constraint, Origin, Part, RowArg};
 use crate::infer::error::InferError;
+use crate::infer::solve::constraint::{Constraint, Origin, Part, RowArg};
 use crate::shape::{Basis, Dim, Row, Solved};
 use crate::spec::ast::RowKind;
 

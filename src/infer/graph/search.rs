@@ -8,8 +8,9 @@
 //! `L = 0, 1, …` (shortest first) and the program is replayed; the first length that lets the
 //! whole program solve is kept.
 
+use super::events::Event;
 use super::events::Recovery;
-use super::{Event, Graph};
+use super::Graph;
 use crate::ids::TensorId;
 use crate::shape::{Dim, Row};
 use crate::spec::ast::RowKind;

@@ -8,9 +8,9 @@ use super::steps::usage;
 use super::{Graph, Handle};
 use crate::code::{Coded, ErrorCode};
 use crate::ids::{DimVar, RowVar, TensorId};
-use crate::infer::constraint::{Constraint, Count, Origin, Part};
 use crate::infer::error::InferError;
-use crate::infer::store::ShapeRef;
+use crate::infer::solve::constraint::{Constraint, Count, Origin, Part};
+use crate::infer::solve::store::ShapeRef;
 use crate::shape::{Dim, Row};
 use crate::spec::lexer::MAX_INT;
 

@@ -3,8 +3,8 @@
 
 use super::Graph;
 use crate::ids::{RowVar, TensorId};
-use crate::infer::env::Env;
-use crate::infer::store::{RowId, ShapeRef};
+use crate::infer::solve::env::Env;
+use crate::infer::solve::store::{RowId, ShapeRef};
 use crate::shape::{Dim, Solved};
 use crate::spec::ast::RowKind;
 

@@ -7,11 +7,11 @@ use super::events::Event;
 use super::{Graph, Step, StepSpec, TensorEntry};
 use crate::code::ErrorCode;
 use crate::ids::{StepId, TensorId};
-use crate::infer::elaborate::SpecEnv;
 use crate::infer::error::InferError;
-use crate::infer::lower::StepShapes;
+use crate::infer::lower::elaborate::SpecEnv;
+use crate::infer::lower::rules::StepShapes;
 use crate::infer::op::OpKind;
-use crate::infer::store::ShapeRef;
+use crate::infer::solve::store::ShapeRef;
 use crate::shape::{Dim, Row};
 use crate::spec::ast::{EinsumSpec, Name};
 use crate::spec::parse_einsum;
@@ -287,7 +287,7 @@ impl Graph {
 
     /// Adds the result tensor of a step, named as asked or after its id.
     fn add_result(&mut self, shape: ShapeRef) -> TensorId {
-        let name = self.next_name.take().map(|n| super::name_id(&mut self.names, n));
+        let name = self.next_name.take().map(|n| super::core::name_id(&mut self.names, n));
         self.add_tensor(TensorEntry::result(name, shape))
     }
 

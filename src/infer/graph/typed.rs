@@ -16,7 +16,7 @@ use super::{Graph, Handle, TensorEntry};
 use crate::code::ErrorCode;
 use crate::ids::{RowVar, StepId, TensorId};
 use crate::infer::error::InferError;
-use crate::infer::store::ShapeRef;
+use crate::infer::solve::store::ShapeRef;
 use crate::shape::{Dim, Dims, Row, Shape, Solved};
 use crate::spec::ast::RowKind;
 use crate::spec::lexer::MAX_INT;
@@ -254,7 +254,7 @@ impl Graph {
         let open = RowKind::ALL.iter().any(|k| built.row(*k).var.is_some());
         let stored = ShapeRef::store(&built, &mut self.solver.env.store);
         let entry = TensorEntry {
-            name: super::name_id(&mut self.names, name.into()),
+            name: super::core::name_id(&mut self.names, name.into()),
             shape: stored,
             leaf: true,
             param: leaf == Leaf::Parameter,

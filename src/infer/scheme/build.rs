@@ -1,13 +1,14 @@
-//! Solving a scheme: the probes (see the module documentation of `scheme.rs`) and the forms
+//! Solving a scheme: the probes (see the module documentation of `scheme/mod.rs`) and the forms
 //! read off them.
 
 use std::sync::Arc;
 
 use smallvec::SmallVec;
 
+use super::core::{SchemeData, Var};
 use super::form::{Item, TensorForm};
 use super::markers::{largest_literal, MarkerSizes};
-use super::{Scheme, SchemeData, Var};
+use super::Scheme;
 use crate::code::ErrorCode;
 use crate::ids::{StepId, TensorId};
 use crate::infer::error::InferError;

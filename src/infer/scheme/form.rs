@@ -54,7 +54,7 @@ pub(super) struct TensorForm {
 
 impl TensorForm {
     /// The items of a row.
-    pub fn row_items<'a>(&self, kind: RowKind, items: &'a [super::Item]) -> &'a [super::Item] {
+    pub fn row_items<'a>(&self, kind: RowKind, items: &'a [Item]) -> &'a [Item] {
         let (start, len, _) = self.rows[kind.index()];
         items.get(start as usize..(start + len) as usize).unwrap_or_default()
     }

@@ -2,8 +2,9 @@
 
 use std::sync::Arc;
 
+use super::core::SchemeData;
 use super::form::Item;
-use super::{Scheme, SchemeData};
+use super::Scheme;
 use crate::code::ErrorCode;
 use crate::ids::{GraphId, StepId, TensorId};
 use crate::infer::error::InferError;

@@ -9,8 +9,9 @@ use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use smallvec::SmallVec;
 
+use super::core::{SchemeData, Var};
 use super::form::{Item, TensorForm};
-use super::{Scheme, SchemeData, Var};
+use super::Scheme;
 use crate::code::ErrorCode;
 use crate::ids::{GraphId, StepId, TensorId};
 use crate::infer::error::InferError;

@@ -1,10 +1,10 @@
 //! Walking a tensor's substituted shape without building it: the closing stages and the final
 //! check only need each axis and the remaining row variables, in memory order.
 
-use super::env::Env;
-use super::store::{RowId, ShapeRef};
-use super::walk::RowSink;
+use super::row_walk::RowSink;
 use crate::ids::RowVar;
+use crate::infer::solve::env::Env;
+use crate::infer::solve::store::{RowId, ShapeRef};
 use crate::shape::Dim;
 use crate::spec::ast::RowKind;
 

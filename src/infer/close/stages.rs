@@ -6,16 +6,16 @@ use std::collections::HashSet;
 
 use smallvec::SmallVec;
 
-use super::constraint::{Constraint, RowArg};
-use super::env::sole;
-use super::error::InferError;
-use super::graph::TensorEntry;
 use super::join::join_rows;
-use super::solver::Solver;
-use super::store::{RowId, ShapeRef};
-use super::visit::Item;
 use crate::code::ErrorCode;
 use crate::ids::{DimVar, RowVar, TensorId};
+use crate::infer::error::InferError;
+use crate::infer::graph::TensorEntry;
+use crate::infer::solve::constraint::{Constraint, RowArg};
+use crate::infer::solve::env::sole;
+use crate::infer::solve::read::shape_walk::Item;
+use crate::infer::solve::solver::Solver;
+use crate::infer::solve::store::{RowId, ShapeRef};
 use crate::shape::{pushed, Dim, Row, Solved};
 use crate::spec::ast::Name;
 

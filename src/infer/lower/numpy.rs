@@ -4,12 +4,12 @@
 //! (numpy takes a diagonal, without broadcasting), and the result's ellipsis is a row that every
 //! operand's ellipsis broadcasts into (right-aligned). Operands and the result are output rows.
 
-use super::constraint::{Constraint, Origin, Part, RowArg};
-use super::error::InferError;
-use super::lower::StepShapes;
-use super::solver::Solver;
+use super::rules::StepShapes;
 use crate::code::ErrorCode;
 use crate::ids::DimVar;
+use crate::infer::error::InferError;
+use crate::infer::solve::constraint::{Constraint, Origin, Part, RowArg};
+use crate::infer::solve::solver::Solver;
 use crate::shape::{Dim, Dims, Row};
 use crate::spec::ast::{AxisKind, NumpySpec, Row as Term, RowKind};
 
@@ -38,7 +38,7 @@ impl Solver {
             let o = self.origin(Origin {
                 step: Some(s.step),
                 tensor: Some(*t),
-                part: Part::Operand(super::lower::operand_number(i), RowKind::Output),
+                part: Part::Operand(super::rules::operand_number(i), RowKind::Output),
                 span: Some(term.span),
             });
             self.current = Some(o);

@@ -15,10 +15,10 @@
 //! budget, decisions take their first choice, as the default policy does, so careful closing
 //! costs at most a constant times one solve, however many parts the program has.
 
-use super::constraint::RowArg;
-use super::error::InferError;
-use super::solver::Solver;
 use crate::ids::RowVar;
+use crate::infer::error::InferError;
+use crate::infer::solve::constraint::RowArg;
+use crate::infer::solve::solver::Solver;
 use crate::shape::{Dim, Row};
 
 type Decision<'a> = &'a dyn Fn(&mut Solver) -> Result<(), InferError>;
@@ -81,7 +81,7 @@ impl Solver {
 
     /// Pays for one constraint processed in careful mode.
     #[inline]
-    pub(super) fn charge_step(&mut self) {
+    pub(in crate::infer) fn charge_step(&mut self) {
         if self.careful {
             self.careful_budget = self.careful_budget.saturating_sub(1);
         }

@@ -5,11 +5,11 @@
 use smallvec::SmallVec;
 
 use super::constraint::{AxisAt, Constraint, RowArg};
-use super::error::InferError;
 use super::solver::{Outcome, Solver};
 use super::store::RowId;
 use crate::code::ErrorCode;
 use crate::ids::RowVar;
+use crate::infer::error::InferError;
 use crate::shape::{pushed, Dim, Dims, Row, Solved};
 
 type Res = Result<Outcome, InferError>;

@@ -70,12 +70,12 @@ const INTERN_FROM: usize = 64;
 /// The union-find tables and side tables.
 #[derive(Clone, Default)]
 pub struct Env {
-    pub(super) dims: InPlaceUnificationTable<DimVar>,
+    pub(in crate::infer) dims: InPlaceUnificationTable<DimVar>,
     rows: InPlaceUnificationTable<RowVar>,
-    pub(super) dim_values: Vec<Dim>,
+    pub(in crate::infer) dim_values: Vec<Dim>,
     /// The structure of affine and concatenation dims.
     pub exprs: DimExprs,
-    /// The substituted values of the nodes of `exprs` (see `infer/subst.rs`).
+    /// The substituted values of the nodes of `exprs` (see `infer/solve/subst.rs`).
     pub cache: NodeCache,
     /// A fast fixed hash: a program has few distinct sizes, and each is hashed often.
     solved_ids: HashMap<Solved, u32, foldhash::fast::FixedState>,
@@ -85,9 +85,9 @@ pub struct Env {
     pub dim_info: Vec<DimInfo>,
     /// Side table indexed by row variable.
     pub row_info: Vec<RowInfo>,
-    pub(super) links: LinkSlab,
+    pub(in crate::infer) links: LinkSlab,
     /// Sets beside the link lists of row variables with long ones.
-    pub(super) link_index: LinkIndex,
+    pub(in crate::infer) link_index: LinkIndex,
     empty_row: Option<RowId>,
     names: Names,
     /// Dim variables that gained an upper neighbour since the last stage-2 collapse.
@@ -103,8 +103,8 @@ pub struct Env {
     /// Rows that queued constraints hold ([`RowArg::Scratch`]): reused from one operation to
     /// the next instead of a box per row.
     scratch: Vec<Row>,
-    /// Where each united variable went, for reading without path compression (`peek.rs`).
-    pub(super) parents: super::peek::Parents,
+    /// Where each united variable went, for reading without path compression (`read/accessors.rs`).
+    pub(in crate::infer) parents: super::read::accessors::Parents,
 }
 
 impl Env {
@@ -283,7 +283,7 @@ impl Env {
     }
 
     /// Substitutes the current bindings into a dimension and simplifies arithmetic (an affine
-    /// or concatenation dim reads its cached value, see `infer/subst.rs`).
+    /// or concatenation dim reads its cached value, see `infer/solve/subst.rs`).
     #[inline]
     pub fn dim(&mut self, d: &Dim) -> Dim {
         match *d {
@@ -400,7 +400,7 @@ impl Env {
     }
 
     /// Brings the cached values of the affine and concatenation dims a row reaches up to date
-    /// (see `infer/peek.rs`: reads find them fresh).
+    /// (see `infer/solve/read/accessors.rs`: reads find them fresh).
     pub fn freshen_row(&mut self, r: &RowArg) {
         let id = match r {
             RowArg::Stored(id) => *id,
@@ -478,13 +478,13 @@ impl Env {
     }
 
     /// The bound value of a dim variable that is a root (read without path compression).
-    pub(super) fn root_dim_value(&self, root: DimVar) -> Option<&Dim> {
+    pub(in crate::infer) fn root_dim_value(&self, root: DimVar) -> Option<&Dim> {
         let i = self.dims.try_probe_value(root)?.get()?;
         self.dim_values.get(i as usize)
     }
 
     /// The stored value of a row variable that is a root (read without path compression).
-    pub(super) fn root_row_value(&self, root: RowVar) -> Option<RowId> {
+    pub(in crate::infer) fn root_row_value(&self, root: RowVar) -> Option<RowId> {
         self.rows.try_probe_value(root)?.get().map(RowId)
     }
 

@@ -6,13 +6,13 @@
 //!   (ena unites by rank, so a chain of such links is at most logarithmically long): following
 //!   it from any variable reaches the same root `find` would, and the root's value is read with
 //!   ena's non-mutating probe.
-//! * **Affine and concatenation dims.** A node whose entry in the node table (`nodes.rs`) is
+//! * **Affine and concatenation dims.** A node whose entry in the node table (`solve/nodes.rs`) is
 //!   fresh is read from it: its value is exactly what the mutable substitution returns. A stale
 //!   node whose last value still mentions a variable that is unbound is not solved either (a
 //!   binding only adds to what is known): its last value, an equivalent form, is read as it is.
 //!   Any other node is evaluated here with its parts, bottom-up by an explicit stack with a
 //!   memo for the one read (never by recursion: a strided chain of a million steps is a million
-//!   nodes deep), by the rules of `subst.rs` without interning anything: a node that does not
+//!   nodes deep), by the rules of `solve/subst.rs` without interning anything: a node that does not
 //!   simplify to a size reads as written (its unsubstituted node).
 //! * **Freshness.** Reads stay cheap because solving leaves the table fresh: when the graph is
 //!   solved, the shapes of every tensor of that round are substituted through the node table
@@ -27,13 +27,13 @@ use std::collections::HashMap;
 use foldhash::fast::FixedState;
 use smallvec::SmallVec;
 
-use super::arith::{parts_basis_conflict, simplify_affine, Simplified};
-use super::constraint::RowArg;
-use super::env::Env;
-use super::nodes::{BottomUp, Node, Summary, FRESH};
-use super::store::{RowId, ShapeRef};
-use super::subst::Resolved;
 use crate::ids::{DimVar, RowVar};
+use crate::infer::solve::arith::{parts_basis_conflict, simplify_affine, Simplified};
+use crate::infer::solve::constraint::RowArg;
+use crate::infer::solve::env::Env;
+use crate::infer::solve::nodes::{BottomUp, Node, Summary, FRESH};
+use crate::infer::solve::store::{RowId, ShapeRef};
+use crate::infer::solve::subst::Resolved;
 use crate::shape::{AffineDim, Basis, Dim, Row, Shape, Solved};
 use crate::spec::ast::RowKind;
 
@@ -96,19 +96,19 @@ fn root_of(links: &[u32], mut v: u32) -> u32 {
 }
 
 /// One read: the environment and the nodes evaluated so far (those whose entries are stale).
-pub(super) struct Peek<'a> {
+pub(in crate::infer) struct Peek<'a> {
     env: &'a Env,
     memo: HashMap<Node, (Dim, Summary), FixedState>,
 }
 
 impl<'a> Peek<'a> {
     /// A read of `env` (nothing is evaluated until asked for).
-    pub(super) fn new(env: &'a Env) -> Peek<'a> {
+    pub(in crate::infer) fn new(env: &'a Env) -> Peek<'a> {
         Peek { env, memo: HashMap::default() }
     }
 
     /// A dim resolved one level: a variable to its root or its value.
-    pub(super) fn resolve(&self, d: Dim) -> Resolved {
+    pub(in crate::infer) fn resolve(&self, d: Dim) -> Resolved {
         let mut v = match d {
             Dim::Var(v) => v,
             Dim::Solved(s) => return Resolved::Solved(s),
@@ -133,12 +133,12 @@ impl<'a> Peek<'a> {
     }
 
     /// A dim with the bindings substituted.
-    pub(super) fn dim(&mut self, d: Dim) -> Dim {
+    pub(in crate::infer) fn dim(&mut self, d: Dim) -> Dim {
         self.part(d).0
     }
 
     /// A dim's substituted value with its summary.
-    pub(super) fn part(&mut self, d: Dim) -> (Dim, Summary) {
+    pub(in crate::infer) fn part(&mut self, d: Dim) -> (Dim, Summary) {
         match self.resolve(d) {
             Resolved::Solved(s) => (Dim::Solved(s), Summary::solved(s)),
             Resolved::Root(v) => (Dim::Var(v), Summary::unknown()),
@@ -147,7 +147,7 @@ impl<'a> Peek<'a> {
     }
 
     /// A node's substituted value with its summary.
-    pub(super) fn node(&mut self, n: Node) -> (Dim, Summary) {
+    pub(in crate::infer) fn node(&mut self, n: Node) -> (Dim, Summary) {
         if let Some(known) = self.known(n) {
             return known;
         }
@@ -379,7 +379,7 @@ impl Env {
 mod tests {
     use super::Parents;
     use crate::ids::{DimVar, RowVar};
-    use crate::infer::env::Env;
+    use crate::infer::solve::env::Env;
     use crate::shape::{AffineDim, Dim};
 
     #[test]
@@ -443,7 +443,7 @@ mod tests {
         assert!(env.peek_dim(&nodes[0]).solved().is_none());
         let over = env.peek_overflow(nodes[0]).expect("an overflow");
         // nodes[k] has size 2^(70-k): nodes[7] is the first above 2^62.
-        assert_eq!(Some(over), crate::infer::env::Node::of(nodes[7]));
+        assert_eq!(Some(over), crate::infer::solve::env::Node::of(nodes[7]));
         assert_eq!(env.peek_dim(&nodes[10]), Dim::size(1 << 60));
 
         let (h, w) = (crate::shape::Basis(2), crate::shape::Basis(3));

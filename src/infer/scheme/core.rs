@@ -1,79 +1,46 @@
-//! Shape schemes: a graph solved once with chosen row variables kept symbolic (typically the
-//! batch), then instantiated for concrete sizes without solving again.
-//!
-//! # How a scheme is solved
-//!
-//! The graph is solved as it is, with each symbolic row variable bound to one axis of a size
-//! above every size, index and stride the program writes (a prime: no fixed index reads past
-//! it, and no message shows it), carrying a basis of its own (a marker: the solver keeps a basis through
-//! every equation, broadcast and arithmetic, so each solved axis says whether it came from the
-//! variable). Every solved axis is then a size, the variable's axes, or, for an axis computed
-//! from one of them (a convolution or strided axis over the batch), an affine function of the
-//! variable's size. Two more solves at other marker sizes check that nothing else depends on
-//! the size (and fit the affine functions); one solve per variable with two marker axes checks
-//! that nothing depends on the variable's rank. A variable some step reads axis by axis (a
-//! label, a fixed index, a batch slice) keeps its rank: its instances have exactly one axis.
-//!
-//! # Instances
-//!
-//! [`Scheme::instantiate`] substitutes sizes into the stored forms: no solving, a pass over
-//! the tensors' axes. Sizes the solution rules out are coded errors: a rank other than a
-//! rank-fixed variable's (`rank`), a size a fixed index reads past or that makes a computed
-//! axis empty (`bounds`), a size above 2^62 (`value`). Plans of an instance are derived from
-//! its sizes (`project::instance_plan`, `project::CompiledGraph::compile_instance`).
-
-mod build;
-mod form;
-mod instance;
-mod markers;
-#[cfg(feature = "serde")]
-mod serde_form;
-mod symbolic;
+//! The scheme itself: the data a scheme stores and shares with its instances, and its
+//! accessors.
 
 use std::sync::Arc;
 
-pub use instance::Instance;
-pub use symbolic::{SymDim, SymShape};
-
-use form::{Item, TensorForm};
-
-use super::error::InferError;
-use super::graph::{GraphId, Handle, Step};
-use super::warnings::Warning;
+use super::form::{Item, TensorForm};
 use crate::ids::{StepId, TensorId};
+use crate::infer::error::InferError;
+use crate::infer::graph::{GraphId, Handle, Step};
+use crate::infer::warnings::Warning;
 use crate::spec::ast::{Name, RowKind};
 
 /// A symbolic row variable of a scheme.
 #[derive(Clone, Debug)]
-struct Var {
-    handle: Handle,
-    name: Name,
+pub(super) struct Var {
+    pub(super) handle: Handle,
+    pub(super) name: Name,
     /// Some step reads the variable axis by axis: instances give it exactly one axis.
-    rank_fixed: bool,
+    pub(super) rank_fixed: bool,
     /// The smallest size its (single) axis may have (fixed indices, computed axes).
-    min: u64,
+    pub(super) min: u64,
 }
 
 /// What a scheme stores (shared by its instances).
 #[derive(Debug)]
-struct SchemeData {
-    graph: GraphId,
-    vars: Vec<Var>,
+pub(super) struct SchemeData {
+    pub(super) graph: GraphId,
+    pub(super) vars: Vec<Var>,
     /// Each tensor's rows as items.
-    tensors: Vec<TensorForm>,
-    items: Vec<Item>,
+    pub(super) tensors: Vec<TensorForm>,
+    pub(super) items: Vec<Item>,
     /// Each spec step's labels: where they are in `label_items`.
-    labels: Vec<(u32, u32)>,
-    label_items: Vec<Item>,
-    steps: Vec<Step>,
-    names: Vec<Name>,
+    pub(super) labels: Vec<(u32, u32)>,
+    pub(super) label_items: Vec<Item>,
+    pub(super) steps: Vec<Step>,
+    pub(super) names: Vec<Name>,
     /// What each tensor is: an input, a parameter, or a step's result (`None`).
-    leaves: Vec<Option<super::graph::Leaf>>,
+    pub(super) leaves: Vec<Option<crate::infer::graph::Leaf>>,
     /// How many times each variable is spliced into tensors' rows (to size instances).
-    uses: Vec<usize>,
+    pub(super) uses: Vec<usize>,
     /// The number of plain sizes in tensors' rows.
-    sizes: usize,
-    warnings: Vec<Warning>,
+    pub(super) sizes: usize,
+    pub(super) warnings: Vec<Warning>,
 }
 
 /// A graph solved once with some row variables symbolic ([`Graph::solve_scheme`]): every
@@ -88,7 +55,7 @@ struct SchemeData {
 /// mentions, sizes at most 2^62) and gives the scheme a fresh [`GraphId`]: take its ids from
 /// [`Scheme::tensor_ids`], [`Scheme::step_ids`] and [`Scheme::vars`].
 ///
-/// [`Graph::solve_scheme`]: super::Graph::solve_scheme
+/// [`Graph::solve_scheme`]: crate::infer::Graph::solve_scheme
 ///
 /// ```
 /// use einrow::infer::{Graph, ShapeBuilder};
@@ -110,7 +77,7 @@ struct SchemeData {
 /// ```
 #[derive(Clone, Debug)]
 pub struct Scheme {
-    data: Arc<SchemeData>,
+    pub(super) data: Arc<SchemeData>,
 }
 
 impl Scheme {
@@ -200,14 +167,14 @@ impl SchemeData {
     }
 
     /// A row's axes as a shape string writes them.
-    fn row_text(&self, t: TensorId, kind: RowKind) -> String {
+    pub(super) fn row_text(&self, t: TensorId, kind: RowKind) -> String {
         let Some(form) = self.tensors.get(t.index()) else { return String::new() };
         let items = form.row_items(kind, &self.items);
         items.iter().map(|i| self.item_text(i)).collect::<Vec<_>>().join(",")
     }
 
     /// An item as a shape string writes it.
-    fn item_text(&self, item: &Item) -> String {
+    pub(super) fn item_text(&self, item: &Item) -> String {
         let name = |k: u32| self.vars.get(k as usize).map_or("?", |v| v.name.as_str());
         match *item {
             Item::Size(n) => n.to_string(),

@@ -104,7 +104,7 @@ impl Env {
 
     /// The `k`-th part of a node: an affine node's `over` then its kernel, a concatenation's
     /// parts in order.
-    pub(super) fn child(&self, n: Node, k: usize) -> Option<Dim> {
+    pub(in crate::infer) fn child(&self, n: Node, k: usize) -> Option<Dim> {
         let id = n.expr();
         if n.is_concat() {
             return self.exprs.parts(id).get(k).copied();
@@ -352,7 +352,7 @@ impl BottomUp for Refresh<'_> {
 #[cfg(test)]
 mod tests {
     use super::{Node, Summary};
-    use crate::infer::env::Env;
+    use crate::infer::solve::env::Env;
     use crate::shape::{AffineDim, Basis, Dim, Solved};
     use crate::spec::lexer::MAX_INT;
 

@@ -3,13 +3,19 @@
 //! reported.
 
 use super::constraint::{AxisAt, OriginId, Part};
-use super::error::{Conflict, Place, Side};
 use super::solver::Solver;
+use crate::infer::error::{Conflict, Place, Side};
 use crate::shape::{Dim, Solved};
 
 impl Solver {
     /// The sides of the mismatch `a = b` (or `a ⊑ b`) whose values are `p` and `q`.
-    pub(super) fn conflict_of(&mut self, a: &Dim, b: &Dim, p: Solved, q: Solved) -> Conflict {
+    pub(in crate::infer) fn conflict_of(
+        &mut self,
+        a: &Dim,
+        b: &Dim,
+        p: Solved,
+        q: Solved,
+    ) -> Conflict {
         let at = self.place(self.current, self.current_axis);
         let mut side = |d: &Dim, s: Solved| {
             let (label, from) = match d {

@@ -5,9 +5,9 @@
 use smallvec::SmallVec;
 
 use super::constraint::Constraint;
-use super::error::InferError;
 use super::solver::{Outcome, Solver};
 use crate::code::ErrorCode;
+use crate::infer::error::InferError;
 use crate::shape::{Dim, ExprId, Solved};
 use crate::spec::lexer::MAX_INT;
 

@@ -7,10 +7,10 @@ use std::collections::{HashMap, HashSet};
 use foldhash::fast::FixedState;
 use smallvec::SmallVec;
 
-use super::env::{Env, Node};
-use super::error::InferError;
 use crate::code::ErrorCode;
 use crate::ids::{DimVar, RowVar, StepId};
+use crate::infer::error::InferError;
+use crate::infer::solve::env::{Env, Node};
 use crate::shape::{AffineDim, ConvPadding, Dim, Dims, ExprId, FloorConv, Row};
 use crate::spec::ast::{
     self, same_name, AxisKind, Coeff, ConcatPart, Name, Padding, RowKind, ShapeSpec,

@@ -5,13 +5,13 @@
 
 use smallvec::SmallVec;
 
-use super::env::Env;
-use super::store::RowId;
 use crate::ids::RowVar;
+use crate::infer::solve::env::Env;
+use crate::infer::solve::store::RowId;
 use crate::shape::{Dim, Row};
 
 /// Where a walk hands what it finds, in order.
-pub(super) trait RowSink {
+pub(in crate::infer) trait RowSink {
     /// An axis before the innermost marker.
     fn lead(&mut self, d: Dim);
     /// The innermost marker: the row variable still unbound there, `None` for a closed row.
@@ -38,7 +38,7 @@ impl RowSink for Row {
 
 impl Env {
     /// Appends the value of `v` (substituted) at the marker of `out`.
-    pub(super) fn splice(&mut self, v: RowVar, out: &mut Row) {
+    pub(in crate::infer) fn splice(&mut self, v: RowVar, out: &mut Row) {
         match self.row_value(v) {
             Ok(id) => self.walk_stored(id, out),
             Err(root) => out.var = Some(root),
@@ -47,7 +47,7 @@ impl Env {
 
     /// Hands the substituted items of a stored row to `sink`: its leading axes, its variable's
     /// value, its trailing axes.
-    pub(super) fn walk_stored(&mut self, id: RowId, sink: &mut impl RowSink) {
+    pub(in crate::infer) fn walk_stored(&mut self, id: RowId, sink: &mut impl RowSink) {
         let (start, beg, len, var) = self.store.layout(id);
         // Most rows nest nothing: no chain is built for them.
         let root = match var.map(|v| self.row_value(v)) {

@@ -5,7 +5,7 @@
 use crate::shape::{AffineDim, Basis, ConvPadding, Dim, Solved};
 
 /// What an affine dim simplifies to.
-pub(super) enum Simplified {
+pub(in crate::infer) enum Simplified {
     /// A simpler dim: its size when its parts are known, and `over` itself for `stride 1`
     /// without a valid kernel.
     Dim(Dim),
@@ -16,7 +16,7 @@ pub(super) enum Simplified {
 }
 
 /// The simpler dim an affine dim stands for.
-pub(super) fn simplify_affine(a: AffineDim) -> Simplified {
+pub(in crate::infer) fn simplify_affine(a: AffineDim) -> Simplified {
     let padded = !matches!(a.conv, Some((_, _, ConvPadding::Valid)));
     if a.stride == 1 && padded {
         return Simplified::Dim(a.over);
@@ -52,7 +52,7 @@ fn affine_basis(a: &AffineDim) -> Result<Option<Basis>, ()> {
 
 /// The two different named bases of an affine dim's solved `over` and kernel axes, which keep
 /// it from simplifying to a size (its parts as given: substituted by the caller).
-pub(super) fn parts_basis_conflict(a: &AffineDim) -> Option<(Basis, Basis)> {
+pub(in crate::infer) fn parts_basis_conflict(a: &AffineDim) -> Option<(Basis, Basis)> {
     if a.over.solved().is_none() || affine_basis(a).is_ok() {
         return None;
     }

@@ -2,11 +2,11 @@
 //! broadcast order `res ⊑ opnd` with deficit templates and caps.
 
 use super::constraint::{AxisAt, Constraint, RowArg};
-use super::error::InferError;
 use super::solver::{Outcome, Solver};
 use super::store::RowId;
 use crate::code::ErrorCode;
 use crate::ids::RowVar;
+use crate::infer::error::InferError;
 use crate::shape::{Dim, Dims, Row};
 
 type Res = Result<Outcome, InferError>;

@@ -7,7 +7,7 @@ use crate::shape::{Dim, Dims, Row};
 /// leading flanks aligned left and trailing flanks aligned right, each cut to the shortest,
 /// equal dims kept and different solved dims the broadcast top; the row variable is kept only
 /// when every row has the same one. `None` for no rows.
-pub(super) fn join_rows(rows: &[Row]) -> Option<Row> {
+pub(in crate::infer) fn join_rows(rows: &[Row]) -> Option<Row> {
     let (first, rest) = rows.split_first()?;
     let mut acc = first.clone();
     for r in rest {

@@ -3,10 +3,10 @@
 
 use super::arith::valid_conv_size;
 use super::constraint::{AxisAt, Constraint, Count};
-use super::error::InferError;
 use super::solver::{Outcome, Solver};
 use crate::code::ErrorCode;
 use crate::ids::DimVar;
+use crate::infer::error::InferError;
 use crate::shape::{AffineDim, ConvPadding, Dim, Solved};
 use crate::spec::lexer::MAX_INT;
 

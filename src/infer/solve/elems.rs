@@ -11,10 +11,10 @@
 use smallvec::SmallVec;
 
 use super::constraint::{Constraint, RowArg};
-use super::error::InferError;
 use super::solver::{Outcome, Solver};
 use crate::code::ErrorCode;
 use crate::ids::{DimVar, RowVar};
+use crate::infer::error::InferError;
 use crate::shape::{Dim, Row};
 
 type Res = Result<Outcome, InferError>;

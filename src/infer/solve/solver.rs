@@ -16,9 +16,9 @@ use smallvec::SmallVec;
 use super::constraint::{AxisAt, Constraint, Origin, OriginId, Origins, Queued, RowArg};
 use super::deferred::Deferred;
 use super::env::{Env, Node};
-use super::error::{InferError, ShapeError};
 use crate::code::ErrorCode;
 use crate::ids::{DimVar, RowVar};
+use crate::infer::error::{InferError, ShapeError};
 use crate::shape::Dim;
 
 /// What handling a constraint did.
@@ -53,7 +53,7 @@ pub struct Solver {
     vars_funded: usize,
     /// Closing decisions are tried one at a time and undone when they contradict the rest.
     pub careful: bool,
-    /// The work careful closing may still do (see `careful.rs`).
+    /// The work careful closing may still do (see `close/careful.rs`).
     pub careful_budget: u64,
     /// The closing choices no operation forced, in the order made.
     pub guesses: Vec<super::guesses::Guess>,
@@ -249,7 +249,7 @@ impl Solver {
     }
 
     /// The slots of the deferred set (what copying it costs).
-    pub(super) fn deferred_slots(&self) -> usize {
+    pub(in crate::infer) fn deferred_slots(&self) -> usize {
         self.deferred.slot_count()
     }
 
@@ -368,7 +368,7 @@ impl Solver {
         });
         let row = o.and_then(|o| o.tensor).zip(kind);
         if let InferError::Shape(s) = &mut e {
-            s.ranks = Some(super::error::RankConflict { lengths, patterns, row });
+            s.ranks = Some(crate::infer::error::RankConflict { lengths, patterns, row });
         }
         e
     }

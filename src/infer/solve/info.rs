@@ -258,7 +258,7 @@ pub fn sole<T>(mut it: impl Iterator<Item = T>) -> Option<T> {
 #[derive(Clone, Debug, Default)]
 pub struct RowInfo {
     /// Slot of its links in the slab plus one; 0 when it has none.
-    pub(super) links: u32,
+    pub(in crate::infer) links: u32,
     /// How many templates deep this variable was minted (termination guard).
     pub depth: u8,
     /// Created by a deficit template that added trailing axes: closing it to empty is safe.

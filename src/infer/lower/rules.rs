@@ -1,13 +1,13 @@
 //! Constraint generation per operation: inequalities for pointwise, compose and transpose;
 //! flat equalities for spec operations and batch slicing. Omitted kinds in a spec are empty rows.
 
-use super::constraint::{Constraint, Count, Origin, Part, RowArg};
 use super::elaborate::{discardable_labels, SpecEnv};
-use super::error::InferError;
-use super::op::OpKind;
-use super::solver::Solver;
-use super::store::ShapeRef;
 use crate::ids::{StepId, TensorId};
+use crate::infer::error::InferError;
+use crate::infer::op::OpKind;
+use crate::infer::solve::constraint::{Constraint, Count, Origin, Part, RowArg};
+use crate::infer::solve::solver::Solver;
+use crate::infer::solve::store::ShapeRef;
 use crate::shape::{Dim, Row};
 use crate::spec::ast::{EinsumSpec, RowKind};
 
@@ -23,7 +23,7 @@ pub struct StepShapes<'a> {
 
 /// The number of the `i`-th operand, as origins record it (an operand past `u32::MAX`, which
 /// no program reaches, reads as the last number rather than a wrapped one).
-pub(super) fn operand_number(i: usize) -> u32 {
+pub(in crate::infer) fn operand_number(i: usize) -> u32 {
     u32::try_from(i).unwrap_or(u32::MAX)
 }
 

@@ -43,11 +43,11 @@ impl Node {
     }
 
     /// The node's index in its table of [`crate::shape::DimExprs`].
-    pub(super) fn expr(self) -> ExprId {
+    pub(in crate::infer) fn expr(self) -> ExprId {
         ExprId(self.0 >> 1)
     }
 
-    pub(super) fn is_concat(self) -> bool {
+    pub(in crate::infer) fn is_concat(self) -> bool {
         self.0 & 1 == 1
     }
 
@@ -73,15 +73,15 @@ pub struct Summary {
 }
 
 impl Summary {
-    pub(super) const EMPTY: Summary =
+    pub(in crate::infer) const EMPTY: Summary =
         Summary { sum: 0, unknown: 0, named: None, conflict: None, overflow: false };
 
     /// One unknown part.
-    pub(super) fn unknown() -> Summary {
+    pub(in crate::infer) fn unknown() -> Summary {
         Summary { unknown: 1, ..Summary::EMPTY }
     }
 
-    pub(super) fn solved(s: Solved) -> Summary {
+    pub(in crate::infer) fn solved(s: Solved) -> Summary {
         let mut out = Summary::EMPTY;
         out.add_solved(s);
         out
@@ -97,7 +97,7 @@ impl Summary {
         });
     }
 
-    pub(super) fn add(&mut self, other: &Summary) {
+    pub(in crate::infer) fn add(&mut self, other: &Summary) {
         match self.sum.checked_add(other.sum) {
             Some(sum) if sum <= MAX_INT => self.sum = sum,
             _ => self.overflow = true,
@@ -122,23 +122,23 @@ impl Summary {
 }
 
 /// The entry's value must be recomputed (or was never computed).
-pub(super) const STALE: u8 = 0;
+pub(in crate::infer) const STALE: u8 = 0;
 /// The entry's value is the node's with the current bindings substituted.
-pub(super) const FRESH: u8 = 1;
+pub(in crate::infer) const FRESH: u8 = 1;
 /// The entry is being recomputed (on the stack of `Env::refresh`).
-pub(super) const VISITING: u8 = 2;
+pub(in crate::infer) const VISITING: u8 = 2;
 
 /// The cached value of a node.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Entry {
+pub(in crate::infer) struct Entry {
     /// The substituted value.
-    pub(super) value: Dim,
+    pub(in crate::infer) value: Dim,
     /// For a concatenation (or an affine node whose value is one), its parts' summary.
-    pub(super) summary: Summary,
+    pub(in crate::infer) summary: Summary,
     /// One more than the highest unbound variable the value mentions (0: none).
-    pub(super) top: u32,
+    pub(in crate::infer) top: u32,
     /// [`STALE`], [`FRESH`] or [`VISITING`].
-    pub(super) state: u8,
+    pub(in crate::infer) state: u8,
 }
 
 impl Default for Entry {
@@ -159,19 +159,19 @@ pub struct NodeCache {
     /// Nodes that went stale while the solver watches (some constraint is deferred).
     pub changed: Vec<Node>,
     /// The first node found to overflow, not yet reported.
-    pub(super) overflow: Option<Node>,
+    pub(in crate::infer) overflow: Option<Node>,
     /// Where the nodes of spec axes were written: the step and the axis' span.
     origins: HashMap<Node, (StepId, Span), FixedState>,
 }
 
 impl NodeCache {
     /// The entry of a node (a stale default for one never computed).
-    pub(super) fn entry(&self, n: Node) -> Entry {
+    pub(in crate::infer) fn entry(&self, n: Node) -> Entry {
         let table = if n.is_concat() { &self.concat } else { &self.affine };
         table.get(n.index()).copied().unwrap_or_default()
     }
 
-    pub(super) fn entry_mut(&mut self, n: Node) -> &mut Entry {
+    pub(in crate::infer) fn entry_mut(&mut self, n: Node) -> &mut Entry {
         let table = if n.is_concat() { &mut self.concat } else { &mut self.affine };
         if table.len() <= n.index() {
             table.resize(n.index() + 1, Entry::default());
@@ -179,7 +179,7 @@ impl NodeCache {
         &mut table[n.index()]
     }
 
-    pub(super) fn state(&self, n: Node) -> u8 {
+    pub(in crate::infer) fn state(&self, n: Node) -> u8 {
         self.entry(n).state
     }
 
@@ -220,14 +220,14 @@ impl NodeCache {
         self.origins.get(&n).copied()
     }
 
-    pub(super) fn depend_on_var(&mut self, v: DimVar, n: Node) {
+    pub(in crate::infer) fn depend_on_var(&mut self, v: DimVar, n: Node) {
         let deps = self.var_deps.entry(v).or_default();
         if deps.last() != Some(&n) {
             deps.push(n);
         }
     }
 
-    pub(super) fn depend_on_node(&mut self, c: Node, n: Node) {
+    pub(in crate::infer) fn depend_on_node(&mut self, c: Node, n: Node) {
         let deps = self.node_deps.entry(c).or_default();
         if deps.last() != Some(&n) {
             deps.push(n);
@@ -237,7 +237,7 @@ impl NodeCache {
 
 /// An evaluation of nodes bottom-up (the parts of a node before the node) by an explicit
 /// stack, never by recursion: a chain of nodes is as deep as the program that wrote it.
-pub(super) trait BottomUp {
+pub(in crate::infer) trait BottomUp {
     /// The `k`-th part of `n` (`None` past the last).
     fn part(&self, n: Node, k: usize) -> Option<Dim>;
     /// The node a part stands for, when that node still has to be evaluated.

@@ -1,9 +1,9 @@
 //! Dims as text for messages, with the current bindings substituted (read without changing
-//! anything, see `peek.rs`).
+//! anything, see `accessors.rs`).
 
-use super::env::Env;
-use super::peek::Peek;
-use super::subst::Resolved;
+use super::accessors::Peek;
+use crate::infer::solve::env::Env;
+use crate::infer::solve::subst::Resolved;
 use crate::shape::{write_dim, Dim};
 
 impl Env {

@@ -1,47 +1,24 @@
-//! The public graph API a framework calls: declare tensors, add operations (each propagated at
-//! once), solve (close the world), read shapes back.
+//! The graph itself: its tensors, its steps and the solver they feed, and the operations a
+//! framework adds, each propagated at once (solving is in `solving.rs`, side constraints in
+//! `sides.rs`).
 
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
 use smallvec::SmallVec;
 
-mod declare;
-mod direct;
-mod events;
-mod handles;
-mod history;
-mod identity;
-mod labels;
-mod probe;
-mod read;
-mod search;
-mod settings;
-mod sizes;
-mod steps;
-mod typed;
-
-use events::Event;
-use handles::HandleEntry;
-pub use handles::{Captured, Handle, HandleKind};
-pub use history::RecordedTexts;
-pub use identity::GraphId;
-pub use labels::StepLabels;
-pub(crate) use probe::SolvedAxes;
-pub(crate) use settings::{SetDimAt, SetDimRecord};
-pub use steps::MAX_GRAPH_AXES;
-use steps::{usage, SpecCache, TextHasher};
-pub use typed::{Leaf, ShapeBuilder, TensorSizes};
-
-use super::constraint::{Constraint, Count, Origin, Part};
-use super::error::InferError;
+use super::events::Event;
+use super::handles::HandleEntry;
+use super::identity::GraphId;
 use super::op::OpKind;
-use super::solver::Solver;
-use super::store::ShapeRef;
-use crate::code::{Coded, ErrorCode};
+use super::steps::{SpecCache, TextHasher, MAX_GRAPH_AXES};
+use super::typed::Leaf;
 use crate::ids::{StepId, TensorId};
+use crate::infer::error::InferError;
+use crate::infer::solve::solver::Solver;
+use crate::infer::solve::store::ShapeRef;
 use crate::shape::{Dim, Shape, ShapeText};
-use crate::spec::ast::{EinsumSpec, Name, RowKind};
+use crate::spec::ast::{EinsumSpec, Name};
 
 /// A tensor of the graph. Its shape is read through [`Graph::shape`], its name through
 /// [`Graph::name`].
@@ -50,7 +27,7 @@ pub struct TensorEntry {
     /// Its name: an id in the graph's interned names, or `GENERATED` for a result nobody
     /// named (its name is made from its id when asked for). A large program names few of its
     /// tensors, and many under the same few names, so no tensor holds a string.
-    name: u32,
+    pub(super) name: u32,
     /// Where its unsubstituted shape lives (three fresh rows, or a declared shape).
     pub(crate) shape: ShapeRef,
     /// Declared by the user (a leaf) rather than produced by a step.
@@ -73,7 +50,7 @@ pub struct Step {
     /// Where the dims of its labels are in the graph's table of label dims (start, count): read
     /// them with [`Graph::step_labels`]. One table for all steps instead of a vector each, and
     /// the names once per spec (in [`StepSpec::labels`]).
-    labels: (u32, u32),
+    pub(super) labels: (u32, u32),
 }
 
 // A program has millions of tensors and steps: keep their entries small.
@@ -101,7 +78,7 @@ pub struct StepSpec {
     pub parsed: EinsumSpec,
     /// Its labels, set by its first step: every step of a spec lists its labels in the same
     /// order (the order elaboration makes their variables in), so the names are kept once.
-    labels: OnceLock<SmallVec<[Name; 4]>>,
+    pub(super) labels: OnceLock<SmallVec<[Name; 4]>>,
 }
 
 impl StepSpec {
@@ -155,7 +132,7 @@ fn name_of(id: u32, t: TensorId, names: &[Name]) -> Name {
 
 /// Lists `name` and returns its id (or [`GENERATED`] past `u32` ids: the tensor is then
 /// named after its id).
-fn name_id(names: &mut Vec<Name>, name: Name) -> u32 {
+pub(super) fn name_id(names: &mut Vec<Name>, name: Name) -> u32 {
     match u32::try_from(names.len()) {
         Ok(id) if id != GENERATED => {
             names.push(name);
@@ -196,43 +173,43 @@ impl Step {
 /// assert_eq!(g.shape_string(c).unwrap(), "2,4");
 /// ```
 pub struct Graph {
-    solver: Solver,
-    tensors: Vec<TensorEntry>,
-    steps: Vec<Step>,
+    pub(super) solver: Solver,
+    pub(super) tensors: Vec<TensorEntry>,
+    pub(super) steps: Vec<Step>,
     /// Tensors touched since the last solve.
-    pending: Vec<TensorId>,
-    in_pending: Vec<bool>,
+    pub(super) pending: Vec<TensorId>,
+    pub(super) in_pending: Vec<bool>,
     /// Leaves with row variables declared since the last solve: closed by it even if no
     /// operation uses them (after the touched tensors, so that they do not change the closing
     /// order of those).
-    declared: Vec<TensorId>,
-    events: Vec<Event>,
-    next_name: Option<Name>,
+    pub(super) declared: Vec<TensorId>,
+    pub(super) events: Vec<Event>,
+    pub(super) next_name: Option<Name>,
     /// The names given to tensors, by name id. Tensor names are mostly distinct (each
     /// statement of a program names its result), so they are listed, not interned: a map of
     /// a million names costs a cache miss per tensor and tens of megabytes.
-    names: Vec<Name>,
+    pub(super) names: Vec<Name>,
     /// The dims of the labels of all spec steps, each step's in one run.
-    labels: Vec<Dim>,
+    pub(super) labels: Vec<Dim>,
     /// The subscripts of the numpy steps, by step index (ascending: steps are added in order).
-    numpy_texts: Vec<(u32, Arc<str>)>,
+    pub(super) numpy_texts: Vec<(u32, Arc<str>)>,
     /// Parsed specs by text: a program repeats a few specs many times.
-    specs: SpecCache,
+    pub(super) specs: SpecCache,
     /// Parsed declared shapes by text, for the same reason.
-    shape_texts: HashMap<Arc<str>, Arc<DeclaredShape>, TextHasher>,
+    pub(super) shape_texts: HashMap<Arc<str>, Arc<DeclaredShape>, TextHasher>,
     /// Spec steps over fully solved operands are evaluated directly (see `Graph::try_direct`).
-    direct: bool,
+    pub(super) direct: bool,
     /// This graph's identity, carried by its handles.
-    id: GraphId,
+    pub(super) id: GraphId,
     /// Dimension and row handles, in the order they were made.
-    handles: Vec<HandleEntry>,
+    pub(super) handles: Vec<HandleEntry>,
     /// The names the step being added captures (see `graph/handles.rs`): it then goes
     /// through the solver, and its spec's row variables are kept in `captured_rows`.
-    capture: Option<Box<[Name]>>,
+    pub(super) capture: Option<Box<[Name]>>,
     /// The row variables of the last spec step added while capturing.
-    captured_rows: SmallVec<[(Name, crate::ids::RowVar); 2]>,
+    pub(super) captured_rows: SmallVec<[(Name, crate::ids::RowVar); 2]>,
     /// The most variables and stored axes the graph holds (see [`Graph::set_axis_limit`]).
-    axis_limit: usize,
+    pub(super) axis_limit: usize,
 }
 
 impl Default for Graph {
@@ -293,7 +270,7 @@ impl Graph {
         }
     }
 
-    fn add_tensor(&mut self, t: TensorEntry) -> TensorId {
+    pub(super) fn add_tensor(&mut self, t: TensorEntry) -> TensorId {
         self.tensors.push(t);
         self.in_pending.push(false);
         self.tensor_at(self.tensors.len() - 1)
@@ -342,7 +319,7 @@ impl Graph {
         }
     }
 
-    fn touch(&mut self, t: TensorId) {
+    pub(super) fn touch(&mut self, t: TensorId) {
         if !self.in_pending[t.index()] {
             self.in_pending[t.index()] = true;
             self.pending.push(t);
@@ -373,7 +350,7 @@ impl Graph {
     }
 
     /// The closing choices no operation forced ([`Graph::warnings`] reports them).
-    pub(crate) fn guesses(&self) -> &[super::guesses::Guess] {
+    pub(crate) fn guesses(&self) -> &[crate::infer::solve::guesses::Guess] {
         &self.solver.guesses
     }
 
@@ -482,7 +459,7 @@ impl Graph {
     }
 
     /// The unsubstituted shape of a tensor.
-    fn raw_shape(&self, t: TensorId) -> Shape {
+    pub(super) fn raw_shape(&self, t: TensorId) -> Shape {
         self.tensors[t.index()].shape.shape(&self.solver.env.store)
     }
 
@@ -490,142 +467,5 @@ impl Graph {
     /// [`Graph::shape`].
     pub fn dim_exprs(&self) -> &crate::shape::DimExprs {
         &self.solver.env.exprs
-    }
-
-    /// Requires two tensors to have equal shapes (all three rows).
-    pub fn equal_shapes(&mut self, a: TensorId, b: TensorId) -> Result<(), InferError> {
-        self.check_tensor(a)?;
-        self.check_tensor(b)?;
-        self.events.push(Event::Equal(a, b));
-        let (sa, sb) = (self.tensors[a.index()].shape, self.tensors[b.index()].shape);
-        let o = self.solver.origin(Origin {
-            step: None,
-            tensor: Some(a),
-            part: Part::Side,
-            span: None,
-        });
-        for k in RowKind::ALL {
-            self.solver.push_with(Constraint::RowEq(sa.row(k), sb.row(k)), o);
-        }
-        self.touch(a);
-        self.touch(b);
-        self.solver.run()
-    }
-
-    /// Requires `t` to hold `n` elements in all rows together (OCANNL's `Total_elems`), e.g. a
-    /// parameter sized by its initial data. A single unknown axis takes the quotient of `n`
-    /// by the known axes; unknown axes are the broadcast top when the known ones already make
-    /// `n`; at closing, an open row (the output row first) takes what is left as one axis and
-    /// the other open rows close empty. A count the known axes cannot make is an `elems`
-    /// error.
-    ///
-    /// ```
-    /// use einrow::infer::Graph;
-    /// let mut g = Graph::new();
-    /// let w = g.declare("w", Some("3,..."), true).unwrap();
-    /// g.total_elems(w, 12).unwrap();
-    /// g.solve().unwrap();
-    /// assert_eq!(g.shape_string(w).unwrap(), "3,4");
-    /// ```
-    pub fn total_elems(&mut self, t: TensorId, n: u64) -> Result<(), InferError> {
-        self.check_tensor(t)?;
-        if n > crate::spec::lexer::MAX_INT {
-            return Err(usage(ErrorCode::Value, format!("{n} elements is above the limit 2^62")));
-        }
-        self.events.push(Event::TotalElems(t, n));
-        let shape = self.tensors[t.index()].shape;
-        let o = self.solver.origin(Origin {
-            step: None,
-            tensor: Some(t),
-            part: Part::Side,
-            span: None,
-        });
-        self.solver.push_with(Constraint::TotalElems(shape, Count(n)), o);
-        self.touch(t);
-        self.solver.run()
-    }
-
-    /// Closes the world for everything added since the last solve (closing stages 2–7, see
-    /// the [architecture](crate::architecture#the-pipeline)). Afterwards every shape touched so
-    /// far is fully known; more operations may still be added.
-    ///
-    /// When the default closing policy fails, the graph is rebuilt and closed carefully (each
-    /// leaf takes its cap, else the broadcast top, else stays open, see `careful.rs`); the
-    /// original error is returned if that fails too. Open leaf row lengths are searched only
-    /// when the failure is a contradiction: when the program leaves something undetermined
-    /// (`unresolved`, e.g. a parameter's row), picking a length would be a guess. Neither is
-    /// tried for a size above 2^62 (`value`) or the solver's guard (`resource`). All of it
-    /// shares one budget of careful work in proportion to the program ([`Graph::work`] counts
-    /// what it did).
-    pub fn solve(&mut self) -> Result<(), InferError> {
-        let result = self.solve_once();
-        if result.is_ok() || self.solver.careful {
-            self.events.push(Event::Solve);
-            return result;
-        }
-        // A size overflow or the solver's guard is not a closing choice to revisit.
-        let code = result.as_ref().err().map(Coded::code);
-        if matches!(code, Some(ErrorCode::Value | ErrorCode::Resource)) {
-            return result;
-        }
-        let undetermined = code == Some(ErrorCode::Unresolved);
-        // One budget of careful work for the replay and every replay of the search: a
-        // constant times the work of copying this solver, whatever the program's parts.
-        let mut r = self.recovery();
-        let recovered = match self.replay_carefully(&mut r) {
-            None if !undetermined => self.search_lengths(&mut r),
-            other => other,
-        };
-        match recovered {
-            Some(g) => {
-                *self = g;
-                self.solver.careful = false;
-                self.events.push(Event::Solve);
-                Ok(())
-            }
-            None => {
-                self.solver.work = r.work;
-                result
-            }
-        }
-    }
-
-    fn solve_once(&mut self) -> Result<(), InferError> {
-        // Eager use: every step was evaluated directly, so there is nothing to close.
-        if self.declared.is_empty() && self.pending.is_empty() && self.solver.idle() {
-            return Ok(());
-        }
-        self.solver.clear_scratch();
-        // Both lists are emptied in place: their buffers serve the next round.
-        let mut declared = std::mem::take(&mut self.declared);
-        for t in declared.drain(..) {
-            self.touch(t);
-        }
-        self.declared = declared;
-        let mut pending = std::mem::take(&mut self.pending);
-        let solved = pending.iter().all(|&t| self.is_solved(t));
-        let result = self.solver.finish((&self.tensors, &self.names), &pending, solved);
-        // Every shape substituted once through the node table (when there is one), so that
-        // reads (`&self`, see `infer/peek.rs`) find every node they reach fresh.
-        let nodes = !self.solver.env.exprs.is_empty();
-        for t in pending.drain(..) {
-            self.in_pending[t.index()] = false;
-            if nodes {
-                for row in self.tensors[t.index()].shape.rows() {
-                    self.solver.env.freshen_row(&row);
-                }
-            }
-        }
-        self.pending = pending;
-        let result = match (result, self.solver.overflow_error()) {
-            (Ok(_), Some(e)) => Err(e),
-            (result, _) => result,
-        };
-        // Every touched shape is now variable-free; a concatenation or convolution whose parts
-        // have conflicting bases is the one thing that can still be left unsimplified.
-        for t in result? {
-            self.dims(t)?;
-        }
-        Ok(())
     }
 }

@@ -1,7 +1,7 @@
 //! The closing choices that are guesses: an open row no operation sizes closed to no axes, a
 //! dimension no operation determines closed to the broadcast size 1 (or 0). The solution is
 //! legal, but another was equally so; each guess is recorded while closing and reported as a
-//! [`Warning`](super::Warning).
+//! [`Warning`](crate::infer::Warning).
 
 use super::solver::Solver;
 use crate::ids::{DimVar, RowVar, TensorId};
@@ -35,7 +35,7 @@ impl Solver {
     /// Records that row variable `v` of `tensor`'s shape closes to no axes, when it is the
     /// whole of one of its rows: the row's rank is then a choice. (A variable after known axes,
     /// `[4].<v>`, closes where those axes already are: nothing is chosen.)
-    pub(super) fn note_empty_row(
+    pub(in crate::infer) fn note_empty_row(
         &mut self,
         tensor: TensorId,
         shape: super::store::ShapeRef,
@@ -53,7 +53,7 @@ impl Solver {
     }
 
     /// Records that dimension `v` of `tensor` closes to `size` with nothing determining it.
-    pub(super) fn note_dim_guess(&mut self, tensor: TensorId, v: DimVar, size: u64) {
+    pub(in crate::infer) fn note_dim_guess(&mut self, tensor: TensorId, v: DimVar, size: u64) {
         let name = self.var_name(v);
         self.guesses.push(Guess { tensor, what: Guessed::Dim { name, size } });
     }

@@ -10,9 +10,9 @@ use std::collections::{HashMap, HashSet};
 
 use super::constraint::Constraint;
 use super::env::Summary;
-use super::error::InferError;
 use super::solver::{Outcome, Solver};
 use crate::code::ErrorCode;
+use crate::infer::error::InferError;
 use crate::shape::{Basis, Dim, Solved};
 
 type Res = Result<Outcome, InferError>;
