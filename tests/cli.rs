@@ -260,7 +260,7 @@ fn named_errors_speak_of_dimension_names() {
         assert!(err.contains(caret), "{err}");
     }
     let err = assert_error(&run(&["run", "x", "--named", m, "tensor(x{}):{a:1}"]), "unsupported");
-    assert!(err.contains("operand 1: tensor(x{}) has mapped dimensions"), "{err}");
+    assert!(err.contains("reading operand 1: tensor(x{}) has mapped dimensions"), "{err}");
     let many: Vec<String> = (0..53).map(|i| format!("tensor(d{i}[1]):[1]")).collect();
     let mut args = vec!["run", "", "--named"];
     args.extend(many.iter().map(String::as_str));

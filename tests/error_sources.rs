@@ -5,7 +5,7 @@
 
 use std::error::Error;
 
-use einrow::infer::{Graph, InferError, ShapeBuilder};
+use einrow::infer::{Graph, InferError, OpKind, ShapeBuilder};
 use einrow::project::ProjectError;
 use einrow::spec::SpecError;
 use einrow::{Coded, ErrorCode};
@@ -91,4 +91,56 @@ fn a_named_einsum_operand_that_cannot_be_read_has_the_reason_as_its_source() {
     assert_eq!(e.code(), ErrorCode::Unsupported, "{e}");
     assert_eq!(chain(&e).len(), 2, "{:?}", chain(&e));
     each_message_once(&e);
+}
+
+/// Whether `message` writes a tensor id (`t0`, `t12`) as a word.
+fn writes_an_id(message: &str) -> bool {
+    message
+        .split(|c: char| !c.is_alphanumeric() && c != '_')
+        .any(|w| w.len() > 1 && w.starts_with('t') && w[1..].bytes().all(|b| b.is_ascii_digit()))
+}
+
+#[test]
+fn messages_name_tensors_as_the_framework_named_them() {
+    let mut g = Graph::new();
+    let a = g.input("a", &ShapeBuilder::new().output([2, 3])).expect("declares");
+    let b = g.input("b", &ShapeBuilder::new().output([4, 5])).expect("declares");
+    let c = g.input("c", &ShapeBuilder::new().output([7])).expect("declares");
+    let open = g.input("open", &ShapeBuilder::new().output_open()).expect("declares");
+    let sum = g.add_named_step("sum", OpKind::Pointwise, &[open, c], None).expect("adds");
+    let nine = g.input("nine", &ShapeBuilder::new().output([9])).expect("declares");
+    let errors: Vec<InferError> = vec![
+        g.einsum("ij;jk=>ik", &[a, b]).expect_err("j is 3 and 4"),
+        g.pointwise(&[a, c]).expect_err("3 and 7"),
+        g.compose(a, c).expect_err("ranks"),
+        g.pointwise(&[sum, nine]).expect_err("7 and 9"),
+        g.equal_shapes(a, b).expect_err("2,3 and 4,5"),
+        g.total_elems(c, 8).expect_err("7 elements"),
+    ];
+    for e in &errors {
+        let message = e.to_string();
+        assert!(!writes_an_id(&message), "an id in {message:?}");
+        if let InferError::Shape(s) = e {
+            for fact in &s.chain {
+                assert!(!writes_an_id(fact), "an id in the fact {fact:?} of {message:?}");
+            }
+        }
+    }
+    let named = |name: &str| errors.iter().any(|e| e.to_string().contains(&format!("`{name}`")));
+    assert!(["a", "b", "c", "nine"].into_iter().all(named), "{errors:#?}");
+    // A failing side constraint leaves the graph as it was: the next one meets only its own
+    // conflict.
+    let last = errors.last().expect("errors").to_string();
+    assert!(last.contains("`c`") && !last.contains("`a`"), "{last}");
+}
+
+#[test]
+fn a_failing_steps_own_result_is_named_too() {
+    let mut g = Graph::new();
+    let a = g.input("a", &ShapeBuilder::new().output([2, 3])).expect("declares");
+    let b = g.input("b", &ShapeBuilder::new().output([4, 5])).expect("declares");
+    let e = g.add_named_step("bad", OpKind::Pointwise, &[a, b], None).expect_err("2,3 and 4,5");
+    assert!(!writes_an_id(&e.to_string()), "{e}");
+    let InferError::Shape(s) = &e else { panic!("a shape error: {e:?}") };
+    assert!(s.statement.as_deref().is_some_and(|st| st.starts_with("bad = ")), "{s:?}");
 }

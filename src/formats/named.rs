@@ -59,7 +59,7 @@ pub enum NamedError {
     /// An operand that cannot be read densely (a mapped dimension), or whose data the tensor
     /// layer refuses; why is the [`source`](std::error::Error::source) (a
     /// `Box<ConvertError>`, as the two types nest).
-    #[error("operand {operand} cannot be read as a dense tensor")]
+    #[error("reading operand {operand}")]
     Operand {
         /// The operand.
         operand: usize,
@@ -195,7 +195,17 @@ mod tests {
             v.write_text(&mut text).expect("writes to a string");
             text
         };
-        named_einsum(output, &refs).map(literal).map_err(|e| e.to_string())
+        // The message and its causes', as a report prints them.
+        let chained = |e: ConvertError| {
+            let mut text = e.to_string();
+            let mut cause = std::error::Error::source(&e);
+            while let Some(c) = cause {
+                text = format!("{text}: {c}");
+                cause = c.source();
+            }
+            text
+        };
+        named_einsum(output, &refs).map(literal).map_err(chained)
     }
 
     #[test]
@@ -216,7 +226,10 @@ mod tests {
         );
         assert_eq!(named(&["q"], &[m]), Err("output dimension `q` is in no operand".into()));
         let mapped = named(&["x"], &[m, "tensor(x{}):{a:1}"]).unwrap_err();
-        assert!(mapped.starts_with("operand 1: tensor(x{}) has mapped dimensions"), "{mapped}");
+        assert!(
+            mapped.starts_with("reading operand 1: tensor(x{}) has mapped dimensions"),
+            "{mapped}"
+        );
         assert_eq!(
             named(&["y", "x"], &[m]),
             Ok("tensor(x[2],y[3]):[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]".into())

@@ -11,30 +11,10 @@ use crate::spec::ast::RowKind;
 /// Replaces tensor ids (`of t3`) in a line by the tensors' names, in one pass over the line
 /// (a graph may hold millions of tensors).
 pub fn name_tensors(graph: Option<&Graph>, line: &str) -> String {
-    let Some(g) = graph else { return line.to_string() };
-    let mut out = String::with_capacity(line.len());
-    let mut rest = line;
-    while let Some(at) = rest.find("of t") {
-        let (head, tail) = rest.split_at(at + "of t".len());
-        let digits = tail.bytes().take_while(u8::is_ascii_digit).count();
-        let ends = !tail[digits..].starts_with(|c: char| c.is_alphanumeric() || c == '_');
-        let id = tail[..digits].parse::<usize>().ok().filter(|&i| i < g.tensor_count());
-        match id {
-            Some(i) if ends => {
-                out.push_str(&head[..head.len() - 1]);
-                out.push('`');
-                out.push_str(&g.name_or_id(g.tensor_at(i)));
-                out.push('`');
-                rest = &tail[digits..];
-            }
-            _ => {
-                out.push_str(head);
-                rest = tail;
-            }
-        }
+    match graph {
+        Some(g) => g.name_ids(line),
+        None => line.to_string(),
     }
-    out.push_str(rest);
-    out
 }
 
 /// One fact of an error's chain as a reader reads it: tensors by name, a leading `stepN:` named

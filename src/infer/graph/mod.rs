@@ -9,6 +9,7 @@ mod handles;
 mod history;
 mod identity;
 mod labels;
+mod naming;
 mod probe;
 mod read;
 mod search;

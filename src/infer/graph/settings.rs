@@ -137,6 +137,7 @@ impl Graph {
         self.solver.push_with(c, origin);
         let result = self.solver.run();
         let Err(err) = result else { return Ok(()) };
+        let err = self.named(err);
         self.roll_back_to(events);
         Err(with_setting(err, e, what))
     }

@@ -15,6 +15,7 @@ impl Graph {
     pub fn equal_shapes(&mut self, a: TensorId, b: TensorId) -> Result<(), InferError> {
         self.check_tensor(a)?;
         self.check_tensor(b)?;
+        let events = self.events.len();
         self.events.push(Event::Equal(a, b));
         let (sa, sb) = (self.tensors[a.index()].shape, self.tensors[b.index()].shape);
         let o = self.solver.origin(Origin {
@@ -28,7 +29,8 @@ impl Graph {
         }
         self.touch(a);
         self.touch(b);
-        self.solver.run()
+        let result = self.solver.run();
+        self.failed_side(result, events)
     }
 
     /// Requires `t` to hold `n` elements in all rows together (OCANNL's `Total_elems`), e.g. a
@@ -51,6 +53,7 @@ impl Graph {
         if n > crate::spec::lexer::MAX_INT {
             return Err(usage(ErrorCode::Value, format!("{n} elements is above the limit 2^62")));
         }
+        let events = self.events.len();
         self.events.push(Event::TotalElems(t, n));
         let shape = self.tensors[t.index()].shape;
         let o = self.solver.origin(Origin {
@@ -61,6 +64,20 @@ impl Graph {
         });
         self.solver.push_with(Constraint::TotalElems(shape, Count(n)), o);
         self.touch(t);
-        self.solver.run()
+        let result = self.solver.run();
+        self.failed_side(result, events)
+    }
+
+    /// A side constraint's result: on an error, named, and the graph as it was before the
+    /// constraint (its first `events` events).
+    fn failed_side(
+        &mut self,
+        result: Result<(), InferError>,
+        events: usize,
+    ) -> Result<(), InferError> {
+        let Err(e) = result else { return Ok(()) };
+        let e = self.named(e);
+        self.roll_back_to(events);
+        Err(e)
     }
 }

@@ -20,6 +20,12 @@ impl Graph {
     /// shares one budget of careful work in proportion to the program ([`Graph::work`] counts
     /// what it did).
     pub fn solve(&mut self) -> Result<(), InferError> {
+        let result = self.solve_and_recover();
+        self.named_result(result)
+    }
+
+    /// [`solve`](Graph::solve) with the error as the solver wrote it.
+    fn solve_and_recover(&mut self) -> Result<(), InferError> {
         let result = self.solve_once();
         if result.is_ok() || self.solver.careful {
             self.events.push(Event::Solve);

@@ -82,7 +82,7 @@ impl Graph {
         let elsewhere = |s: &crate::infer::ShapeError| s.step.is_some_and(|st| st != this);
         match &mut result {
             Err(InferError::Shape(s)) if !elsewhere(s) => {
-                let name = given.map_or_else(|| format!("t{id}"), |n| n.to_string());
+                let name = given.as_ref().map_or_else(|| format!("t{id}"), |n| n.to_string());
                 let names: Vec<Name> = args
                     .iter()
                     .filter(|a| a.index() < self.tensors.len())
@@ -95,6 +95,10 @@ impl Graph {
                 self.note_settings(s, args);
             }
             _ => {}
+        }
+        if let Err(e) = result {
+            let given = given.as_ref().map(|n| (id, n.as_str()));
+            result = Err(self.named_with(e, given));
         }
         if result.is_err() && self.events.len() > events {
             self.roll_back_to(events);

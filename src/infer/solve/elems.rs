@@ -102,7 +102,10 @@ impl Solver {
     }
 
     fn elems_error(&self, n: u64, why: &str) -> InferError {
-        let msg = format!("the tensor must hold {n} elements in all, but {why}");
+        // `of t3`: the graph names the tensor when the error leaves it.
+        let tensor = self.current.and_then(|o| self.origins.get(o)).and_then(|o| o.tensor);
+        let whose = tensor.map_or_else(|| "the tensor".into(), |t| format!("the shape of {t}"));
+        let msg = format!("{whose} must hold {n} elements in all, but {why}");
         self.error(ErrorCode::Elems, msg)
     }
 }
