@@ -102,7 +102,7 @@ fn scheme(c: &mut Criterion) {
             let plans: Vec<_> = (0..steps)
                 .map(|i| {
                     let step = g.step_ids().nth(i).expect("a step");
-                    derive_plan(&mut g, step, all[i], 0).expect("plans")
+                    derive_plan(&g, step, all[i], 0).expect("plans")
                 })
                 .collect();
             plans

@@ -55,7 +55,7 @@ fn one_spec(c: &mut Criterion) {
                 g.solve().expect("solves");
                 let compute = Compute::default_for(OpKind::Einsum, 2);
                 let step = g.step_ids().next().expect("a step");
-                let plan = derive_plan(&mut g, step, compute, 0).expect("plans");
+                let plan = derive_plan(&g, step, compute, 0).expect("plans");
                 (g, plan)
             },
             BatchSize::SmallInput,
@@ -69,10 +69,10 @@ fn one_spec(c: &mut Criterion) {
                 g.solve().expect("solves");
                 g
             },
-            |mut g| {
+            |g| {
                 let compute = Compute::default_for(OpKind::Einsum, 2);
                 let step = g.step_ids().next().expect("a step");
-                let plan = derive_plan(&mut g, black_box(step), compute, 0).expect("plans");
+                let plan = derive_plan(&g, black_box(step), compute, 0).expect("plans");
                 (g, plan)
             },
             BatchSize::SmallInput,

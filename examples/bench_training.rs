@@ -119,9 +119,9 @@ fn main() -> Res<()> {
 
 /// Compiled forward pass against ndarray (see the module docs).
 fn forward(rounds: usize) -> Res<()> {
-    let (mut g, logits) = transformer_graph()?;
+    let (g, logits) = transformer_graph()?;
     let steps = g.steps().len();
-    let compiled = CompiledGraph::compile_defaults(&mut g)?;
+    let compiled = CompiledGraph::compile_defaults(&g)?;
     let dims: Vec<Vec<usize>> = compiled
         .tensor_ids()
         .map(|t| compiled.tensor_dims(t).map(|d| d.iter().map(|&x| x as usize).collect()))
@@ -166,7 +166,7 @@ fn arena() -> Res<()> {
     let params: Vec<TensorId> = g.tensor_ids().skip(1).filter(|t| !made.contains(t)).collect();
     let computes: Vec<Compute> =
         g.steps().iter().map(|s| Compute::default_for(s.op, s.args.len())).collect();
-    let train = Training::compile(&mut g, loss, &params, &|s| computes[s.index()])?;
+    let train = Training::compile(&g, loss, &params, &|s| computes[s.index()])?;
     let (arena, unplanned) = (train.arena_len(), train.unplanned_len());
     println!(
         "training arena            {:.1} MiB (f32) against {:.1} MiB one buffer each: {:.2}x less",

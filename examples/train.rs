@@ -80,7 +80,7 @@ impl Model {
         g.solve()?;
         let computes: Vec<Compute> =
             g.steps().iter().map(|s| Compute::default_for(s.op, s.args.len())).collect();
-        let train = Training::compile(&mut g, loss, params, &|s| computes[s.index()])?;
+        let train = Training::compile(&g, loss, params, &|s| computes[s.index()])?;
         let mut native = Activations::new(&train);
         for &(t, f) in activations {
             native.set(&g, t, f)?;

@@ -22,7 +22,7 @@
 //!
 //! // The plan of the step that made `y`, printed as loops, then compiled and run in f32.
 //! let step = g.producer(y)?.expect("y is a step's result");
-//! let plan = derive_plan(&mut g, step, Compute::default_for(OpKind::Einsum, 2), 0)?;
+//! let plan = derive_plan(&g, step, Compute::default_for(OpKind::Einsum, 2), 0)?;
 //! assert!(plan.to_string().contains("for batch[0] in 0..32, o in 0..128"));
 //! # #[cfg(feature = "kernel")] {
 //! let (hs, mut ys) = (vec![0.5f32; 32 * 128], vec![0.0f32; 32]);

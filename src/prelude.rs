@@ -10,7 +10,7 @@
 //! g.solve()?;
 //! assert_eq!(g.shape_string(y)?, "4|2");
 //! let step = g.producer(y)?.expect("a step's result");
-//! let plan: IndexPlan = derive_plan(&mut g, step, Compute::default_for(OpKind::Compose, 2), 0)?;
+//! let plan: IndexPlan = derive_plan(&g, step, Compute::default_for(OpKind::Compose, 2), 0)?;
 //! assert_eq!(plan.result_dims, [4, 2]);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```

@@ -66,7 +66,7 @@ fn plan_of(op: OpKind, spec: Option<&str>, shapes: &[&str]) -> IndexPlan {
     g.add_step(op, &ids, spec).expect("adds");
     g.solve().expect("solves");
     let step = g.step_ids().next().expect("a step");
-    derive_plan(&mut g, step, Compute::default_for(op, ids.len()), 0).expect("plans")
+    derive_plan(&g, step, Compute::default_for(op, ids.len()), 0).expect("plans")
 }
 
 fn numel(dims: &[u64]) -> usize {

@@ -108,7 +108,7 @@ fn run(decls: &[String], steps: &[Step], direct: bool) -> Vec<String> {
             for s in spec_steps {
                 let compute = Compute::default_for(OpKind::Einsum, 2);
                 let step = g.step_ids().nth(s).expect("a step");
-                let plan = derive_plan(&mut g, step, compute, 0);
+                let plan = derive_plan(&g, step, compute, 0);
                 seen.push(format!("{plan:?}"));
             }
         }

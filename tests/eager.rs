@@ -150,7 +150,7 @@ fn concrete(shape: &str) -> Concrete {
     let mut g = Graph::new();
     let t = g.declare("x", Some(shape), false).expect("declared shapes parse");
     g.solve().expect("a declared shape solves");
-    Concrete::of(&mut g, t).expect("a declared shape is solved")
+    Concrete::of(&g, t).expect("a declared shape is solved")
 }
 
 /// The plan through a graph whose solver decides everything (direct evaluation off).
@@ -165,7 +165,7 @@ fn through_solver(spec: &str, shapes: &[String]) -> Result<IndexPlan, ProjectErr
     g.add_step(op, &args, Some(spec))?;
     g.solve()?;
     let step = g.step_ids().next().expect("a step");
-    derive_plan(&mut g, step, Compute::default_for(op, shapes.len()), 0)
+    derive_plan(&g, step, Compute::default_for(op, shapes.len()), 0)
 }
 
 thread_local! {

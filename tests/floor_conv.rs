@@ -31,7 +31,7 @@ proptest! {
         let y = added.expect("solves");
         prop_assert_eq!(g.sizes(y).expect("solved").output, vec![want]);
         let step = g.producer(y).expect("ours").expect("a result");
-        let plan = derive_plan(&mut g, step, Compute::default_for(OpKind::Einsum, 2), 0).expect("plans");
+        let plan = derive_plan(&g, step, Compute::default_for(OpKind::Einsum, 2), 0).expect("plans");
         let xs: Vec<f64> = (0..t).map(|i| (i * 7 % 5) as f64 - 2.0).collect();
         let ws: Vec<f64> = (0..k).map(|i| (i * 3 % 4) as f64 - 1.0).collect();
         let got = run_plan(&plan, &[&xs, &ws]).expect("runs");

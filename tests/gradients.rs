@@ -67,7 +67,7 @@ fn plan_of(op: OpKind, spec: Option<&str>, shapes: &[String]) -> Option<IndexPla
     g.add_step(op, &ids, spec).ok()?;
     g.solve().ok()?;
     let step = g.step_ids().next()?;
-    derive_plan(&mut g, step, Compute::default_for(op, ids.len()), 0).ok()
+    derive_plan(&g, step, Compute::default_for(op, ids.len()), 0).ok()
 }
 
 fn numel(dims: &[u64]) -> usize {

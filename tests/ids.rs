@@ -47,12 +47,8 @@ fn ids_of_another_graph_are_name_errors_everywhere() {
     assert_eq!(code(g.equal_shapes(foreign[0], foreign[0])), ErrorCode::Name);
     assert_eq!(code(g.pointwise(&[t])), ErrorCode::Name);
     assert_eq!(code(g.step_labels(foreign_step)), ErrorCode::Name);
-    let plan = derive_plan(
-        &mut g,
-        foreign_step,
-        Compute::default_for(einrow::infer::OpKind::Compose, 2),
-        0,
-    );
+    let plan =
+        derive_plan(&g, foreign_step, Compute::default_for(einrow::infer::OpKind::Compose, 2), 0);
     assert_eq!(project_code(plan), ErrorCode::Name);
     assert!(g.solved_shape(t, RowKind::ALL, &mut |_| {}).is_none());
     // Nothing was added or renamed by the refused calls.
@@ -66,10 +62,10 @@ fn ids_of_another_graph_are_name_errors_everywhere() {
 #[cfg(feature = "kernel")]
 #[test]
 fn compiled_graphs_check_ids() {
-    let (mut g, other) = twins();
+    let (g, other) = twins();
     let foreign: Vec<_> = other.tensor_ids().collect();
     let foreign_step = other.step_ids().next().expect("a step");
-    let program = einrow::project::CompiledGraph::compile_defaults(&mut g).expect("compiles");
+    let program = einrow::project::CompiledGraph::compile_defaults(&g).expect("compiles");
     assert_eq!(project_code(program.tensor_dims(foreign[2])), ErrorCode::Name);
     assert_eq!(project_code(program.tensor_len(foreign[2])), ErrorCode::Name);
     assert_eq!(project_code(program.executable(foreign_step)), ErrorCode::Name);

@@ -18,7 +18,7 @@ use einrow::fuzzing::specs::einsum_spec_ast;
 use einrow::fuzzing::Failure;
 use einrow::infer::program::{Decl, Program, Stmt};
 use einrow::infer::OpKind;
-use einrow::spec::ast::{AxisKind, EinsumSpec};
+use einrow::spec::ast::{AxisKind, EinsumSpec, RowKind};
 use proptest::prelude::*;
 
 /// The failure with the program shrunk (structural edits keep it satisfiable) and printed.
@@ -41,6 +41,28 @@ proptest! {
     #[test]
     fn opened_programs_check(g in programs(GenConfig::opened())) {
         check_generated(&g).map_err(|f| fail(f, &g))?;
+    }
+
+    #[test]
+    fn in_place_reads_agree_with_the_solution(g in programs(GenConfig::opened())) {
+        let built = g.program.build();
+        prop_assume!(built.result.is_ok());
+        let graph = &built.graph;
+        for t in graph.tensor_ids() {
+            let mut pushed = Vec::new();
+            let rows = graph.solved_shape(t, RowKind::ALL, &mut |s| pushed.push(s));
+            match graph.dims(t) {
+                Ok(dims) => {
+                    let rows = rows.ok_or_else(|| TestCaseError::fail(format!("{t} not read")))?;
+                    let all: Vec<_> = dims.iter().flatten().copied().collect();
+                    prop_assert_eq!(&pushed, &all, "{}", program_text(&g.program));
+                    let lens: Vec<usize> = rows.iter().map(|r| r.0).collect();
+                    let want: Vec<usize> = dims.iter().map(Vec::len).collect();
+                    prop_assert_eq!(lens, want);
+                }
+                Err(_) => prop_assert!(rows.is_none(), "{t} read but not solved"),
+            }
+        }
     }
 
     #[test]

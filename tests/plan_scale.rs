@@ -67,7 +67,7 @@ fn a_compiled_graph_concatenates_20k_operands() {
     let t = g.declare("t", Some("1"), false).expect("declares");
     let c = g.concat(&concat_spec(n), &vec![t; n]).expect("adds");
     g.solve().expect("solves");
-    let program = CompiledGraph::compile_defaults(&mut g).expect("compiles");
+    let program = CompiledGraph::compile_defaults(&g).expect("compiles");
     assert_eq!(program.tensor_dims(c).expect("a tensor of g"), &[n as u64]);
     let (mut leaf, mut result) = (vec![2.5f32], vec![0.0f32; n]);
     program.run(&mut [&mut leaf, &mut result]).expect("runs");

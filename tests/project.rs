@@ -18,7 +18,7 @@ fn plan(op: OpKind, spec: Option<&str>, shapes: &[&str]) -> IndexPlan {
     g.add_step(op, &ids, spec).expect("step is valid");
     g.solve().expect("solves");
     let step = g.step_ids().next().expect("a step");
-    derive_plan(&mut g, step, Compute::default_for(op, ids.len()), 0).expect("plan derives")
+    derive_plan(&g, step, Compute::default_for(op, ids.len()), 0).expect("plan derives")
 }
 
 #[track_caller]
@@ -123,7 +123,7 @@ fn graph_runs_end_to_end_and_failed_steps_leave_it_unchanged() {
     let computes =
         [Compute::default_for(OpKind::Einsum, 2), Compute::default_for(OpKind::Permute, 1)];
     let values = einrow::project::run_graph(
-        &mut g,
+        &g,
         &[(a, vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0]), (b, vec![1.0, 0.0, -1.0])],
         &|step| computes[step.index()],
     )
@@ -144,9 +144,9 @@ fn numpy_steps_are_planned_and_compiled() {
     let e = g.add_step(OpKind::Numpy, &[d], Some("ii->i")).expect("adds");
     g.solve().expect("solves");
     let step = g.producer(c).expect("ours").expect("a result");
-    let plan = derive_plan(&mut g, step, Compute::default_for(OpKind::Numpy, 2), 0).expect("plans");
+    let plan = derive_plan(&g, step, Compute::default_for(OpKind::Numpy, 2), 0).expect("plans");
     assert_eq!(plan.result_dims, [2, 3]);
-    let program = einrow::project::CompiledGraph::compile_defaults(&mut g).expect("compiles");
+    let program = einrow::project::CompiledGraph::compile_defaults(&g).expect("compiles");
     let (mut av, mut bv) = (vec![1.0f64, 2.0, 3.0, 4.0, 5.0, 6.0], vec![10.0f64, 20.0, 30.0]);
     let (mut cv, mut dv) = (vec![0.0f64; 6], (0..9).map(f64::from).collect::<Vec<_>>());
     let mut ev = vec![0.0f64; 3];
@@ -165,7 +165,7 @@ fn compiled_graphs_run_with_options_and_after_each_step() {
     let b = g.declare("b", Some("48,32"), false).expect("declares");
     let c = g.add_step(OpKind::Numpy, &[a, b], Some("ij,jk->ik")).expect("adds");
     g.solve().expect("solves");
-    let program = einrow::project::CompiledGraph::compile_defaults(&mut g).expect("compiles");
+    let program = einrow::project::CompiledGraph::compile_defaults(&g).expect("compiles");
     let run = |how: &dyn Fn(&mut [&mut [f64]])| {
         let mut av: Vec<f64> = (0..64 * 48).map(|i| f64::from(i % 7) - 3.0).collect();
         let mut bv: Vec<f64> = (0..48 * 32).map(|i| f64::from(i % 5) - 2.0).collect();

@@ -75,7 +75,7 @@ fn check_instance(scheme: &Scheme, batch: &[u64]) {
         assert_eq!(inst.label_sizes(step).expect("a step"), labels.as_slice(), "labels of {step}");
         let s = &g.steps()[i];
         let compute = Compute::default_for(s.op, s.args.len());
-        let fresh = derive_plan(&mut g, fresh_step, compute, 0).expect("plans");
+        let fresh = derive_plan(&g, fresh_step, compute, 0).expect("plans");
         assert_eq!(instance_plan(&inst, step, compute).expect("plans"), fresh, "plan of {step}");
         assert_eq!(**shared, fresh, "shared plan of {step}");
     }

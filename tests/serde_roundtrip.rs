@@ -203,7 +203,7 @@ proptest! {
         if g.solve().is_err() {
             return Ok(());
         }
-        if let Ok(program) = CompiledGraph::compile_defaults(&mut g) {
+        if let Ok(program) = CompiledGraph::compile_defaults(&g) {
             check_graph(&program, seed);
             if let Some(t) = train(&mut g, loss, &params) {
                 let lens: Vec<usize> = program.tensor_ids().map(|t| program.tensor_len(t).unwrap_or(usize::MAX)).collect();
@@ -235,11 +235,11 @@ proptest! {
         generated in einrow::fuzzing::programs(einrow::fuzzing::GenConfig { extreme_rate: 3, ..Default::default() }),
         seed in any::<u64>(),
     ) {
-        let mut built = generated.program.build();
+        let built = generated.program.build();
         if built.result.is_err() {
             return Ok(());
         }
-        if let Ok(program) = CompiledGraph::compile_defaults(&mut built.graph) {
+        if let Ok(program) = CompiledGraph::compile_defaults(&built.graph) {
             check_graph(&program, seed);
         }
     }
@@ -415,7 +415,7 @@ fn a_training_step_whose_ends_are_not_its_graphs_is_rejected() {
 
 #[test]
 fn a_compiled_graph_whose_plans_do_not_chain_is_rejected() {
-    let program = CompiledGraph::compile_defaults(&mut small_mlp().0).expect("compiles");
+    let program = CompiledGraph::compile_defaults(&small_mlp().0).expect("compiles");
     let v = serde_json::to_value(&program).expect("serialises");
     rejected::<CompiledGraph>(
         edit(&v, |w| w["dims"][0] = json!([2, 4])),

@@ -66,7 +66,7 @@ fn loss_of(b: &mut Built, values: &[Vec<f64>]) -> f64 {
     let computes = computes(&b.g);
     let leaves: Vec<(TensorId, Vec<f64>)> =
         b.leaves.iter().copied().zip(values.iter().cloned()).collect();
-    let out = run_graph(&mut b.g, &leaves, &|s| computes[s.index()]).expect("runs");
+    let out = run_graph(&b.g, &leaves, &|s| computes[s.index()]).expect("runs");
     out[b.loss.index()].as_ref().expect("the loss")[0]
 }
 
@@ -81,7 +81,7 @@ proptest! {
     fn training_gradients_match_finite_differences(which in 0..PROGRAMS.len(), seed in any::<u64>()) {
         let mut b = build(PROGRAMS[which]);
         let computes = computes(&b.g);
-        let train = Training::compile(&mut b.g, b.loss, &b.params, &|s| computes[s.index()]).expect("compiles");
+        let train = Training::compile(&b.g, b.loss, &b.params, &|s| computes[s.index()]).expect("compiles");
         prop_assert_eq!(train.leaves(), &b.leaves[..]);
         let lens = leaf_lens(&b);
         let xs: Vec<Vec<f64>> = lens.iter().enumerate().map(|(k, &n)| values(seed.wrapping_add(k as u64), n)).collect();
@@ -115,10 +115,10 @@ proptest! {
 /// and two threads.
 #[test]
 fn float_types_and_threads_agree() {
-    let mut b = build(PROGRAMS[0]);
+    let b = build(PROGRAMS[0]);
     let computes = computes(&b.g);
     let train =
-        Training::compile(&mut b.g, b.loss, &b.params, &|s| computes[s.index()]).expect("compiles");
+        Training::compile(&b.g, b.loss, &b.params, &|s| computes[s.index()]).expect("compiles");
     let lens = leaf_lens(&b);
     let xs: Vec<Vec<f64>> =
         lens.iter().enumerate().map(|(k, &n)| values(k as u64 + 7, n)).collect();
@@ -178,10 +178,10 @@ fn run_typed(
 
 #[test]
 fn bad_runs_and_steps_without_gradients_are_coded_errors() {
-    let mut b = build(PROGRAMS[0]);
+    let b = build(PROGRAMS[0]);
     let computes = computes(&b.g);
     let train =
-        Training::compile(&mut b.g, b.loss, &b.params, &|s| computes[s.index()]).expect("compiles");
+        Training::compile(&b.g, b.loss, &b.params, &|s| computes[s.index()]).expect("compiles");
     let mut ws = train.workspace::<i32>().expect("allocates");
     let e = train.run(&mut ws, &[], &mut [], &mut ()).expect_err("an integer type");
     assert_eq!(e.code(), ErrorCode::Type);
@@ -202,15 +202,15 @@ fn bad_runs_and_steps_without_gradients_are_coded_errors() {
         0 => Compute::new(Accum::Max, Combine::Mul),
         k => computes[k],
     };
-    let e = Training::compile(&mut b.g, b.loss, &b.params, &max).expect_err("no gradient");
+    let e = Training::compile(&b.g, b.loss, &b.params, &max).expect_err("no gradient");
     assert_eq!(e.code(), ErrorCode::Unsupported);
     // A computed tensor is not a parameter; an id of another graph is a name error.
     let h = b.g.tensor_ids().nth(4).expect("h");
-    let e = Training::compile(&mut b.g, b.loss, &[h], &|s| computes[s.index()])
-        .expect_err("not a leaf");
+    let e =
+        Training::compile(&b.g, b.loss, &[h], &|s| computes[s.index()]).expect_err("not a leaf");
     assert_eq!(e.code(), ErrorCode::Value);
     let other = build(PROGRAMS[0]);
-    let e = Training::compile(&mut b.g, other.loss, &b.params, &|s| computes[s.index()])
+    let e = Training::compile(&b.g, other.loss, &b.params, &|s| computes[s.index()])
         .expect_err("foreign");
     assert_eq!(e.code(), ErrorCode::Name);
 }
@@ -223,10 +223,10 @@ fn the_arena_of_a_long_chain_is_a_few_buffers() {
         text.push_str(&format!("t{i} = einsum \"i;ij=>j\" t{} w\n", i - 1));
     }
     text.push_str("loss = einsum \"i;i=>\" t199 t199\n");
-    let mut b = build(&text);
+    let b = build(&text);
     let computes = computes(&b.g);
     let train =
-        Training::compile(&mut b.g, b.loss, &b.params, &|s| computes[s.index()]).expect("compiles");
+        Training::compile(&b.g, b.loss, &b.params, &|s| computes[s.index()]).expect("compiles");
     // 201 values and 201 gradients of 64: the values are kept for the backward pass, the
     // gradients take two buffers.
     assert!(
@@ -252,10 +252,10 @@ fn native_activations_match_finite_differences() {
         (Activation::Softplus, Activation::Elu),
         (Activation::Sigmoid, Activation::Tanh),
     ] {
-        let mut b = build(text);
+        let b = build(text);
         let computes = computes(&b.g);
-        let train = Training::compile(&mut b.g, b.loss, &b.params, &|s| computes[s.index()])
-            .expect("compiles");
+        let train =
+            Training::compile(&b.g, b.loss, &b.params, &|s| computes[s.index()]).expect("compiles");
         let ids: Vec<TensorId> = b.g.tensor_ids().collect();
         let (h1, y) = (ids[5], ids[6]);
         let mut acts = Activations::new(&train);
@@ -294,10 +294,10 @@ fn native_activations_match_finite_differences() {
         }
         assert_eq!(acts.get(b.g.producer(h1).expect("ours").expect("a step")), Some(f));
     }
-    let mut b = build(text);
+    let b = build(text);
     let computes = computes(&b.g);
     let train =
-        Training::compile(&mut b.g, b.loss, &b.params, &|s| computes[s.index()]).expect("compiles");
+        Training::compile(&b.g, b.loss, &b.params, &|s| computes[s.index()]).expect("compiles");
     let mut acts = Activations::new(&train);
     let e = acts.set(&b.g, b.leaves[0], Activation::Relu).expect_err("a leaf");
     assert_eq!(e.code(), ErrorCode::Name);

@@ -99,7 +99,7 @@ pub fn compile_graph(
         (this.g.steps().to_vec(), this.g.tensor_count())
     };
     let computes = computes(graph, &steps, n, compute)?;
-    let mut this = graph.borrow_mut();
+    let this = graph.borrow();
     let mut dims = Vec::with_capacity(n);
     let ids: Vec<TensorId> = this.g.tensor_ids().collect();
     for id in ids {
@@ -109,7 +109,7 @@ pub fn compile_graph(
     let mut compiled = Vec::with_capacity(steps.len());
     let step_ids: Vec<StepId> = this.g.step_ids().collect();
     for (i, (s, step)) in steps.iter().zip(step_ids).enumerate() {
-        let plan = derive_plan(&mut this.g, step, computes[i], 0)
+        let plan = derive_plan(&this.g, step, computes[i], 0)
             .map_err(|e| errors::project_error(py, Some(&this.g), &e))?;
         let c = Compiled::compile(&plan).map_err(|e| errors::project_error(py, None, &e))?;
         compiled.push(CompiledStep { out: s.out, args: s.args.clone(), compiled: c });

@@ -353,7 +353,7 @@ impl PyGraph {
     ) -> PyResult<PyPlan> {
         let py = slf.py();
         let id = Self::id_of(slf, t)?;
-        let mut this = slf.borrow_mut();
+        let this = slf.borrow();
         let Some(step) = this.g.producer(id).map_err(|e| this.infer_err(py, &e))? else {
             let msg =
                 format!("`{}` is a leaf: no step computed it", errors::tensor_name(&this.g, id));
@@ -362,7 +362,7 @@ impl PyGraph {
         let s = &this.g.steps()[step.index()];
         let default = Compute::default_for(s.op, s.args.len());
         let compute = parse_compute(py, accum, combine, default)?;
-        let plan = derive_plan(&mut this.g, step, compute, 0)
+        let plan = derive_plan(&this.g, step, compute, 0)
             .map_err(|e| errors::project_error(py, Some(&this.g), &e))?;
         Ok(PyPlan::new(plan))
     }

@@ -61,8 +61,8 @@ pub fn compile_training(
         (this.g.steps().to_vec(), this.g.tensor_count())
     };
     let computes: Vec<Compute> = computes(graph, &steps, n, compute)?;
-    let mut this = graph.borrow_mut();
-    let train = Training::compile(&mut this.g, loss, &params, &|s| computes[s.index()])
+    let this = graph.borrow();
+    let train = Training::compile(&this.g, loss, &params, &|s| computes[s.index()])
         .map_err(|e| errors::project_error(py, Some(&this.g), &e))?;
     drop(this);
     let (hook_arrays, workspaces) = (Arc::default(), Mutex::default());

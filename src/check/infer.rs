@@ -87,14 +87,14 @@ fn run_program(program: &Program, expect: &Value) -> CaseOutcome {
         }
         None => None,
     };
-    let (mut g, names) = (built.graph, built.names);
+    let (g, names) = (built.graph, built.names);
     for ((name, want), id) in shapes.iter().zip(ids) {
         let want = want.as_str().ok_or("expected shape is not a string")?;
         let got = g.dims(id).map_err(|e| format!("{name}: {e}"))?;
         compare_shape(&g, name, want, &got)?;
     }
     match values {
-        Some((values, ids)) => check_values(program, &mut g, &names, values, &ids),
+        Some((values, ids)) => check_values(program, &g, &names, values, &ids),
         None => Ok(()),
     }
 }
@@ -103,7 +103,7 @@ fn run_program(program: &Program, expect: &Value) -> CaseOutcome {
 /// of each listed name). A result too large to allocate fails the case with a `value` error.
 fn check_values(
     program: &Program,
-    g: &mut Graph,
+    g: &Graph,
     names: &[(String, TensorId)],
     expected: &serde_json::Map<String, Value>,
     ids: &[TensorId],

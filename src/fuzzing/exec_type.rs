@@ -71,7 +71,7 @@ impl ExecType {
     /// Runs a solved graph in this type from leaf values given in f64; the results in f64.
     pub fn run(
         self,
-        g: &mut Graph,
+        g: &Graph,
         leaves: &[(TensorId, Vec<f64>)],
         compute: &dyn Fn(StepId) -> Compute,
     ) -> Result<Values, ProjectError> {
@@ -89,7 +89,7 @@ impl ExecType {
 }
 
 fn run_as<T: Storage + Element>(
-    g: &mut Graph,
+    g: &Graph,
     leaves: &[(TensorId, Vec<f64>)],
     compute: &dyn Fn(StepId) -> Compute,
 ) -> Result<Values, ProjectError> {
@@ -119,13 +119,13 @@ mod tests {
         let mut want = None;
         for ty in ExecType::ALL {
             let built = p.build();
-            let mut g = built.graph;
+            let g = built.graph;
             let steps = g.steps().to_vec();
             let compute = |st: StepId| {
                 Compute::default_for(steps[st.index()].op, steps[st.index()].args.len())
             };
             let leaves = leaves_of(&g);
-            let got = ty.run(&mut g, &leaves, &compute).expect("runs");
+            let got = ty.run(&g, &leaves, &compute).expect("runs");
             match &want {
                 None => want = Some(got),
                 Some(w) => assert_eq!(&got, w, "{ty:?}"),

@@ -111,13 +111,13 @@ fn execute_both(p: &Program, ch: &mut Choices) -> Result<bool, Failure> {
         return Ok(false);
     }
     let built = p.build();
-    let (mut g, names) = (built.graph, built.names);
+    let (g, names) = (built.graph, built.names);
     if built.result.is_err() {
         return Ok(false);
     }
     let used: Vec<TensorId> =
         g.steps().iter().flat_map(|s| s.args.iter().copied().chain([s.out])).collect();
-    let Ok(sol) = Solution::from_graph(&mut g, &names, |t| !used.contains(&t)) else {
+    let Ok(sol) = Solution::from_graph(&g, &names, |t| !used.contains(&t)) else {
         return Ok(false);
     };
     let shapes: Vec<Option<&ConcreteShape>> = sol.tensors.iter().map(|(_, s)| s.as_ref()).collect();
@@ -132,7 +132,7 @@ fn execute_both(p: &Program, ch: &mut Choices) -> Result<bool, Failure> {
     let largest = bounds.iter().flatten().flatten().fold(0.0f64, |m, b| m.max(*b));
     let ty = ExecType::ALL[ch.below(ExecType::ALL.len())].fitting(largest);
     let steps: Vec<_> = g.steps().to_vec();
-    let got = ty.run(&mut g, &leaves, &|st: StepId| {
+    let got = ty.run(&g, &leaves, &|st: StepId| {
         let s = &steps[st.index()];
         Compute::default_for(s.op, s.args.len())
     });

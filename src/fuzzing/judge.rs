@@ -161,10 +161,10 @@ pub fn judge_step(s: &Stmt, args: &[&ConcreteShape], claimed: Option<&ConcreteSh
     };
     p.stmts.push(stmt);
     let built = p.build();
-    let mut g = built.graph;
+    let g = built.graph;
     let solved = match built.result {
         Err((e, _)) => Err((e.code(), e.to_string())),
-        Ok(()) => Solution::from_graph(&mut g, &built.names[args.len()..], |_| false)
+        Ok(()) => Solution::from_graph(&g, &built.names[args.len()..], |_| false)
             .map_err(|e| (ErrorCode::Unresolved, e))
             .and_then(|sol| {
                 sol.get("result")

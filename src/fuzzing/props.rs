@@ -114,13 +114,13 @@ pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 pub fn run_program(p: &Program) -> Result<Outcome, Failure> {
     let run = catch_unwind(AssertUnwindSafe(|| {
         let built = p.build();
-        let (mut g, names) = (built.graph, built.names);
+        let (g, names) = (built.graph, built.names);
         match built.result {
             Err((e, _)) => Ok(Outcome::Rejected { code: e.code(), message: e.to_string() }),
             Ok(()) => {
                 let used: Vec<crate::ids::TensorId> =
                     g.steps().iter().flat_map(|s| s.args.iter().copied().chain([s.out])).collect();
-                Solution::from_graph(&mut g, &names, |t| !used.contains(&t)).map(Outcome::Solved)
+                Solution::from_graph(&g, &names, |t| !used.contains(&t)).map(Outcome::Solved)
             }
         }
     }));

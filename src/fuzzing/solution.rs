@@ -22,7 +22,7 @@ impl Solution {
     /// shape still holds a variable.
     /// `unused` says which tensors no operation takes part in (their shapes may stay open).
     pub fn from_graph(
-        g: &mut Graph,
+        g: &Graph,
         names: &[(String, TensorId)],
         unused: impl Fn(TensorId) -> bool,
     ) -> Result<Solution, String> {

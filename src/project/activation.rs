@@ -135,7 +135,7 @@ impl std::fmt::Display for Activation {
 /// g.solve()?;
 /// let computes: Vec<Compute> =
 ///     g.steps().iter().map(|s| Compute::default_for(s.op, s.args.len())).collect();
-/// let train = Training::compile(&mut g, loss, &[w], &|s| computes[s.index()])?;
+/// let train = Training::compile(&g, loss, &[w], &|s| computes[s.index()])?;
 /// let mut acts = Activations::new(&train);
 /// acts.set(&g, h, Activation::Relu)?;
 /// let mut ws = train.workspace::<f32>()?;

@@ -53,7 +53,7 @@ struct CompiledStep {
 /// let w = g.parameter("w", &ShapeBuilder::new().input([3]).output([1]))?;
 /// let y = g.compose(w, x)?;
 /// g.solve()?;
-/// let program = CompiledGraph::compile_defaults(&mut g)?;
+/// let program = CompiledGraph::compile_defaults(&g)?;
 /// let (mut xs, mut ws, mut ys) = (vec![1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0], vec![1.0f32, 1.0, 1.0], vec![0.0f32; 2]);
 /// let mut buffers: Vec<&mut [f32]> = vec![&mut xs, &mut ws, &mut ys];
 /// program.run(&mut buffers)?;
@@ -73,10 +73,7 @@ pub struct CompiledGraph {
 impl CompiledGraph {
     /// Derives and compiles the plan of every step of a solved graph, each with the
     /// computation `compute` gives it.
-    pub fn compile(
-        g: &mut Graph,
-        compute: &dyn Fn(StepId) -> Compute,
-    ) -> Result<Self, ProjectError> {
+    pub fn compile(g: &Graph, compute: &dyn Fn(StepId) -> Compute) -> Result<Self, ProjectError> {
         let mut dims = Vec::with_capacity(g.tensor_count());
         for i in 0..g.tensor_count() {
             dims.push(Sizes::of(g, g.tensor_at(i))?.memory().to_vec());
@@ -104,7 +101,7 @@ impl CompiledGraph {
 
     /// [`CompiledGraph::compile`] with each step's default computation
     /// ([`Compute::default_for`] its operation and operand count).
-    pub fn compile_defaults(g: &mut Graph) -> Result<Self, ProjectError> {
+    pub fn compile_defaults(g: &Graph) -> Result<Self, ProjectError> {
         let computes: Vec<Compute> =
             g.steps().iter().map(|s| Compute::default_for(s.op, s.args.len())).collect();
         Self::compile(g, &|s| computes[s.index()])
@@ -243,7 +240,7 @@ impl CompiledGraph {
 
 /// [`super::run_graph`]: every step of a solved graph run in order from leaf values.
 pub(super) fn run_graph<T: Storage>(
-    g: &mut Graph,
+    g: &Graph,
     leaves: &[(TensorId, Vec<T>)],
     compute: &dyn Fn(StepId) -> Compute,
 ) -> Result<Vec<Option<Vec<T>>>, ProjectError> {

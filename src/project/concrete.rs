@@ -60,7 +60,7 @@ impl Concrete {
     }
 
     /// The solved shape of `t` (fails when something is still unknown).
-    pub fn of(g: &mut Graph, t: TensorId) -> Result<Concrete, InferError> {
+    pub fn of(g: &Graph, t: TensorId) -> Result<Concrete, InferError> {
         Sizes::of(g, t).map(|s| s.to_concrete())
     }
 

@@ -45,24 +45,22 @@ impl Compute {
 
 /// The plan of a step of a solved graph. `slice_index` is the batch index a batch slice reads.
 pub fn derive_plan(
-    g: &mut Graph,
+    g: &Graph,
     step: StepId,
     compute: Compute,
     slice_index: u64,
 ) -> Result<IndexPlan, ProjectError> {
     let i = g.check_step(step)?;
-    // Copied out (no allocation): the solver needs `g` mutably while sizes are read.
     let s = &g.steps()[i];
-    let (op, out, args) = (s.op, s.out, s.args.clone());
+    let op = s.op;
     // Read in place: no copies of the inline buffers.
     let mut sizes: SmallVec<[Sizes; 4]> = SmallVec::new();
-    sizes.resize_with(args.len() + 1, Sizes::default);
-    for (s, t) in sizes.iter_mut().zip(std::iter::once(out).chain(args)) {
-        s.read(g, t)?;
+    sizes.resize_with(s.args.len() + 1, Sizes::default);
+    for (sz, &t) in sizes.iter_mut().zip(std::iter::once(&s.out).chain(&s.args)) {
+        sz.read(g, t)?;
     }
     let (out, args) = sizes.split_first().ok_or_else(|| ProjectError::Data("no result".into()))?;
     let label_sizes = label_sizes(g, step);
-    let s = &g.steps()[i];
     let mut plan = IndexPlan::empty(op);
     match &s.spec {
         Some(spec) => {
@@ -109,13 +107,8 @@ pub(super) fn assemble(
 }
 
 /// The solved size of each label of a step, in the order of its labels.
-fn label_sizes(g: &mut Graph, step: StepId) -> SmallVec<[Option<u64>; 8]> {
-    // Read by position: the sizes are read with `g` borrowed mutably.
+fn label_sizes(g: &Graph, step: StepId) -> SmallVec<[Option<u64>; 8]> {
+    let dims = g.step_label_dims(step);
     let n = g.labels_of(step.index()).len();
-    (0..n)
-        .map(|k| {
-            let dim = g.step_label_dims(step).get(k).copied();
-            dim.and_then(|d| g.dim_size_mut(d))
-        })
-        .collect()
+    (0..n).map(|k| dims.get(k).and_then(|&d| g.dim_size(d))).collect()
 }

@@ -206,7 +206,7 @@ fn plan_through_graph(
     g.add_step(op, &args, Some(spec))?;
     g.solve()?;
     let step = g.step_at(0);
-    derive_plan(&mut g, step, Compute::default_for(op, operands.len()), 0)
+    derive_plan(&g, step, Compute::default_for(op, operands.len()), 0)
 }
 
 /// A shape string of a concrete shape (`2|4->3`): each row's sizes in order, kinds not

@@ -36,12 +36,12 @@ pub fn run_plan(plan: &IndexPlan, operands: &[&[f64]]) -> Result<Vec<f64>, Proje
 /// let a = g.declare("a", Some("2,2"), false)?;
 /// let t = g.permute("ij=>ji", a)?;
 /// g.solve()?;
-/// let values = run_graph(&mut g, &[(a, vec![1i8, 2, 3, 4])], &|_| Compute::default_for(OpKind::Permute, 1))?;
+/// let values = run_graph(&g, &[(a, vec![1i8, 2, 3, 4])], &|_| Compute::default_for(OpKind::Permute, 1))?;
 /// assert_eq!(values[t.index()].as_deref(), Some(&[1i8, 3, 2, 4][..]));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn run_graph<T: super::Storage>(
-    g: &mut Graph,
+    g: &Graph,
     leaves: &[(TensorId, Vec<T>)],
     compute: &dyn Fn(StepId) -> Compute,
 ) -> Result<Vec<Option<Vec<T>>>, ProjectError> {

@@ -56,18 +56,18 @@ pub struct Sizes {
 impl Sizes {
     /// The solved sizes of `t` (fails when something is still unknown, with the error of
     /// [`Graph::dims`]).
-    pub fn of(g: &mut Graph, t: TensorId) -> Result<Sizes, InferError> {
+    pub fn of(g: &Graph, t: TensorId) -> Result<Sizes, InferError> {
         let mut out = Sizes::default();
         out.read(g, t)?;
         Ok(out)
     }
 
     /// Replaces these sizes by those of `t`, in place (as [`Sizes::of`]).
-    pub fn read(&mut self, g: &mut Graph, t: TensorId) -> Result<(), InferError> {
+    pub fn read(&mut self, g: &Graph, t: TensorId) -> Result<(), InferError> {
         g.check_tensor(t)?;
         self.dims.clear();
         let order = RowKind::MEMORY_ORDER;
-        let Some(rows) = g.solved_shape_mut(t, order, &mut |s| self.dims.push(s.size)) else {
+        let Some(rows) = g.solved_shape(t, order, &mut |s| self.dims.push(s.size)) else {
             // Something is still unknown: `dims` names it.
             return Err(g.dims(t).err().unwrap_or_else(|| unsolved(g, t)));
         };
@@ -160,7 +160,7 @@ mod tests {
         let mut g = Graph::new();
         let t = g.declare("a", Some(shape), false).expect("declares");
         g.solve().expect("solves");
-        let s = Sizes::of(&mut g, t).expect("solved");
+        let s = Sizes::of(&g, t).expect("solved");
         for (kind, want) in RowKind::ALL.into_iter().zip(rows) {
             assert_eq!(s.row(kind).all(), want, "{kind:?} row of {shape}");
             assert_eq!(s.row(kind).beg().len() + s.row(kind).dims().len(), want.len());
@@ -187,7 +187,7 @@ mod tests {
         g.solve().expect("solves");
         let mut leading = 0;
         for t in [a, b, c] {
-            let s = Sizes::of(&mut g, t).expect("solved");
+            let s = Sizes::of(&g, t).expect("solved");
             let shape = g.shape(t).expect("a tensor of g");
             for kind in RowKind::ALL {
                 let (row, want) = (s.row(kind), shape.row(kind));
@@ -208,7 +208,7 @@ mod tests {
         let a = g.declare("a", Some("2"), false).expect("declares");
         let b = g.pointwise(&[a]).expect("adds");
         // Not solved yet: the result's rows are still open.
-        let err = Sizes::of(&mut g, b).expect_err("unsolved");
+        let err = Sizes::of(&g, b).expect_err("unsolved");
         let want = g.dims(b).expect_err("unsolved");
         assert_eq!(err.code(), want.code());
         assert_eq!(err.to_string(), want.to_string());

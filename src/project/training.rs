@@ -95,7 +95,7 @@ pub(super) enum Place {
 /// g.solve()?;
 /// let computes: Vec<Compute> =
 ///     g.steps().iter().map(|s| Compute::default_for(s.op, s.args.len())).collect();
-/// let train = Training::compile(&mut g, loss, &[w], &|s| computes[s.index()])?;
+/// let train = Training::compile(&g, loss, &[w], &|s| computes[s.index()])?;
 /// let mut ws = train.workspace::<f64>()?;
 /// let (xs, ws_) = ([1.0, 2.0, 3.0, 1.0, 0.0, 1.0], [1.0, 1.0, 1.0]);
 /// let mut dw = [0.0f64; 3];
@@ -136,7 +136,7 @@ impl Training {
     /// leaf (`value`), a step on the way from a parameter to the loss without gradient plans
     /// (`unsupported`), unsolved shapes.
     pub fn compile(
-        g: &mut Graph,
+        g: &Graph,
         loss: TensorId,
         params: &[TensorId],
         compute: &dyn Fn(StepId) -> Compute,

@@ -90,12 +90,6 @@ impl Graph {
         self.solver.env.peek_dim(&d).solved().map(|s| s.size)
     }
 
-    /// [`Graph::dim_size`] through the solver's own lookup (which shortens its paths as it
-    /// goes): for plan derivation, which reads every label of every step.
-    pub(crate) fn dim_size_mut(&mut self, d: Dim) -> Option<u64> {
-        self.solver.env.dim(&d).solved().map(|s| s.size)
-    }
-
     /// The name of a basis.
     pub fn basis_name(&self, b: Basis) -> &str {
         self.solver.bases.name(b)

@@ -21,7 +21,29 @@ impl Graph {
         push: &mut impl FnMut(Solved),
     ) -> Option<[(usize, usize); 3]> {
         let shape = self.tensors.get(self.check_tensor(t).ok()?)?.shape;
-        self.solver.env.peek_sizes(shape, order, push)
+        let env = &self.solver.env;
+        // The common case read straight from the store: three rows without a variable.
+        let mut ids = [RowId(0); 3];
+        for (id, kind) in ids.iter_mut().zip(order) {
+            let k = kind.index() as u32;
+            *id = match shape {
+                ShapeRef::Fresh(v) => env.peek_row_value(RowVar(v.0 + k)).ok()?,
+                ShapeRef::Stored(RowId(i)) => RowId(i + k),
+            };
+            if env.store.layout(*id).3.is_some() {
+                // Nothing pushed yet: the general walk starts afresh.
+                return env.peek_sizes(shape, order, push);
+            }
+        }
+        let mut rows = [(0, 0); 3];
+        for (row, id) in rows.iter_mut().zip(ids) {
+            let (start, beg, len, _) = env.store.layout(id);
+            for k in start..start + len {
+                push(peek_solved(env, k)?);
+            }
+            *row = (len, beg);
+        }
+        Some(rows)
     }
 
     /// [`Graph::solved_shape`] through the solver's own lookup (which shortens its paths as it
@@ -92,6 +114,15 @@ fn stored_sizes(env: &mut Env, id: RowId, push: &mut impl FnMut(Solved)) -> Opti
         }
     }
     Some(leading)
+}
+
+/// [`solved_size`] read without changing the solver.
+#[inline]
+fn peek_solved(env: &Env, k: usize) -> Option<Solved> {
+    match env.store.dim_at(k) {
+        Dim::Solved(s) => Some(*s),
+        d => env.peek_dim(d).solved(),
+    }
 }
 
 /// The size at a flat position of the row store, substituted, if it is a plain size.
