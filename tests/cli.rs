@@ -1,6 +1,7 @@
 //! The `einrow` binary on hostile input: every run ends with a coded error or the correct
 //! answer and an exit status of 0, 1 or 2, never a panic (101) or a signal. Each test names the
 //! class of input it freezes.
+#![cfg(feature = "cli")]
 
 use std::io::Write;
 use std::path::PathBuf;

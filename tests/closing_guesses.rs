@@ -1,14 +1,13 @@
 //! Closing choices that no operation forced are reported, never silent: an input's open row
 //! closed to no axes, an underdetermined dimension closed to 1; a parameter's are errors.
 
-use std::process::Command;
-
 use einrow::code::{Coded, ErrorCode};
 use einrow::infer::{Graph, ShapeBuilder, Warning};
 use einrow::spec::ast::RowKind;
 
-fn einrow() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_einrow"))
+#[cfg(feature = "cli")]
+fn einrow() -> std::process::Command {
+    std::process::Command::new(env!("CARGO_BIN_EXE_einrow"))
 }
 
 #[test]
@@ -62,6 +61,7 @@ fn a_parameters_undetermined_axes_stay_errors() {
     assert_eq!(e.code(), ErrorCode::Unresolved);
 }
 
+#[cfg(feature = "cli")]
 #[test]
 fn the_cli_prints_the_warnings_and_denies_them_on_request() {
     let dir = std::env::temp_dir().join(format!("einrow-guesses-{}", std::process::id()));

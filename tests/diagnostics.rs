@@ -6,6 +6,7 @@
 //! `docs/diagnostics.schema.json`, nothing on standard error, the same exit status; kept
 //! pretty-printed so that its changes read line by line).
 //! `EINROW_BLESS=1 cargo test --test diagnostics` writes the expected files.
+#![cfg(feature = "cli")]
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

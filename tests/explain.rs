@@ -1,6 +1,7 @@
 //! `einrow explain`: every code has a page, and every page's example, run as written, reports
 //! that code (checked on the `--json` document, which is also validated against
 //! `docs/diagnostics.schema.json`: one error or lint of each kind from each command).
+#![cfg(feature = "cli")]
 
 #[path = "support/binary.rs"]
 mod binary;

@@ -1,6 +1,7 @@
 //! Every `infer` case of the conformance suites, given to `einrow infer --json` as a program,
 //! writes one document valid against `docs/diagnostics.schema.json`, whatever its error:
 //! every place of every diagnostic is positioned (a JSON pointer into the case) or absent.
+#![cfg(feature = "cli")]
 
 use std::path::{Path, PathBuf};
 

@@ -1,6 +1,7 @@
 //! The README's shell transcripts are what the binary prints: every `$ einrow ...` line of a
 //! `text` block is run, and its output (standard output, then standard error) must be the
 //! lines that follow it, up to the next `$` line. `$ cat FILE` lines print the file.
+#![cfg(feature = "cli")]
 
 use std::process::Command;
 
