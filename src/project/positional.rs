@@ -39,8 +39,9 @@ fn align(res: &RowLoops, opnd: RowSizes) -> Result<RowIndices, ProjectError> {
     let n = res.len();
     if opnd.len() > n {
         return Err(ProjectError::Misaligned(format!(
-            "an operand row of {} axes against a result row of {n}",
-            opnd.len()
+            "an operand row of {} against a result row of {}",
+            crate::shape::axes_count(opnd.len()),
+            crate::shape::axes_count(n)
         )));
     }
     let (beg, dims) = (opnd.beg(), opnd.dims());

@@ -10,5 +10,6 @@ pub use dim::{
     write_dim, AffineDim, Basis, BasisTable, ConvPadding, Dim, ExprId, ShowDim, Solved, SHOW_LIMIT,
 };
 pub use exprs::{DimExprs, FloorConv, CONCAT_FAN};
+pub(crate) use row::axes_count;
 pub use row::{pushed, Axes, Dims, Row, Shape};
 pub use text::{parse_shape_string, rows_text, ShapeStringError, ShapeText, TextAxis, TextRow};

@@ -144,3 +144,12 @@ impl Shape {
         self.batch.all().chain(self.output.all()).chain(self.input.all())
     }
 }
+
+/// A number of axes in words, for messages: `1 axis`, `0 axes`, `3 axes`.
+pub(crate) fn axes_count(n: usize) -> String {
+    if n == 1 {
+        "1 axis".to_string()
+    } else {
+        format!("{n} axes")
+    }
+}

@@ -10,6 +10,7 @@ use crate::ids::TensorId;
 use crate::infer::error::{RankConflict, ShapeError};
 use crate::infer::provenance::{Declared, RowRef, RowTrace, RowView, RowWalk};
 use crate::infer::Graph;
+use crate::shape::axes_count as axes;
 use crate::span::Span;
 use crate::spec::ast::RowKind;
 
@@ -74,14 +75,6 @@ fn slot_var(f: &Failing, row: RowRef) -> Option<String> {
 
 fn row_words(g: &Graph, (t, kind): RowRef) -> String {
     format!("`{}`'s {} row", g.name_or_id(t), kind.name())
-}
-
-fn axes(n: usize) -> String {
-    if n == 1 {
-        "1 axis".to_string()
-    } else {
-        format!("{n} axes")
-    }
 }
 
 /// The diagnostic of a rank conflict at the failing step `f`, from the plain one `d` (its

@@ -29,6 +29,10 @@ pub(super) enum Event {
     Name(Box<(TensorId, Name)>),
     /// The graph was solved.
     Solve,
+    /// The graph was solved after the default closing failed: carefully, or with open leaf
+    /// row lengths searched. Replayed the same way (the events before it are the same, so is
+    /// the recovery).
+    SolveRecovered,
     /// A leaf was declared from a typed shape.
     Typed(TensorId, Box<ShapeBuilder>),
     /// A row variable was made for a handle, with this name.
@@ -154,7 +158,16 @@ impl Graph {
             Event::Equal(a, b) => self.equal_shapes(*a, *b).ok()?,
             Event::TotalElems(t, n) => self.total_elems(*t, *n).ok()?,
             Event::Name(renamed) => self.set_name(renamed.0, &renamed.1).ok()?,
-            Event::Solve => self.solve_once().ok()?,
+            Event::Solve => {
+                // `solve_once`, not `solve`: this solve needed no recovery. The event is
+                // recorded as `solve` records it, so that a graph rebuilt from its events
+                // (taken back after a failed step, or replayed carefully) keeps the points
+                // where the world was closed, and a later replay closes at them too.
+                self.solve_once().ok()?;
+                self.events.push(Event::Solve);
+            }
+            // It recovers again, and records itself.
+            Event::SolveRecovered => self.solve_and_recover().ok()?,
             Event::Typed(t, shape) => {
                 let entry = source.tensors.get(t.index())?;
                 self.declare_leaf(&source.name_or_id(*t), entry.kind()?, shape).ok()?;

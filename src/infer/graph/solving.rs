@@ -25,7 +25,7 @@ impl Graph {
     }
 
     /// [`solve`](Graph::solve) with the error as the solver wrote it.
-    fn solve_and_recover(&mut self) -> Result<(), InferError> {
+    pub(super) fn solve_and_recover(&mut self) -> Result<(), InferError> {
         let result = self.solve_once();
         if result.is_ok() || self.solver.careful {
             self.events.push(Event::Solve);
@@ -48,7 +48,7 @@ impl Graph {
             Some(g) => {
                 *self = g;
                 self.solver.careful = false;
-                self.events.push(Event::Solve);
+                self.events.push(Event::SolveRecovered);
                 Ok(())
             }
             None => {

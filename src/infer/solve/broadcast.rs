@@ -88,10 +88,9 @@ impl Solver {
         let f = r.axes();
         let (nl, nr) = (o.beg.len(), o.dims.len());
         if nl + nr > f.len() {
-            let axes = |n: usize| if n == 1 { "1 axis".to_string() } else { format!("{n} axes") };
             let msg = format!(
                 "the operand has {} but the result only {}: too many axes in an operand",
-                axes(nl + nr),
+                crate::shape::axes_count(nl + nr),
                 f.len()
             );
             return Err(self.rank_error(msg, [nl + nr, f.len()], [o.var.is_some(), false]));

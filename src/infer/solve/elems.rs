@@ -60,7 +60,7 @@ impl Solver {
         if self.stage < 3 || !(p.unknown.is_empty() || q == 1) {
             return Ok(Outcome::Defer);
         }
-        self.close_rows(&open, &p.unknown, q)
+        self.close_rows(&open, &p.unknown, q, n)
     }
 
     /// Closed rows: the unknown axes take what the known ones leave.
@@ -85,17 +85,45 @@ impl Solver {
         }
     }
 
-    /// Open rows at closing: one takes the quotient as one axis, the others close empty.
-    fn close_rows(&mut self, open: &[(usize, RowVar)], unknown: &[DimVar], q: u64) -> Res {
+    /// Open rows at closing: one takes the quotient as one axis, the others close empty. Two
+    /// rows of the tensor may be one row variable (a step equated them): it is bound once, and
+    /// its axis counts once per row it stands for.
+    fn close_rows(&mut self, open: &[(usize, RowVar)], unknown: &[DimVar], q: u64, n: u64) -> Res {
         if open.iter().any(|&(_, v)| self.env.row_caps(v).next().is_some()) {
             return Ok(Outcome::Defer);
         }
-        let target = open.iter().find(|(k, _)| *k == OUTPUT).or(open.first()).map(|o| o.1);
+        // Each variable once: (variable, rows it stands for, whether one is the output row).
+        let mut vars: SmallVec<[(RowVar, u32, bool); 3]> = SmallVec::new();
+        for &(k, v) in open {
+            match vars.iter_mut().find(|e| e.0 == v) {
+                Some(e) => (e.1, e.2) = (e.1 + 1, e.2 || k == OUTPUT),
+                None => vars.push((v, 1, k == OUTPUT)),
+            }
+        }
+        // The output row's variable first, a variable of one row before a repeated one.
+        let target = vars.iter().min_by_key(|e| (e.1, !e.2)).copied();
+        let size = match target {
+            Some((_, rows, _)) if q > 1 => match exact_root(q, rows) {
+                Some(s) => Some(s),
+                None => {
+                    let why = format!(
+                        "the open rows are one row variable {rows} times over, and {q} \
+                         is no {rows}th power"
+                    );
+                    return Err(self.elems_error(n, &why));
+                }
+            },
+            Some(_) if q == 0 => Some(0),
+            _ => None,
+        };
         for v in unknown {
             self.push(Constraint::DimEq(Dim::Var(*v), Dim::top()));
         }
-        for &(_, v) in open {
-            let axes = if Some(v) == target && q != 1 { vec![Dim::size(q)] } else { Vec::new() };
+        for &(v, _, _) in &vars {
+            let axes = match size {
+                Some(s) if Some(v) == target.map(|t| t.0) => vec![Dim::size(s)],
+                _ => Vec::new(),
+            };
             self.bind_row_var(v, Row::closed(axes))?;
         }
         Ok(Outcome::Done)
@@ -110,6 +138,16 @@ impl Solver {
     }
 }
 
+/// The whole number whose `k`th power is `q`, if there is one (`q` at least 2, `k` at least 1).
+fn exact_root(q: u64, k: u32) -> Option<u64> {
+    if k == 1 {
+        return Some(q);
+    }
+    // The float root is within one of the whole one (q < 2^64): three candidates.
+    let guess = (q as f64).powf(1.0 / f64::from(k)).round() as u64;
+    (guess.saturating_sub(1)..=guess + 1).find(|s| s.checked_pow(k) == Some(q))
+}
+
 /// The product of the solved axes (`None` on overflow: more than any allowed `n`), the
 /// unknown axes, and whether an axis is an unreduced affine or concatenation.
 fn product(rows: &[Row; 3]) -> Option<Product> {
@@ -122,4 +160,21 @@ fn product(rows: &[Row; 3]) -> Option<Product> {
         }
     }
     Some(p)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::exact_root;
+
+    #[test]
+    fn exact_roots_are_found_and_others_are_not() {
+        assert_eq!(exact_root(7, 1), Some(7));
+        assert_eq!(exact_root(9, 2), Some(3));
+        assert_eq!(exact_root(8, 2), None);
+        assert_eq!(exact_root(27, 3), Some(3));
+        assert_eq!(exact_root(1 << 62, 2), Some(1 << 31));
+        assert_eq!(exact_root((1 << 62) - 1, 2), None);
+        assert_eq!(exact_root(u64::MAX, 2), None);
+        assert_eq!(exact_root(1 << 62, 62), Some(2));
+    }
 }

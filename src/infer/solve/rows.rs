@@ -7,7 +7,7 @@ use super::store::RowId;
 use crate::code::ErrorCode;
 use crate::ids::RowVar;
 use crate::infer::error::InferError;
-use crate::shape::{Dim, Dims, Row};
+use crate::shape::{axes_count, Dim, Dims, Row};
 
 type Res = Result<Outcome, InferError>;
 
@@ -50,8 +50,11 @@ impl Solver {
     fn closed_eq(&mut self, a: &Row, b: &Row) -> Res {
         let (fa, fb) = (a.axes(), b.axes());
         if fa.len() != fb.len() {
-            let msg =
-                format!("rows have {} and {} axes, which cannot be equal", fa.len(), fb.len());
+            let msg = format!(
+                "rows of {} and {} cannot be equal",
+                axes_count(fa.len()),
+                axes_count(fb.len())
+            );
             return Err(self.rank_error(msg, [fa.len(), fb.len()], [false, false]));
         }
         for (k, (x, y)) in fa.iter().zip(fb.iter()).enumerate() {
@@ -89,9 +92,9 @@ impl Solver {
         let (nl, nr) = (open.beg.len(), open.dims.len());
         if nl + nr > f.len() {
             let msg = format!(
-                "a row of {} axes cannot match a pattern that needs at least {} axes",
-                f.len(),
-                nl + nr
+                "a row of {} cannot match a pattern that needs at least {}",
+                axes_count(f.len()),
+                axes_count(nl + nr)
             );
             return Err(self.rank_error(msg, [f.len(), nl + nr], [false, true]));
         }
