@@ -29,10 +29,12 @@ pub(super) enum Event {
     Name(Box<(TensorId, Name)>),
     /// The graph was solved.
     Solve,
-    /// The graph was solved after the default closing failed: carefully, or with open leaf
-    /// row lengths searched. Replayed the same way (the events before it are the same, so is
-    /// the recovery).
-    SolveRecovered,
+    /// The graph was solved after the default closing failed, carefully within this much
+    /// careful work. Replayed as the recovery ended: the events before it rebuild the graph
+    /// the recovery replayed, and a careful solve with the same allowance closes it alike
+    /// (without replaying the events once more, which would nest one replay per earlier
+    /// recovered solve).
+    SolveRecovered(u64),
     /// A leaf was declared from a typed shape.
     Typed(TensorId, Box<ShapeBuilder>),
     /// A row variable was made for a handle, with this name.
@@ -166,8 +168,13 @@ impl Graph {
                 self.solve_once().ok()?;
                 self.events.push(Event::Solve);
             }
-            // It recovers again, and records itself.
-            Event::SolveRecovered => self.solve_and_recover().ok()?,
+            Event::SolveRecovered(budget) => {
+                self.solver.set_careful(*budget);
+                let solved = self.solve_once();
+                self.solver.careful = false;
+                solved.ok()?;
+                self.events.push(Event::SolveRecovered(*budget));
+            }
             Event::Typed(t, shape) => {
                 let entry = source.tensors.get(t.index())?;
                 self.declare_leaf(&source.name_or_id(*t), entry.kind()?, shape).ok()?;

@@ -25,7 +25,7 @@ impl Graph {
     }
 
     /// [`solve`](Graph::solve) with the error as the solver wrote it.
-    pub(super) fn solve_and_recover(&mut self) -> Result<(), InferError> {
+    fn solve_and_recover(&mut self) -> Result<(), InferError> {
         let result = self.solve_once();
         if result.is_ok() || self.solver.careful {
             self.events.push(Event::Solve);
@@ -40,6 +40,7 @@ impl Graph {
         // One budget of careful work for the replay and every replay of the search: a
         // constant times the work of copying this solver, whatever the program's parts.
         let mut r = self.recovery();
+        let allowance = r.budget;
         let recovered = match self.replay_carefully(&mut r) {
             None if !undetermined => self.search_lengths(&mut r),
             other => other,
@@ -48,7 +49,7 @@ impl Graph {
             Some(g) => {
                 *self = g;
                 self.solver.careful = false;
-                self.events.push(Event::SolveRecovered);
+                self.events.push(Event::SolveRecovered(allowance));
                 Ok(())
             }
             None => {
