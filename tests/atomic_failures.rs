@@ -1,7 +1,8 @@
 //! A graph call that fails leaves the graph as it was: adding a step, a side constraint
 //! (`equal_shapes`, `total_elems`) or a setting that contradicts what is known is an error,
 //! and every tensor's shape, the steps and the next solve are then as if it had never been
-//! made. Random calls on random solved programs, each kept when it succeeds.
+//! made. Random calls on random solved programs, each kept when it succeeds; element counts
+//! include 0, 1, 2^62 and one past it.
 #![cfg(feature = "fuzzing")]
 
 use einrow::fuzzing::gen::{programs, GenConfig};
@@ -37,7 +38,7 @@ proptest! {
     #[test]
     fn failing_calls_leave_the_graph_as_it_was(
         g in programs(GenConfig::default()),
-        calls in proptest::collection::vec((any::<u8>(), any::<u16>(), any::<u16>(), 0u64..64), 1..12),
+        calls in proptest::collection::vec((any::<u8>(), any::<u16>(), any::<u16>(), prop_oneof![0u64..64, Just(1u64 << 62), Just((1u64 << 62) + 1)]), 1..12),
     ) {
         let built = g.program.build();
         prop_assume!(built.result.is_ok());
