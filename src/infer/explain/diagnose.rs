@@ -3,7 +3,7 @@
 
 use super::context::Context;
 use super::mismatch::{join_and, mismatch_at};
-use super::names::{name_tensors, statement, tidy_fact, Settled};
+use super::names::{statement, tidy_fact, Settled};
 use super::rank::rank_at;
 use super::trace::Failing;
 use super::unresolved;
@@ -133,7 +133,7 @@ fn shape(g: &Graph, e: &InferError, s: &ShapeError, ctx: &Context) -> Diagnostic
 /// A shape error that is not a traced mismatch: its message, carets under its spec spans (in
 /// the statement's line, or in the spec alone).
 fn plain(g: &Graph, s: &ShapeError, ctx: &Context, line: Option<usize>) -> Diagnostic {
-    let mut message = name_tensors(Some(g), &s.message);
+    let mut message = g.name_ids(&s.message);
     if ctx.program.is_none() {
         if let Some(st) = s.step {
             message = format!("{st}: {message}");

@@ -8,20 +8,11 @@ use crate::infer::provenance::{Declared, RowWalk};
 use crate::infer::{Graph, Warning};
 use crate::spec::ast::RowKind;
 
-/// Replaces tensor ids (`of t3`) in a line by the tensors' names, in one pass over the line
-/// (a graph may hold millions of tensors).
-pub fn name_tensors(graph: Option<&Graph>, line: &str) -> String {
-    match graph {
-        Some(g) => g.name_ids(line),
-        None => line.to_string(),
-    }
-}
-
 /// One fact of an error's chain as a reader reads it: tensors by name, a leading `stepN:` named
 /// by `step_name` (a program's `line 7`) when it names it, and the byte ranges into the spec
 /// (` (spec 3..5)`) left out: carets show them.
 pub fn tidy_fact(g: &Graph, fact: &str, step_name: &dyn Fn(usize) -> Option<String>) -> String {
-    let mut s = name_tensors(Some(g), fact);
+    let mut s = g.name_ids(fact);
     while let Some(at) = s.find(" (spec ") {
         let Some(end) = s[at..].find(')') else { break };
         s.replace_range(at..at + end + 1, "");
@@ -120,7 +111,7 @@ pub fn statement(g: &Graph, s: StepId) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{name_tensors, tidy_fact};
+    use super::tidy_fact;
     use crate::infer::Graph;
 
     #[track_caller]
@@ -128,8 +119,7 @@ mod tests {
         let mut g = Graph::new();
         g.declare("a", Some("2"), false).expect("declares");
         g.declare("b_long", Some("3"), false).expect("declares");
-        assert_eq!(name_tensors(Some(&g), line), expected);
-        assert_eq!(name_tensors(None, line), line);
+        assert_eq!(g.name_ids(line), expected);
     }
 
     #[test]
